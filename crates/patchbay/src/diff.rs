@@ -1,0 +1,103 @@
+//! Line diffs for rendering canonical edits: the changed regions between two
+//! files, and those regions grown to the smallest context that makes each
+//! one unique in the old file (what a careful model would write).
+//!
+//! Cost: Myers' diff via `similar`, `O((N+M)·D)`; growing context costs one
+//! exact matcher lookup per step, expected `O(M)` each after an `O(N)` index.
+
+use crate::matcher::{FindOptions, Haystack, Level};
+use similar::{Algorithm, DiffTag};
+use std::ops::Range;
+
+/// A region that differs: `old` lines of the old file became `new` lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub old: Range<usize>,
+    pub new: Range<usize>,
+}
+
+/// The maximal changed regions, in order.
+pub fn changes(old: &[&str], new: &[&str]) -> Vec<Change> {
+    let ops = similar::capture_diff_slices(Algorithm::Myers, old, new);
+    let mut out: Vec<Change> = Vec::new();
+    for op in ops {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.old.end == o.start && last.new.end == n.start => {
+                last.old.end = o.end;
+                last.new.end = n.end;
+            }
+            _ => out.push(Change { old: o, new: n }),
+        }
+    }
+    out
+}
+
+/// Changed regions grown by equal context lines until each old block is
+/// non-blank and unique in `old`; regions whose context would overlap are
+/// merged. `min_context` lines are always added where available.
+pub fn unique_blocks(old: &[&str], new: &[&str], min_context: usize) -> Vec<Change> {
+    let hay = Haystack::new(old.to_vec());
+    let exact = FindOptions {
+        max_level: Level::Exact,
+        ..Default::default()
+    };
+    let mut out: Vec<Change> = Vec::new();
+    for c in changes(old, new) {
+        let mut k = min_context;
+        let grown = loop {
+            let up = k.min(c.old.start).min(c.new.start);
+            let down = k.min(old.len() - c.old.end).min(new.len() - c.new.end);
+            let g = Change {
+                old: c.old.start - up..c.old.end + down,
+                new: c.new.start - up..c.new.end + down,
+            };
+            let whole = g.old.start == 0 && g.old.end == old.len();
+            if whole || hay.find(&old[g.old.clone()], exact).is_ok() {
+                break g;
+            }
+            k += 1;
+        };
+        match out.last_mut() {
+            Some(prev) if prev.old.end >= grown.old.start => {
+                prev.old.end = prev.old.end.max(grown.old.end);
+                prev.new.end = prev.new.end.max(grown.new.end);
+            }
+            _ => out.push(grown),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_until_unique() {
+        let old = ["a", "x", "b", "x", "c"];
+        let new = ["a", "x", "b", "y", "c"];
+        let b = unique_blocks(&old, &new, 0);
+        assert_eq!(b, vec![Change { old: 2..5, new: 2..5 }]);
+    }
+
+    #[test]
+    fn merges_neighbours() {
+        let old = ["a", "b", "c", "d"];
+        let new = ["A", "b", "C", "d"];
+        let b = unique_blocks(&old, &new, 1);
+        assert_eq!(b, vec![Change { old: 0..4, new: 0..4 }]);
+    }
+
+    #[test]
+    fn insertion_gets_context() {
+        let old = ["a", "b"];
+        let new = ["a", "n", "b"];
+        let b = unique_blocks(&old, &new, 0);
+        assert_eq!(b[0].old, 0..2);
+        assert_eq!(b[0].new, 0..3);
+    }
+}

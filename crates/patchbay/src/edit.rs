@@ -1,0 +1,135 @@
+//! The data every format produces and every report carries: edits, error
+//! codes, receipts. Formats only parse into these; the transaction applies
+//! them. Nothing here does work.
+
+use crate::matcher::Level;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Range;
+
+/// Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
+/// A code is never reused for another meaning; new ones are added at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    NotFound,
+    Ambiguous,
+    StaleTag,
+    OutOfRange,
+    Overlap,
+    Malformed,
+    Truncated,
+    Elided,
+    PathEscape,
+    FileMissing,
+    FileExists,
+    NoEdits,
+    /// The SEARCH text is absent but the REPLACE text is already in the file:
+    /// most likely the edit was applied before.
+    AlreadyApplied,
+    /// The edit located, but the transaction failed elsewhere, so it was held
+    /// back (all-or-nothing).
+    HeldBack,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::NotFound => "not_found",
+            Code::Ambiguous => "ambiguous",
+            Code::StaleTag => "stale_tag",
+            Code::OutOfRange => "out_of_range",
+            Code::Overlap => "overlap",
+            Code::Malformed => "malformed",
+            Code::Truncated => "truncated",
+            Code::Elided => "elided",
+            Code::PathEscape => "path_escape",
+            Code::FileMissing => "file_missing",
+            Code::FileExists => "file_exists",
+            Code::NoEdits => "no_edits",
+            Code::AlreadyApplied => "already_applied",
+            Code::HeldBack => "held_back",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an edit does. Block operations go through the matcher; the others
+/// address the file as a whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Replace the lines `old` (found by the matcher ladder) with `new`.
+    /// `hint` is a 0-based line where the model said the block starts.
+    Replace {
+        old: Vec<String>,
+        new: Vec<String>,
+        hint: Option<usize>,
+    },
+    /// Create the file, or append to it if it exists (Aider's empty SEARCH).
+    CreateOrAppend { text: Vec<String> },
+    /// Replace the whole file, creating it if missing.
+    Write { text: Vec<String> },
+    /// Create a file that must not exist yet.
+    Create { text: Vec<String> },
+    /// Delete a file that must exist.
+    Delete,
+    /// A part of the output that should have been an edit but cannot be
+    /// used; it becomes a failed receipt with this code.
+    Invalid { code: Code, message: String },
+}
+
+/// One edit as parsed from the model output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Target path as written (normalised later); `None` uses the default.
+    pub path: Option<String>,
+    pub op: Op,
+    /// Byte range of the edit in the model output.
+    pub span: Range<usize>,
+}
+
+/// The result of parsing a model output.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub edits: Vec<Edit>,
+    /// The output ends inside an edit: that edit is an `Invalid` with code
+    /// `truncated` among `edits`.
+    pub truncated: bool,
+}
+
+/// Status of one edit after a transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditStatus {
+    Applied,
+    Failed,
+    /// Located, not applied (the transaction failed, or it is a dry check).
+    Skipped,
+}
+
+/// The typed receipt for one edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Receipt {
+    /// 1-based number of the edit in the output.
+    pub index: usize,
+    pub status: EditStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<Code>,
+    /// The matcher level that located the edit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Level>,
+    /// 1-based inclusive line range in the original file that the edit
+    /// replaced (`[n, n-1]` for an insertion before line n).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[usize; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// 1-based line range of the edit in the model output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_lines: Option<[usize; 2]>,
+}

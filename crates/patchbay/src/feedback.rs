@@ -1,0 +1,263 @@
+//! Model-readable feedback: short, deterministic texts that say what failed
+//! and what to send instead.
+//!
+//! For a block that is not found: the closest region of the file (found by
+//! letting each matching line vote for a start, `O(N + M)`, then scoring the
+//! best three windows by character similarity, capped at 2,000 characters a
+//! side), and the first differing line and column with whitespace made
+//! visible. For an ambiguous block: the candidate lines and the smallest
+//! extra context that tells them apart. Similarity only ever feeds these
+//! texts; it never chooses where to apply.
+
+use crate::edit::{Code, EditStatus};
+use crate::fold::{is_blank, visible_ws};
+use crate::matcher::{Found, Level, Shift};
+use crate::report::{Report, Status};
+use std::collections::HashMap;
+
+pub fn no_edits(format: &str) -> String {
+    format!(
+        "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
+    )
+}
+
+pub fn elided(path: &str, k: usize, line: &str) -> String {
+    format!(
+        "the new text for {path} contains a placeholder instead of code at its line {}: `{}`. Write out every line in full; applying this would delete the code it stands for.",
+        k + 1,
+        line.trim()
+    )
+}
+
+pub fn already_applied(path: &str) -> String {
+    format!("the SEARCH text is not in {path}, but the REPLACE text already is: this edit seems to be applied already; drop it")
+}
+
+pub fn overlap(idx: usize, other: usize) -> String {
+    format!("edit {idx} changes lines that edit {other} also changes; merge them into one edit")
+}
+
+/// A note for an edit that applied only thanks to a tolerant level or a hint.
+pub fn tolerated(f: &Found) -> String {
+    let how = match f.level {
+        Level::Exact => "exact match",
+        Level::TrailingWs => "matched with trailing whitespace ignored",
+        Level::Indent => "matched with the whole block at another indentation",
+        Level::BlankLines => "matched with leading/trailing blank lines of the block ignored",
+        Level::Tabs => "matched with tabs and spaces treated alike",
+        Level::Unicode => "matched with Unicode look-alike characters folded",
+    };
+    let shift = match &f.shift {
+        Shift::None => String::new(),
+        Shift::Add(p) => format!("; replacement indented by `{}`", visible_ws(p)),
+        Shift::Remove(p) => format!("; replacement dedented by `{}`", visible_ws(p)),
+        Shift::Width { delta, .. } => format!("; replacement re-indented by {delta} columns"),
+    };
+    let hint = if f.by_hint { "; several places matched and the line hint chose this one" } else { "" };
+    format!("{how}{shift}{hint}")
+}
+
+fn is_punct(s: &str) -> bool {
+    s.chars().all(|c| !c.is_alphanumeric())
+}
+
+/// The most similar window of the file: (0-based start, similarity 0..1).
+pub fn closest(file: &[&str], block: &[&str]) -> Option<(usize, f32)> {
+    let m = block.len();
+    if m == 0 || file.is_empty() {
+        return None;
+    }
+    let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, l) in block.iter().enumerate() {
+        let t = l.trim();
+        if !t.is_empty() && !is_punct(t) {
+            at.entry(t).or_default().push(j);
+        }
+    }
+    let mut votes: HashMap<isize, u32> = HashMap::new();
+    for (i, l) in file.iter().enumerate() {
+        if let Some(js) = at.get(l.trim()) {
+            for &j in js.iter().take(8) {
+                *votes.entry(i as isize - j as isize).or_default() += 1;
+            }
+        }
+    }
+    let mut starts: Vec<(isize, u32)> = votes.into_iter().collect();
+    starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let max_start = file.len().saturating_sub(m) as isize;
+    starts
+        .iter()
+        .take(3)
+        .map(|&(s, _)| {
+            let s = s.clamp(0, max_start) as usize;
+            let end = (s + m).min(file.len());
+            (s, similarity(&file[s..end].join("\n"), &block.join("\n")))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+fn similarity(a: &str, b: &str) -> f32 {
+    let cap = |s: &str| -> String { s.chars().take(2000).collect() };
+    similar::TextDiff::from_chars(&cap(a), &cap(b)).ratio()
+}
+
+pub fn not_found<S: AsRef<str>>(path: &str, file: &[&str], old: &[S]) -> String {
+    let block: Vec<&str> = old.iter().map(|s| s.as_ref()).collect();
+    let mut msg = format!(
+        "the SEARCH text ({} line{}) was not found in {path}, not even with whitespace, indentation and look-alike characters ignored.",
+        block.len(),
+        if block.len() == 1 { "" } else { "s" }
+    );
+    match closest(file, &block) {
+        None => msg.push_str(" No line of it occurs in the file: check the file name, or read the file again."),
+        Some((s, ratio)) => {
+            let end = (s + block.len()).min(file.len());
+            msg.push_str(&format!(
+                " Closest region: lines {}-{} ({:.0}% similar).",
+                s + 1,
+                end,
+                ratio * 100.0
+            ));
+            if let Some((i, col)) = first_difference(&file[s..end], &block) {
+                let f = file.get(s + i).copied().unwrap_or("");
+                let b = block.get(i).copied().unwrap_or("");
+                msg.push_str(&format!(
+                    "\nFirst difference at line {} (SEARCH line {}), column {}:\n  file:   {}\n  SEARCH: {}\nCopy the lines exactly as they are in the file.",
+                    s + i + 1,
+                    i + 1,
+                    col,
+                    visible_ws(f),
+                    visible_ws(b)
+                ));
+            }
+        }
+    }
+    msg
+}
+
+/// First differing (line index, 1-based char column) between two blocks.
+fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
+    for i in 0..file.len().max(block.len()) {
+        let (f, b) = (file.get(i).copied().unwrap_or(""), block.get(i).copied().unwrap_or(""));
+        if f != b {
+            let col = f.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() + 1;
+            return Some((i, col));
+        }
+    }
+    None
+}
+
+pub fn ambiguous(path: &str, file: &[&str], cands: &[usize], len: usize, level: Level) -> String {
+    let places: Vec<String> = cands.iter().map(|&c| format!("{}-{}", c + 1, c + len)).collect();
+    let more = if cands.len() >= crate::matcher::CANDIDATE_CAP { " (and more)" } else { "" };
+    let mut msg = format!(
+        "the SEARCH text matches {} places in {path} (level {}): lines {}{more}. Nothing was applied there.",
+        cands.len(),
+        level.name(),
+        places.join(", ")
+    );
+    let window = |c: usize, k: usize| -> Vec<&str> {
+        let lo = c.saturating_sub(k);
+        let hi = (c + len + k).min(file.len());
+        file[lo..hi].iter().map(|l| l.trim()).collect()
+    };
+    let k = (1..=8).find(|&k| {
+        let ws: Vec<Vec<&str>> = cands.iter().map(|&c| window(c, k)).collect();
+        (0..ws.len()).all(|a| (a + 1..ws.len()).all(|b| ws[a] != ws[b]))
+    });
+    match k {
+        Some(k) => {
+            msg.push_str(&format!(
+                " Include {k} more line{} of context above and below so the block is unique:",
+                if k == 1 { "" } else { "s" }
+            ));
+            for &c in cands.iter().take(4) {
+                let above = c.checked_sub(1).and_then(|i| file.get(i)).filter(|l| !is_blank(l));
+                let below = file.get(c + len).filter(|l| !is_blank(l));
+                msg.push_str(&format!("\n  lines {}-{}:", c + 1, c + len));
+                if let Some(a) = above {
+                    msg.push_str(&format!(" above `{}`", a.trim()));
+                }
+                if let Some(b) = below {
+                    msg.push_str(&format!(" below `{}`", b.trim()));
+                }
+            }
+        }
+        None => msg.push_str(" The places are identical with their surroundings; use a line number hint or a larger block."),
+    }
+    msg
+}
+
+/// The closing text for the model: every failure with its fix, then what
+/// was applied or held back.
+pub fn summary(report: &Report, partial: bool) -> String {
+    let receipts = report.receipts();
+    let total = receipts.len();
+    let path_of = |idx: usize| {
+        report
+            .files
+            .iter()
+            .find(|f| f.edits.iter().any(|r| r.index == idx))
+            .map(|f| f.path.as_str())
+            .unwrap_or("")
+    };
+    if report.status == Status::Applied {
+        return format!("All {total} edit{} applied.", if total == 1 { "" } else { "s" });
+    }
+    let mut out = String::new();
+    for r in receipts.iter().filter(|r| r.status == EditStatus::Failed) {
+        let code = r.code.map(Code::as_str).unwrap_or("failed");
+        let at = r.output_lines.map(|l| format!(", output lines {}-{}", l[0], l[1])).unwrap_or_default();
+        out.push_str(&format!(
+            "Edit {} ({}{at}) failed [{code}]: {}\n",
+            r.index,
+            path_of(r.index),
+            r.message.as_deref().unwrap_or("")
+        ));
+    }
+    let list = |st: EditStatus| -> Vec<String> {
+        receipts.iter().filter(|r| r.status == st).map(|r| r.index.to_string()).collect()
+    };
+    let (applied, held) = (list(EditStatus::Applied), list(EditStatus::Skipped));
+    if report.status == Status::Truncated {
+        out.push_str("The output was cut off, so nothing was applied. ");
+        if !held.is_empty() {
+            out.push_str(&format!("Edits {} are complete and located. ", held.join(", ")));
+        }
+        out.push_str("Send the remaining edits, starting with the one that was cut.\n");
+    } else if !held.is_empty() {
+        out.push_str(&format!(
+            "Not applied: edits {} located correctly but were held back because the transaction is all-or-nothing. Resend only the failed edits, fixed; the others will apply with them.\n",
+            held.join(", ")
+        ));
+    } else if partial && !applied.is_empty() {
+        out.push_str(&format!(
+            "Applied (partial mode): edits {}. Resend only the failed edits, fixed.\n",
+            applied.join(", ")
+        ));
+    }
+    out.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_region_and_first_difference() {
+        let file = ["a", "def f(x):", "    return x + 1", "b", "def g(y):", "    return y"];
+        let msg = not_found("m.py", &file, &["def f(x):", "    return x + 2"]);
+        assert!(msg.contains("Closest region: lines 2-3"), "{msg}");
+        assert!(msg.contains("First difference at line 3 (SEARCH line 2), column 16"), "{msg}");
+        assert!(msg.contains("····return·x·+·1"), "{msg}");
+    }
+
+    #[test]
+    fn ambiguous_names_context() {
+        let file = ["fn a() {", "    x();", "}", "fn b() {", "    x();", "}"];
+        let msg = ambiguous("m.rs", &file, &[1, 4], 1, Level::Exact);
+        assert!(msg.contains("lines 2-2, 5-5"), "{msg}");
+        assert!(msg.contains("Include 1 more line"), "{msg}");
+        assert!(msg.contains("above `fn a() {`"), "{msg}");
+    }
+}

@@ -1,0 +1,70 @@
+//! Edit formats: one module each, all behind [`Format`]. A format only
+//! parses model output into [`Edit`]s and renders the canonical edit between
+//! two versions of a file; locating and applying is the transaction's job,
+//! so no format has its own matcher or apply loop.
+
+use crate::edit::Parsed;
+
+pub mod search_replace;
+pub mod whole;
+
+/// One edit format.
+pub trait Format: Sync {
+    /// The contract name (`search-replace`, `udiff`, ...).
+    fn name(&self) -> &'static str;
+    /// Parses a model output. Never panics; unusable parts become edits with
+    /// [`crate::edit::Op::Invalid`].
+    fn parse(&self, output: &str) -> Parsed;
+    /// The edit a perfect model would write to turn `before` into `after`.
+    fn render(&self, path: &str, before: &str, after: &str) -> String;
+}
+
+/// Every format that can be named, in detection priority order.
+pub fn all() -> &'static [&'static dyn Format] {
+    &[&search_replace::SearchReplace, &whole::Whole]
+}
+
+/// Looks a format up by its contract name.
+pub fn by_name(name: &str) -> Option<&'static dyn Format> {
+    all().iter().copied().find(|f| f.name() == name)
+}
+
+/// The names accepted by `--format`, `auto` included.
+pub fn names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = all().iter().map(|f| f.name()).collect();
+    v.push("auto");
+    v
+}
+
+/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Detection {
+    pub format: &'static str,
+    pub confidence: f32,
+    pub reason: String,
+}
+
+/// Detects the format of an output from its markers.
+pub fn detect(output: &str) -> Detection {
+    let has_line = |pred: &dyn Fn(&str) -> bool| output.lines().any(pred);
+    if has_line(&|l| search_replace::is_head(l)) {
+        let sure = has_line(&|l| search_replace::is_tail(l));
+        return Detection {
+            format: "search-replace",
+            confidence: if sure { 0.98 } else { 0.8 },
+            reason: "has a `<<<<<<< SEARCH` marker".into(),
+        };
+    }
+    if has_line(&|l| crate::scan::fence_open(l).is_some()) {
+        return Detection {
+            format: "whole",
+            confidence: 0.6,
+            reason: "has a fenced block and no other edit markers".into(),
+        };
+    }
+    Detection {
+        format: "whole",
+        confidence: 0.1,
+        reason: "no edit markers found".into(),
+    }
+}

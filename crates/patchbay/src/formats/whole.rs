@@ -1,0 +1,156 @@
+//! `whole`: the whole new file in a fence, its path on the line before (or
+//! in the fence's info string).
+//!
+//! Fences may be backticks or tildes of any length; a file that itself holds
+//! fences survives when the model fences it with a longer run, and nested
+//! fences that carry a language are tracked. Placeholders such as
+//! `# ... rest of the file unchanged` are refused by the transaction as
+//! `elided` (see [`crate::elision`]); an unclosed fence is `truncated`.
+//! Fenced blocks without a path are ignored when another block names one
+//! (they are examples or shell commands); when none names a path, a single
+//! block targets the default file. One pass, `O(len)`.
+
+use super::Format;
+use crate::edit::{Code, Edit, Op, Parsed};
+use crate::scan::{fence_open, find_fence_close, out_lines, path_from_info, path_from_line};
+use crate::text::Text;
+
+pub struct Whole;
+
+impl Format for Whole {
+    fn name(&self) -> &'static str {
+        "whole"
+    }
+
+    fn parse(&self, output: &str) -> Parsed {
+        let lines = out_lines(output);
+        let mut parsed = Parsed::default();
+        let mut unnamed: Vec<Edit> = vec![];
+        let mut i = 0;
+        while i < lines.len() {
+            let Some(f) = fence_open(lines[i].text) else {
+                i += 1;
+                continue;
+            };
+            let path = path_from_info(f.info).or_else(|| path_above(&lines, i));
+            match find_fence_close(&lines, i) {
+                Some(close) => {
+                    let text: Vec<String> = lines[i + 1..close].iter().map(|l| l.text.to_owned()).collect();
+                    let edit = Edit {
+                        path: path.clone(),
+                        op: Op::Write { text },
+                        span: lines[i].start..lines[close].end,
+                    };
+                    if path.is_some() {
+                        parsed.edits.push(edit);
+                    } else {
+                        unnamed.push(edit);
+                    }
+                    i = close + 1;
+                }
+                None => {
+                    parsed.truncated = true;
+                    parsed.edits.push(Edit {
+                        path,
+                        op: Op::Invalid {
+                            code: Code::Truncated,
+                            message: format!(
+                                "the fence opened on output line {} is never closed; the reply was cut off",
+                                i + 1
+                            ),
+                        },
+                        span: lines[i].start..output.len(),
+                    });
+                    break;
+                }
+            }
+        }
+        if parsed.edits.is_empty() {
+            match unnamed.len() {
+                0 => {}
+                1 => parsed.edits = unnamed,
+                n => parsed.edits.push(Edit {
+                    path: None,
+                    op: Op::Invalid {
+                        code: Code::Malformed,
+                        message: format!(
+                            "{n} fenced blocks and none names its file; put the file path on the line before each fence"
+                        ),
+                    },
+                    span: unnamed[0].span.start..unnamed[n - 1].span.end,
+                }),
+            }
+        }
+        parsed
+    }
+
+    fn render(&self, path: &str, _before: &str, after: &str) -> String {
+        let t = Text::new(after);
+        let lines = t.lines();
+        // A fence longer than any backtick run at the start of a line inside.
+        let longest = lines
+            .iter()
+            .map(|l| l.trim_start().chars().take_while(|&c| c == '`').count())
+            .max()
+            .unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        let mut out = format!("{path}\n{fence}\n");
+        for l in lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push_str(&fence);
+        out.push('\n');
+        out
+    }
+}
+
+/// The path on the line before a fence, skipping one blank line.
+fn path_above(lines: &[crate::scan::OutLine], fence: usize) -> Option<String> {
+    let mut j = fence.checked_sub(1)?;
+    if lines[j].text.trim().is_empty() {
+        j = j.checked_sub(1)?;
+    }
+    path_from_line(lines[j].text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_named_blocks_and_ignores_examples() {
+        let out = "Run this:\n```sh\ncargo test\n```\nsrc/lib.rs\n```rust\nfn a() {}\n```\n";
+        let p = Whole.parse(out);
+        assert_eq!(p.edits.len(), 1);
+        assert_eq!(p.edits[0].path.as_deref(), Some("src/lib.rs"));
+        assert_eq!(p.edits[0].op, Op::Write { text: vec!["fn a() {}".into()] });
+    }
+
+    #[test]
+    fn four_backticks_keep_inner_fences() {
+        let out = "README.md\n````markdown\n# T\n```\ncode\n```\n````\n";
+        let p = Whole.parse(out);
+        assert_eq!(p.edits[0].op, Op::Write { text: vec!["# T".into(), "```".into(), "code".into(), "```".into()] });
+    }
+
+    #[test]
+    fn unclosed_is_truncated() {
+        let p = Whole.parse("a.py\n```python\nx = 1\n");
+        assert!(p.truncated);
+    }
+
+    #[test]
+    fn single_unnamed_block_goes_to_default() {
+        let p = Whole.parse("```\nx\n```\n");
+        assert_eq!(p.edits.len(), 1);
+        assert_eq!(p.edits[0].path, None);
+    }
+
+    #[test]
+    fn render_picks_a_longer_fence() {
+        let r = Whole.render("a.md", "", "```\nx\n```\n");
+        assert!(r.starts_with("a.md\n````\n"));
+        assert_eq!(Whole.parse(&r).edits[0].op, Op::Write { text: vec!["```".into(), "x".into(), "```".into()] });
+    }
+}

@@ -1,0 +1,129 @@
+//! patchbay: apply what a language model writes when it changes code, or
+//! refuse with an error the model can act on.
+//!
+//! The core is pure Rust with no I/O: text in, text plus a report out. Every
+//! format parses into the same [`edit::Edit`]s; one matcher ladder
+//! ([`matcher`]) locates them and one transaction ([`transaction`]) applies
+//! them all or none.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! let mut files = BTreeMap::new();
+//! files.insert("app.py".to_string(), "def f():\n    return 1\n".to_string());
+//! let reply = "app.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n";
+//! let report = patchbay::apply(reply, &files, &patchbay::ApplyOptions::default()).unwrap();
+//! assert_eq!(report.status, patchbay::Status::Applied);
+//! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
+//! ```
+
+pub mod diff;
+pub mod edit;
+pub mod elision;
+pub mod feedback;
+pub mod fold;
+pub mod formats;
+pub mod matcher;
+pub mod paths;
+pub mod report;
+pub mod scan;
+pub mod text;
+pub mod transaction;
+
+pub use edit::{Code, Edit, EditStatus, Op, Parsed, Receipt};
+pub use matcher::Level;
+pub use report::{FileReport, FileStatus, Report, Status};
+pub use transaction::Options;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Options of [`apply`]: the format (`auto` detects it) and the transaction.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApplyOptions {
+    pub format: String,
+    pub partial: bool,
+    /// Target for edits without a path.
+    pub default_path: Option<String>,
+    /// Hint window in lines.
+    pub window: usize,
+    /// Matcher levels up to this one are tried.
+    pub max_level: Level,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        let t = Options::default();
+        ApplyOptions {
+            format: "auto".into(),
+            partial: t.partial,
+            default_path: t.default_path,
+            window: t.window,
+            max_level: t.max_level,
+        }
+    }
+}
+
+impl ApplyOptions {
+    pub fn transaction(&self) -> Options {
+        Options {
+            partial: self.partial,
+            default_path: self.default_path.clone(),
+            window: self.window,
+            max_level: self.max_level,
+        }
+    }
+}
+
+/// An unknown format name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl std::fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown format {:?}; expected one of: {}",
+            self.0,
+            formats::names().join(", ")
+        )
+    }
+}
+impl std::error::Error for UnknownFormat {}
+
+/// Resolves a format name (`auto` detects from the output) and parses.
+pub fn parse(output: &str, format: &str) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let f = if format == "auto" {
+        formats::by_name(formats::detect(output).format)
+    } else {
+        formats::by_name(format)
+    }
+    .ok_or_else(|| UnknownFormat(format.to_owned()))?;
+    Ok((f.name(), f.parse(output)))
+}
+
+/// The normalised paths a parsed output touches (those that are valid), so
+/// a caller with a file system knows what to load.
+pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
+    let mut v: Vec<String> = parsed
+        .edits
+        .iter()
+        .filter_map(|e| transaction::target_path(e, default_path).ok())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Parses `output` and applies it to `files` (path -> text; absent paths do
+/// not exist) as one transaction.
+pub fn apply(output: &str, files: &BTreeMap<String, String>, opt: &ApplyOptions) -> Result<Report, UnknownFormat> {
+    let (name, parsed) = parse(output, &opt.format)?;
+    Ok(transaction::run(name, output, &parsed, files, &opt.transaction()))
+}
+
+/// The canonical edit in `format` that turns `before` into `after`.
+pub fn render(format: &str, path: &str, before: &str, after: &str) -> Result<String, UnknownFormat> {
+    let f = formats::by_name(format).ok_or_else(|| UnknownFormat(format.to_owned()))?;
+    Ok(f.render(path, before, after))
+}

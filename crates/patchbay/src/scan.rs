@@ -1,0 +1,206 @@
+//! Shared pieces of reading model prose: lines with their byte offsets,
+//! Markdown fences, and "is this line a file path?".
+//!
+//! Models wrap edits in prose and fences in many ways; every format parser
+//! uses these so that they agree on what a fence or a path line is. All
+//! functions are linear in their input.
+
+use crate::text::Text;
+
+/// A line of the model output with its byte range (terminator excluded).
+#[derive(Debug, Clone, Copy)]
+pub struct OutLine<'a> {
+    pub text: &'a str,
+    pub start: usize,
+    /// Byte offset just past the terminator.
+    pub end: usize,
+}
+
+/// Splits the output into lines with byte offsets.
+pub fn out_lines(s: &str) -> Vec<OutLine<'_>> {
+    let t = Text::new(s);
+    t.spans()
+        .iter()
+        .enumerate()
+        .map(|(i, sp)| OutLine {
+            text: t.line(i),
+            start: sp.start,
+            end: sp.end,
+        })
+        .collect()
+}
+
+/// 1-based line numbers in the output of a byte range.
+pub fn output_line_range(s: &str, span: &std::ops::Range<usize>) -> [usize; 2] {
+    let first = s.as_bytes()[..span.start.min(s.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    let inner = s.as_bytes()[span.start.min(s.len())..span.end.min(s.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let ends_nl = span.end > span.start && s.as_bytes().get(span.end - 1) == Some(&b'\n');
+    [first, first + inner - usize::from(ends_nl && inner > 0)]
+}
+
+/// A fence opener: the fence character, its run length, and the info string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fence<'a> {
+    pub ch: char,
+    pub len: usize,
+    pub info: &'a str,
+}
+
+/// Recognises a Markdown fence opener (up to 3 spaces of indentation, 3+
+/// backticks or tildes, an optional info string).
+pub fn fence_open(line: &str) -> Option<Fence<'_>> {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 {
+        return None;
+    }
+    let ch = t.chars().next()?;
+    if ch != '`' && ch != '~' {
+        return None;
+    }
+    let len = t.chars().take_while(|&c| c == ch).count();
+    if len < 3 {
+        return None;
+    }
+    let info = t[len..].trim();
+    if ch == '`' && info.contains('`') {
+        return None;
+    }
+    Some(Fence { ch, len, info })
+}
+
+/// Whether `line` closes a fence opened with `f`.
+pub fn fence_closes(line: &str, f: &Fence) -> bool {
+    let t = line.trim();
+    t.len() >= f.len && t.chars().all(|c| c == f.ch)
+}
+
+/// Finds the line that closes the fence opened at `open` (index into
+/// `lines`). Inside, an opener with an info string starts a nested fence
+/// that a bare closer ends, so a Markdown file in a fence survives.
+pub fn find_fence_close(lines: &[OutLine], open: usize) -> Option<usize> {
+    let f = fence_open(lines[open].text)?;
+    let mut depth = 0usize;
+    for (i, l) in lines.iter().enumerate().skip(open + 1) {
+        if fence_closes(l.text, &f) {
+            if depth == 0 {
+                return Some(i);
+            }
+            depth -= 1;
+        } else if let Some(inner) = fence_open(l.text) {
+            if inner.ch == f.ch && inner.len >= f.len && !inner.info.is_empty() {
+                depth += 1;
+            }
+        }
+    }
+    None
+}
+
+/// Extracts a file path from a line that introduces an edit, such as
+/// `src/app.py`, `**src/app.py**`, `` `src/app.py`: ``, `### File: src/app.py`.
+/// Returns `None` for prose.
+pub fn path_from_line(line: &str) -> Option<String> {
+    let mut t = line.trim();
+    for prefix in ["#", "*", "`", "-", ">"] {
+        while let Some(r) = t.strip_prefix(prefix) {
+            t = r.trim_start();
+        }
+    }
+    for label in ["File:", "file:", "Path:", "path:", "Filename:", "filename:", "FILE:"] {
+        if let Some(r) = t.strip_prefix(label) {
+            t = r.trim();
+        }
+    }
+    let t = t
+        .trim_end_matches([':', '*', '`', ' '])
+        .trim_start_matches(['*', '`', ' '])
+        .trim_matches(['"', '\'']);
+    if looks_like_path(t) {
+        Some(t.to_owned())
+    } else {
+        None
+    }
+}
+
+/// A path-like token: no whitespace, no markup, and a dot or slash, or a
+/// well-known extensionless name.
+pub fn looks_like_path(t: &str) -> bool {
+    if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) {
+        return false;
+    }
+    if t.chars().any(|c| matches!(c, '<' | '>' | '|' | '`' | '"' | '*' | '?' | '\0')) {
+        return false;
+    }
+    if t.chars().all(|c| c == '.' || c == '/') {
+        return false;
+    }
+    let base = t.rsplit(['/', '\\']).next().unwrap_or(t);
+    let known = matches!(
+        base,
+        "Makefile" | "Dockerfile" | "Gemfile" | "Rakefile" | "Procfile" | "LICENSE" | "Justfile" | "Containerfile"
+    );
+    known || base.contains('.') || t.contains('/')
+}
+
+/// The path named in a fence's info string (```` ```python src/app.py ````
+/// or ```` ```src/app.py ````), if any.
+pub fn path_from_info(info: &str) -> Option<String> {
+    let mut words = info.split_whitespace();
+    let first = words.next()?;
+    if let Some(second) = words.next() {
+        return looks_like_path(second).then(|| second.to_owned());
+    }
+    (first.contains('/') || first.contains('.')).then(|| first.trim_start_matches('{').to_owned())
+        .filter(|p| looks_like_path(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_from_lines() {
+        assert_eq!(path_from_line("src/app.py").as_deref(), Some("src/app.py"));
+        assert_eq!(path_from_line("**src/app.py**").as_deref(), Some("src/app.py"));
+        assert_eq!(path_from_line("`lib.rs`:").as_deref(), Some("lib.rs"));
+        assert_eq!(path_from_line("### File: a/b.go").as_deref(), Some("a/b.go"));
+        assert_eq!(path_from_line("Makefile").as_deref(), Some("Makefile"));
+        assert_eq!(path_from_line("Here is the change."), None);
+        assert_eq!(path_from_line("```"), None);
+        assert_eq!(path_from_line(""), None);
+    }
+
+    #[test]
+    fn fences() {
+        assert_eq!(fence_open("```python").map(|f| f.info), Some("python"));
+        assert_eq!(fence_open("````").map(|f| f.len), Some(4));
+        assert!(fence_open("    ```").is_none());
+        assert!(fence_open("``").is_none());
+        let src = "````\n```md\nx\n```\n````\n";
+        let lines = out_lines(src);
+        assert_eq!(find_fence_close(&lines, 0), Some(4));
+        let src = "```\n```python\nx\n```\n```\n";
+        assert_eq!(find_fence_close(&out_lines(src), 0), Some(4));
+        assert_eq!(find_fence_close(&out_lines("```\nx\n"), 0), None);
+    }
+
+    #[test]
+    fn info_paths() {
+        assert_eq!(path_from_info("python src/a.py").as_deref(), Some("src/a.py"));
+        assert_eq!(path_from_info("src/a.py").as_deref(), Some("src/a.py"));
+        assert_eq!(path_from_info("python"), None);
+    }
+
+    #[test]
+    fn output_lines() {
+        let s = "a\nbb\ncc\n";
+        assert_eq!(output_line_range(s, &(2..8)), [2, 3]);
+        assert_eq!(output_line_range(s, &(0..1)), [1, 1]);
+    }
+}

@@ -1,0 +1,262 @@
+//! The text model: a file as lines that remember their own terminators.
+//!
+//! Every edit is applied through this model so that what the model cannot see
+//! survives it: LF, CRLF and mixed endings (per line), a UTF-8 BOM, and whether
+//! the file ends with a newline. A lone `\r` is not a terminator; it stays in
+//! the line's content, as git treats it.
+//!
+//! Splitting is one pass, `O(len)`; each line is a pair of byte ranges into the
+//! source, so a 10 MB file costs one `Vec` of spans and no copies.
+//!
+//! Also here: conversions between byte offsets, 0-based line/column and UTF-16
+//! code-unit offsets (what JavaScript editors such as CodeMirror count in).
+
+use std::ops::Range;
+
+const BOM: &str = "\u{feff}";
+
+/// One line: `content` excludes the terminator, `eol` is `""`, `"\n"` or `"\r\n"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSpan {
+    pub start: usize,
+    pub content_end: usize,
+    pub end: usize,
+}
+
+/// A parsed view of a file's text.
+#[derive(Debug, Clone)]
+pub struct Text<'a> {
+    src: &'a str,
+    bom: bool,
+    lines: Vec<LineSpan>,
+}
+
+impl<'a> Text<'a> {
+    /// Splits `src` into lines. An empty file has no lines; `"a\n"` has one.
+    pub fn new(src: &'a str) -> Self {
+        let bom = src.starts_with(BOM);
+        let body_start = if bom { BOM.len() } else { 0 };
+        let bytes = src.as_bytes();
+        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        let mut start = body_start;
+        let mut i = body_start;
+        while i < bytes.len() {
+            // memchr-like scan; the optimiser turns this into a fast loop.
+            match bytes[i..].iter().position(|&b| b == b'\n') {
+                Some(off) => {
+                    let nl = i + off;
+                    let content_end = if nl > start && bytes[nl - 1] == b'\r' {
+                        nl - 1
+                    } else {
+                        nl
+                    };
+                    lines.push(LineSpan {
+                        start,
+                        content_end,
+                        end: nl + 1,
+                    });
+                    start = nl + 1;
+                    i = nl + 1;
+                }
+                None => break,
+            }
+        }
+        if start < bytes.len() {
+            lines.push(LineSpan {
+                start,
+                content_end: bytes.len(),
+                end: bytes.len(),
+            });
+        }
+        Text { src, bom, lines }
+    }
+
+    pub fn src(&self) -> &'a str {
+        self.src
+    }
+    pub fn has_bom(&self) -> bool {
+        self.bom
+    }
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+    pub fn spans(&self) -> &[LineSpan] {
+        &self.lines
+    }
+
+    /// The content of line `i` (0-based), without its terminator.
+    pub fn line(&self, i: usize) -> &'a str {
+        let s = self.lines[i];
+        &self.src[s.start..s.content_end]
+    }
+
+    /// The terminator of line `i`: `""` only for a last line without newline.
+    pub fn eol(&self, i: usize) -> &'a str {
+        let s = self.lines[i];
+        &self.src[s.content_end..s.end]
+    }
+
+    /// All line contents, borrowed.
+    pub fn lines(&self) -> Vec<&'a str> {
+        (0..self.len()).map(|i| self.line(i)).collect()
+    }
+
+    /// Whether the last line carries a terminator (true for an empty file).
+    pub fn ends_with_newline(&self) -> bool {
+        self.lines.last().is_none_or(|s| s.end > s.content_end)
+    }
+
+    /// The terminator most lines use; ties and files without any go to LF.
+    pub fn dominant_eol(&self) -> &'static str {
+        let mut crlf = 0usize;
+        let mut lf = 0usize;
+        for i in 0..self.len() {
+            match self.eol(i) {
+                "\r\n" => crlf += 1,
+                "\n" => lf += 1,
+                _ => {}
+            }
+        }
+        if crlf > lf {
+            "\r\n"
+        } else {
+            "\n"
+        }
+    }
+
+    /// Byte range of lines `r` (0-based, end exclusive) including terminators.
+    pub fn byte_range(&self, r: Range<usize>) -> Range<usize> {
+        let start = if r.start < self.len() {
+            self.lines[r.start].start
+        } else {
+            self.src.len()
+        };
+        let end = if r.end == 0 {
+            start.min(self.body_start())
+        } else if r.end <= self.len() {
+            self.lines[r.end - 1].end
+        } else {
+            self.src.len()
+        };
+        start..end.max(start)
+    }
+
+    fn body_start(&self) -> usize {
+        if self.bom {
+            BOM.len()
+        } else {
+            0
+        }
+    }
+
+    /// 0-based (line, byte column) of a byte offset; offsets past the end clamp.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.src.len());
+        let idx = self.lines.partition_point(|s| s.start <= offset);
+        if idx == 0 {
+            return (0, offset.saturating_sub(self.body_start()));
+        }
+        let s = self.lines[idx - 1];
+        (idx - 1, offset - s.start)
+    }
+
+    /// Byte offset of a 0-based (line, byte column), clamped into the line.
+    pub fn offset(&self, line: usize, col: usize) -> usize {
+        match self.lines.get(line) {
+            Some(s) => (s.start + col).min(s.end),
+            None => self.src.len(),
+        }
+    }
+}
+
+/// Splits a model-written block into lines, dropping `\r` before `\n`.
+/// `"a\nb\n"` and `"a\nb"` both give `["a", "b"]`; `""` gives `[]`.
+pub fn split_lines(s: &str) -> Vec<String> {
+    Text::new(s).lines().into_iter().map(str::to_owned).collect()
+}
+
+/// UTF-16 code-unit offset of byte offset `byte` in `s` (clamped, and moved
+/// back to a char boundary).
+pub fn byte_to_utf16(s: &str, byte: usize) -> usize {
+    let mut b = byte.min(s.len());
+    while !s.is_char_boundary(b) {
+        b -= 1;
+    }
+    s[..b].chars().map(char::len_utf16).sum()
+}
+
+/// Byte offset of UTF-16 offset `u16off` in `s`; an offset inside a surrogate
+/// pair or past the end moves to the next char boundary / the end.
+pub fn utf16_to_byte(s: &str, u16off: usize) -> usize {
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        if units >= u16off {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    s.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_mixed_endings_and_final_newline() {
+        let src = "a\r\nb\nc";
+        let t = Text::new(src);
+        assert_eq!(t.lines(), vec!["a", "b", "c"]);
+        assert_eq!((t.eol(0), t.eol(1), t.eol(2)), ("\r\n", "\n", ""));
+        assert!(!t.ends_with_newline());
+        assert!(Text::new("x\n").ends_with_newline());
+        assert!(Text::new("").ends_with_newline());
+        assert_eq!(Text::new("").len(), 0);
+    }
+
+    #[test]
+    fn bom_is_not_content() {
+        let t = Text::new("\u{feff}x\ny\n");
+        assert!(t.has_bom());
+        assert_eq!(t.lines(), vec!["x", "y"]);
+        assert_eq!(t.byte_range(0..1), 3..5);
+    }
+
+    #[test]
+    fn lone_cr_stays_in_content() {
+        let t = Text::new("a\rb\n");
+        assert_eq!(t.lines(), vec!["a\rb"]);
+    }
+
+    #[test]
+    fn dominant_eol_counts() {
+        assert_eq!(Text::new("a\r\nb\r\nc\n").dominant_eol(), "\r\n");
+        assert_eq!(Text::new("a\nb\r\n").dominant_eol(), "\n");
+    }
+
+    #[test]
+    fn offsets_round_trip() {
+        let src = "héllo\nwörld 😀\n";
+        let t = Text::new(src);
+        let off = t.offset(1, 3);
+        assert_eq!(t.line_col(off), (1, 3));
+        let emoji = src.find('😀').unwrap();
+        assert_eq!(byte_to_utf16(src, emoji), 12);
+        assert_eq!(utf16_to_byte(src, 12), emoji);
+        assert_eq!(byte_to_utf16(src, src.len()), 15);
+        // Inside the surrogate pair: moves to the next boundary.
+        assert_eq!(utf16_to_byte(src, 13), emoji + 4);
+    }
+
+    #[test]
+    fn byte_ranges() {
+        let t = Text::new("a\nbb\nccc");
+        assert_eq!(t.byte_range(1..2), 2..5);
+        assert_eq!(t.byte_range(2..3), 5..8);
+        assert_eq!(t.byte_range(3..3), 8..8);
+        assert_eq!(t.byte_range(0..0), 0..0);
+    }
+}

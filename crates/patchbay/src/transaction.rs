@@ -1,0 +1,363 @@
+//! The transaction: locate every edit against the same original snapshot,
+//! reject overlaps, then apply all of them, or none.
+//!
+//! Locating everything before changing anything is what makes the order of
+//! blocks irrelevant: an edit can never be shifted, or matched, by another
+//! edit's result. All-or-nothing is the default; `partial` applies the edits
+//! that located. A truncated output applies nothing. Every edit ends with a
+//! receipt.
+//!
+//! Cost: per file, one line split and the matcher's lazy indexes, `O(N)`;
+//! each edit costs one lookup (see `matcher`); overlaps are found with one
+//! sort, `O(E log E)`; the splice copies the file once, `O(N + new text)`.
+
+use crate::edit::{Code, Edit, EditStatus, Op, Parsed, Receipt};
+use crate::elision::find_elision;
+use crate::feedback;
+use crate::fold::is_blank;
+use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
+use crate::paths;
+use crate::report::{FileReport, FileStatus, Report, Status};
+use crate::scan::output_line_range;
+use crate::text::Text;
+use std::collections::BTreeMap;
+
+/// How a transaction behaves.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Apply the edits that located even when others failed.
+    pub partial: bool,
+    /// Target for edits that carry no path (`--file`).
+    pub default_path: Option<String>,
+    /// Lines around a hint within which a single candidate may be chosen.
+    pub window: usize,
+    /// The most tolerant matcher level (strict modes use `Exact`).
+    pub max_level: Level,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            partial: false,
+            default_path: None,
+            window: FindOptions::default().window,
+            max_level: Level::Unicode,
+        }
+    }
+}
+
+/// An edit that located: replace original lines `start..end` with `new`.
+struct Planned {
+    idx: usize,
+    start: usize,
+    end: usize,
+    new: Vec<String>,
+    /// Whole-file write or delete: nothing else may touch the file.
+    exclusive: bool,
+    delete: bool,
+}
+
+struct FileWork<'a> {
+    path: String,
+    original: Option<&'a str>,
+    receipts: Vec<Receipt>,
+    planned: Vec<Planned>,
+}
+
+/// Normalised target path of an edit, or the reason it has none.
+pub fn target_path(edit: &Edit, default: Option<&str>) -> Result<String, (Code, String)> {
+    match edit.path.as_deref().or(default) {
+        None => Err((
+            Code::Malformed,
+            "the edit names no file; put its path on the line before it (or pass --file)".into(),
+        )),
+        Some(p) => paths::normalize(p).map_err(|m| (Code::PathEscape, m)),
+    }
+}
+
+/// Runs a parsed output against `files` (path -> current text; a path that
+/// is absent does not exist).
+pub fn run(format: &str, output: &str, parsed: &Parsed, files: &BTreeMap<String, String>, opt: &Options) -> Report {
+    if parsed.edits.is_empty() {
+        return Report {
+            status: Status::Failed,
+            format: format.to_owned(),
+            code: Some(Code::NoEdits),
+            files: vec![],
+            feedback: feedback::no_edits(format),
+        };
+    }
+    let mut work: Vec<FileWork> = Vec::new();
+    for (i, edit) in parsed.edits.iter().enumerate() {
+        let idx = i + 1;
+        let out_lines = output_line_range(output, &edit.span);
+        let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
+            Ok(p) => (p, None),
+            Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
+        };
+        let w = match work.iter().position(|w| w.path == path) {
+            Some(k) => &mut work[k],
+            None => {
+                let original = if bad.is_none() { files.get(&path).map(String::as_str) } else { None };
+                work.push(FileWork { path, original, receipts: vec![], planned: vec![] });
+                work.last_mut().expect("just pushed")
+            }
+        };
+        let mut r = Receipt {
+            index: idx,
+            status: EditStatus::Failed,
+            code: None,
+            strategy: None,
+            lines: None,
+            message: None,
+            output_lines: Some(out_lines),
+        };
+        match bad {
+            Some((code, msg)) => fail(&mut r, code, msg),
+            None => locate(w, edit, idx, &mut r, opt),
+        }
+        w.receipts.push(r);
+    }
+    for w in &mut work {
+        check_overlaps(w);
+    }
+    let any_failed = work
+        .iter()
+        .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
+    let apply = !parsed.truncated && (!any_failed || opt.partial);
+    let mut files_out = Vec::new();
+    for w in work {
+        files_out.push(finish(w, apply, parsed.truncated));
+    }
+    let status = if parsed.truncated {
+        Status::Truncated
+    } else if any_failed {
+        Status::Failed
+    } else {
+        Status::Applied
+    };
+    let mut report = Report {
+        status,
+        format: format.to_owned(),
+        code: None,
+        files: files_out,
+        feedback: String::new(),
+    };
+    report.feedback = feedback::summary(&report, opt.partial);
+    report
+}
+
+fn fail(r: &mut Receipt, code: Code, msg: String) {
+    r.status = EditStatus::Failed;
+    r.code = Some(code);
+    r.message = Some(msg);
+}
+
+/// Locates one edit against the original text of its file.
+fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Options) {
+    let text = Text::new(w.original.unwrap_or(""));
+    let n = text.len();
+    let creating = w.original.is_none();
+    let plan = |start, end, new: Vec<String>| Planned { idx, start, end, new, exclusive: false, delete: false };
+    let planned = match &edit.op {
+        Op::Invalid { code, message } => return fail(r, *code, message.clone()),
+        Op::Delete => match w.original {
+            None => return fail(r, Code::FileMissing, format!("cannot delete {}: it does not exist", w.path)),
+            Some(_) => Planned { exclusive: true, delete: true, ..plan(0, n, vec![]) },
+        },
+        Op::Create { text: t } => {
+            if !creating || w.planned.iter().any(|p| p.exclusive) {
+                return fail(r, Code::FileExists, format!("cannot create {}: it already exists; edit it instead", w.path));
+            }
+            Planned { exclusive: true, ..plan(0, 0, t.clone()) }
+        }
+        Op::Write { text: t } => {
+            if let Some(k) = find_elision(t, &text.lines()) {
+                return fail(r, Code::Elided, feedback::elided(&w.path, k, &t[k]));
+            }
+            Planned { exclusive: true, ..plan(0, n, t.clone()) }
+        }
+        Op::CreateOrAppend { text: t } => plan(n, n, t.clone()),
+        Op::Replace { old, new, hint } => {
+            if creating {
+                return fail(
+                    r,
+                    Code::FileMissing,
+                    format!("{} does not exist; to create it, write a block with an empty SEARCH section", w.path),
+                );
+            }
+            let lines = text.lines();
+            if let Some(k) = find_elision(new, &lines) {
+                return fail(r, Code::Elided, feedback::elided(&w.path, k, &new[k]));
+            }
+            let hay = Haystack::new(lines);
+            let fo = FindOptions { hint: *hint, window: opt.window, max_level: opt.max_level };
+            match hay.find(old, fo) {
+                Ok(found) => {
+                    r.strategy = Some(found.level);
+                    if found.level != Level::Exact || found.by_hint {
+                        r.message = Some(feedback::tolerated(&found));
+                    }
+                    let start = found.start;
+                    let end = found.end;
+                    plan(start, end, replacement(new, &found))
+                }
+                Err(Miss::NotFound) => {
+                    let already = !new.iter().all(|l| is_blank(l))
+                        && new != old
+                        && hay.find(new, FindOptions { max_level: Level::TrailingWs, ..fo }).is_ok();
+                    if already {
+                        return fail(r, Code::AlreadyApplied, feedback::already_applied(&w.path));
+                    }
+                    return fail(r, Code::NotFound, feedback::not_found(&w.path, hay.lines(), old));
+                }
+                Err(Miss::Ambiguous { level, candidates, len }) => {
+                    r.strategy = Some(level);
+                    return fail(r, Code::Ambiguous, feedback::ambiguous(&w.path, hay.lines(), &candidates, len, level));
+                }
+                Err(Miss::Empty) => {
+                    return fail(r, Code::Malformed, "the SEARCH section has only blank lines; quote the lines to replace".into())
+                }
+            }
+        }
+    };
+    r.status = EditStatus::Applied;
+    r.lines = Some([planned.start + 1, planned.end]);
+    w.planned.push(planned);
+}
+
+/// The replacement lines, minus the blank lines the matcher trimmed from the
+/// block, re-indented by the offset it found.
+fn replacement(new: &[String], f: &Found) -> Vec<String> {
+    let mut lo = 0;
+    let mut hi = new.len();
+    while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
+        lo += 1;
+    }
+    let mut cut = 0;
+    while cut < f.trimmed.1 && hi > lo && is_blank(&new[hi - 1]) {
+        hi -= 1;
+        cut += 1;
+    }
+    f.shift.apply(&new[lo..hi])
+}
+
+/// Fails every located edit that overlaps an earlier-sorted one.
+fn check_overlaps(w: &mut FileWork) {
+    let mut order: Vec<usize> = (0..w.planned.len()).collect();
+    order.sort_by_key(|&k| {
+        let p = &w.planned[k];
+        (p.start, p.end > p.start, p.idx)
+    });
+    let mut rejected = vec![false; w.planned.len()];
+    let exclusive = w.planned.iter().find(|p| p.exclusive).map(|p| p.idx);
+    let mut max_end = 0usize;
+    let mut holder = 0usize;
+    for &k in &order {
+        let p = &w.planned[k];
+        let clash = match exclusive {
+            Some(x) if x != p.idx => Some(x),
+            Some(_) => None,
+            None if p.start < max_end => Some(holder),
+            None => None,
+        };
+        if let Some(other) = clash {
+            rejected[k] = true;
+            let r = w.receipts.iter_mut().find(|r| r.index == p.idx).expect("receipt exists");
+            let msg = feedback::overlap(p.idx, other);
+            fail(r, Code::Overlap, msg);
+            r.lines = Some([p.start + 1, p.end]);
+        } else if p.end > p.start && p.end > max_end {
+            max_end = p.end;
+            holder = p.idx;
+        }
+    }
+    let mut k = 0;
+    w.planned.retain(|_| {
+        k += 1;
+        !rejected[k - 1]
+    });
+}
+
+/// Applies (or holds back) a file's planned edits and builds its report.
+fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
+    let failed = w.receipts.iter().any(|r| r.status == EditStatus::Failed);
+    if !apply {
+        for r in w.receipts.iter_mut().filter(|r| r.status == EditStatus::Applied) {
+            r.status = EditStatus::Skipped;
+            r.code = Some(Code::HeldBack);
+            r.message = Some(if truncated {
+                "located, not applied: the output was truncated, so nothing is applied".into()
+            } else {
+                "located, not applied: another edit failed and the transaction is all-or-nothing".into()
+            });
+        }
+        let status = if failed { FileStatus::Failed } else { FileStatus::Skipped };
+        return FileReport { path: w.path, status, edits: w.receipts, content: None };
+    }
+    let deleted = w.planned.iter().any(|p| p.delete);
+    let content = if w.planned.is_empty() || deleted {
+        None
+    } else {
+        Some(splice(w.original, &mut w.planned))
+    };
+    let status = if deleted {
+        FileStatus::Deleted
+    } else if failed {
+        FileStatus::Failed
+    } else if w.original.is_none() {
+        FileStatus::Created
+    } else {
+        FileStatus::Applied
+    };
+    FileReport { path: w.path, status, edits: w.receipts, content }
+}
+
+/// Builds the new text. Terminators follow the line replaced (else the
+/// file's dominant one); BOM and final-newline presence are kept.
+fn splice(original: Option<&str>, planned: &mut [Planned]) -> String {
+    planned.sort_by_key(|p| (p.start, p.end > p.start, p.idx));
+    let src = original.unwrap_or("");
+    let text = Text::new(src);
+    let n = text.len();
+    let eol = text.dominant_eol();
+    let final_nl = original.is_none() || text.ends_with_newline();
+    let mut out = String::with_capacity(src.len() + 64);
+    if text.has_bom() {
+        out.push('\u{feff}');
+    }
+    let mut pos = 0;
+    // The last original line lacks a terminator; it needs one as soon as
+    // anything is written after it.
+    let mut need_eol = n > 0 && !text.ends_with_newline();
+    for p in planned.iter() {
+        if p.start > pos {
+            out.push_str(&src[text.byte_range(pos..p.start)]);
+            pos = p.start;
+        }
+        let line_eol = if p.start < p.end && !text.eol(p.start).is_empty() { text.eol(p.start) } else { eol };
+        if p.end == n && p.start < n {
+            need_eol = false;
+        }
+        if p.start == n && need_eol && !p.new.is_empty() {
+            out.push_str(eol);
+            need_eol = false;
+        }
+        for l in &p.new {
+            out.push_str(l);
+            out.push_str(line_eol);
+        }
+        pos = pos.max(p.end);
+    }
+    if pos < n {
+        out.push_str(&src[text.byte_range(pos..n)]);
+    }
+    if !final_nl {
+        if out.ends_with("\r\n") {
+            out.truncate(out.len() - 2);
+        } else if out.ends_with('\n') {
+            out.truncate(out.len() - 1);
+        }
+    }
+    out
+}
