@@ -18,22 +18,44 @@ fn corpus() {
     let mut problems = Vec::new();
     for d in &dirs {
         let o = check(d, bless);
-        let row = table.entry((o.case.format.clone(), o.case.fault.clone())).or_default();
+        let row = table
+            .entry((o.case.format.clone(), o.case.fault.clone()))
+            .or_default();
         row[o.verdict as usize] += 1;
         if !o.problem.is_empty() {
             let name = d.strip_prefix(&root).unwrap().display().to_string();
             problems.push(format!("{name} [{:?}]: {}", o.verdict, o.problem));
         }
     }
-    println!("{:<16} {:<18} {:>8} {:>8} {:>8} {:>11}", "format", "fault", "correct", "refused", "wrong", "misapplied");
+    println!(
+        "{:<16} {:<18} {:>8} {:>8} {:>8} {:>11}",
+        "format", "fault", "correct", "refused", "wrong", "misapplied"
+    );
     let mut total = [0usize; 4];
     for ((f, fault), r) in &table {
-        println!("{f:<16} {fault:<18} {:>8} {:>8} {:>8} {:>11}", r[0], r[1], r[2], r[3]);
+        println!(
+            "{f:<16} {fault:<18} {:>8} {:>8} {:>8} {:>11}",
+            r[0], r[1], r[2], r[3]
+        );
         for i in 0..4 {
             total[i] += r[i];
         }
     }
-    println!("{:<35} {:>8} {:>8} {:>8} {:>11}", "total", total[0], total[1], total[2], total[3]);
-    assert_eq!(total[Verdict::Misapplied as usize], 0, "misapplied cases:\n{}", problems.join("\n"));
-    assert!(problems.is_empty(), "{} of {} cases fail:\n{}", problems.len(), dirs.len(), problems.join("\n\n"));
+    println!(
+        "{:<35} {:>8} {:>8} {:>8} {:>11}",
+        "total", total[0], total[1], total[2], total[3]
+    );
+    assert_eq!(
+        total[Verdict::Misapplied as usize],
+        0,
+        "misapplied cases:\n{}",
+        problems.join("\n")
+    );
+    assert!(
+        problems.is_empty(),
+        "{} of {} cases fail:\n{}",
+        problems.len(),
+        dirs.len(),
+        problems.join("\n\n")
+    );
 }

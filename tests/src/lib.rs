@@ -71,7 +71,11 @@ pub fn load_tree(dir: &Path) -> BTreeMap<String, String> {
                 walk(base, &p, out);
             } else {
                 let rel = p.strip_prefix(base).expect("below base");
-                let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
                 out.insert(rel, fs::read_to_string(&p).expect("corpus files are UTF-8"));
             }
         }
@@ -121,8 +125,9 @@ pub struct Outcome {
 
 /// Runs one case folder; with `bless`, rewrites its expectations.
 pub fn check(dir: &Path, bless: bool) -> Outcome {
-    let mut case: Case = serde_json::from_str(&fs::read_to_string(dir.join("case.json")).expect("case.json"))
-        .unwrap_or_else(|e| panic!("{}: case.json: {e}", dir.display()));
+    let mut case: Case =
+        serde_json::from_str(&fs::read_to_string(dir.join("case.json")).expect("case.json"))
+            .unwrap_or_else(|e| panic!("{}: case.json: {e}", dir.display()));
     let before = load_tree(&dir.join("before"));
     let output = fs::read_to_string(dir.join("output.txt")).expect("output.txt");
     let mut opt: ApplyOptions = if case.options.is_null() {
@@ -135,14 +140,25 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
     let got = result_tree(&before, &report);
     let got_status = status_name(report.status);
     let got_code = first_code(&report);
-    let any_applied = report.receipts().iter().any(|r| r.status == EditStatus::Applied);
+    let any_applied = report
+        .receipts()
+        .iter()
+        .any(|r| r.status == EditStatus::Applied);
 
     if bless {
         case.expect = Expect {
             status: got_status.into(),
-            code: if report.status == Status::Applied { None } else { got_code.clone() },
+            code: if report.status == Status::Applied {
+                None
+            } else {
+                got_code.clone()
+            },
         };
-        fs::write(dir.join("case.json"), serde_json::to_string_pretty(&case).unwrap() + "\n").unwrap();
+        fs::write(
+            dir.join("case.json"),
+            serde_json::to_string_pretty(&case).unwrap() + "\n",
+        )
+        .unwrap();
         let after = dir.join("after");
         let _ = fs::remove_dir_all(&after);
         if report.status == Status::Applied {
@@ -168,11 +184,22 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
         } else {
             (
                 Verdict::RefusedWrong,
-                format!("expected applied, got {got_status} {got_code:?}: {}", report.feedback),
+                format!(
+                    "expected applied, got {got_status} {got_code:?}: {}",
+                    report.feedback
+                ),
             )
         }
     } else if any_applied && !files_right {
-        (Verdict::Misapplied, format!("expected {} {:?}, but files changed:\n{}", case.expect.status, case.expect.code, diff_trees(&expected_tree, &got)))
+        (
+            Verdict::Misapplied,
+            format!(
+                "expected {} {:?}, but files changed:\n{}",
+                case.expect.status,
+                case.expect.code,
+                diff_trees(&expected_tree, &got)
+            ),
+        )
     } else if got_status == case.expect.status && got_code == case.expect.code && files_right {
         (Verdict::RefusedRight, String::new())
     } else {
@@ -184,7 +211,11 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
             ),
         )
     };
-    Outcome { case, verdict, problem }
+    Outcome {
+        case,
+        verdict,
+        problem,
+    }
 }
 
 fn diff_trees(want: &BTreeMap<String, String>, got: &BTreeMap<String, String>) -> String {
@@ -193,15 +224,25 @@ fn diff_trees(want: &BTreeMap<String, String>, got: &BTreeMap<String, String>) -
         let (a, b) = (want.get(k), got.get(k));
         if a != b && !out.contains(&format!("--- {k}\n")) {
             out.push_str(&format!("--- {k}\n"));
-            let (a, b) = (a.map(String::as_str).unwrap_or("<absent>"), b.map(String::as_str).unwrap_or("<absent>"));
+            let (a, b) = (
+                a.map(String::as_str).unwrap_or("<absent>"),
+                b.map(String::as_str).unwrap_or("<absent>"),
+            );
             for (i, (x, y)) in a.split('\n').zip(b.split('\n')).enumerate() {
                 if x != y {
-                    out.push_str(&format!("first difference at line {}:\n  want {x:?}\n  got  {y:?}\n", i + 1));
+                    out.push_str(&format!(
+                        "first difference at line {}:\n  want {x:?}\n  got  {y:?}\n",
+                        i + 1
+                    ));
                     break;
                 }
             }
             if a.split('\n').count() != b.split('\n').count() {
-                out.push_str(&format!("  line counts differ: want {}, got {}\n", a.split('\n').count(), b.split('\n').count()));
+                out.push_str(&format!(
+                    "  line counts differ: want {}, got {}\n",
+                    a.split('\n').count(),
+                    b.split('\n').count()
+                ));
             }
         }
     }

@@ -9,8 +9,20 @@
 const OPENERS: [&str; 10] = ["<!--", "{/*", "/*", "//", "--", "#", ";", "%", "*", "'"];
 
 const WORDS: [&str; 14] = [
-    "rest of", "existing", "unchanged", "remain", "same as", "previous", "omitted", "original",
-    "other methods", "other code", "as before", "no change", "keep", "elided",
+    "rest of",
+    "existing",
+    "unchanged",
+    "remain",
+    "same as",
+    "previous",
+    "omitted",
+    "original",
+    "other methods",
+    "other code",
+    "as before",
+    "no change",
+    "keep",
+    "elided",
 ];
 
 /// Whether one line is a placeholder comment.
@@ -30,7 +42,11 @@ pub fn is_placeholder(line: &str) -> bool {
         return false;
     }
     let dots = body.contains("...") || body.contains('…');
-    if dots && body.chars().all(|c| c == '.' || c == '…' || c.is_whitespace()) {
+    if dots
+        && body
+            .chars()
+            .all(|c| c == '.' || c == '…' || c.is_whitespace())
+    {
         return true;
     }
     let worded = WORDS.iter().any(|w| body.contains(w));
@@ -39,11 +55,23 @@ pub fn is_placeholder(line: &str) -> bool {
     }
     // Phrases that are placeholders even without an ellipsis.
     let code_word = [
-        "code", "file", "implementation", "method", "function", "content", "lines", "page", "class",
-        "body", "section", "logic", "imports", "tests",
+        "code",
+        "file",
+        "implementation",
+        "method",
+        "function",
+        "content",
+        "lines",
+        "page",
+        "class",
+        "body",
+        "section",
+        "logic",
+        "imports",
+        "tests",
     ]
-        .iter()
-        .any(|w| body.contains(w));
+    .iter()
+    .any(|w| body.contains(w));
     worded
         && code_word
         && (body.contains("rest of")
@@ -99,7 +127,13 @@ mod tests {
     #[test]
     fn original_lines_are_not_elision() {
         let orig = ["def f():", "    # ... rest unchanged"];
-        assert_eq!(find_elision(&["def f():", "    # ... rest unchanged"], &orig), None);
-        assert_eq!(find_elision(&["x", "# ... rest unchanged"], &["x"]), Some(1));
+        assert_eq!(
+            find_elision(&["def f():", "    # ... rest unchanged"], &orig),
+            None
+        );
+        assert_eq!(
+            find_elision(&["x", "# ... rest unchanged"], &["x"]),
+            Some(1)
+        );
     }
 }

@@ -53,7 +53,11 @@ pub fn tolerated(f: &Found) -> String {
         Shift::Remove(p) => format!("; replacement dedented by `{}`", visible_ws(p)),
         Shift::Width { delta, .. } => format!("; replacement re-indented by {delta} columns"),
     };
-    let hint = if f.by_hint { "; several places matched and the line hint chose this one" } else { "" };
+    let hint = if f.by_hint {
+        "; several places matched and the line hint chose this one"
+    } else {
+        ""
+    };
     format!("{how}{shift}{hint}")
 }
 
@@ -109,7 +113,9 @@ pub fn not_found<S: AsRef<str>>(path: &str, file: &[&str], old: &[S]) -> String 
         if block.len() == 1 { "" } else { "s" }
     );
     match closest(file, &block) {
-        None => msg.push_str(" No line of it occurs in the file: check the file name, or read the file again."),
+        None => msg.push_str(
+            " No line of it occurs in the file: check the file name, or read the file again.",
+        ),
         Some((s, ratio)) => {
             let end = (s + block.len()).min(file.len());
             msg.push_str(&format!(
@@ -138,7 +144,10 @@ pub fn not_found<S: AsRef<str>>(path: &str, file: &[&str], old: &[S]) -> String 
 /// First differing (line index, 1-based char column) between two blocks.
 fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
     for i in 0..file.len().max(block.len()) {
-        let (f, b) = (file.get(i).copied().unwrap_or(""), block.get(i).copied().unwrap_or(""));
+        let (f, b) = (
+            file.get(i).copied().unwrap_or(""),
+            block.get(i).copied().unwrap_or(""),
+        );
         if f != b {
             let col = f.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() + 1;
             return Some((i, col));
@@ -148,8 +157,15 @@ fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
 }
 
 pub fn ambiguous(path: &str, file: &[&str], cands: &[usize], len: usize, level: Level) -> String {
-    let places: Vec<String> = cands.iter().map(|&c| format!("{}-{}", c + 1, c + len)).collect();
-    let more = if cands.len() >= crate::matcher::CANDIDATE_CAP { " (and more)" } else { "" };
+    let places: Vec<String> = cands
+        .iter()
+        .map(|&c| format!("{}-{}", c + 1, c + len))
+        .collect();
+    let more = if cands.len() >= crate::matcher::CANDIDATE_CAP {
+        " (and more)"
+    } else {
+        ""
+    };
     let mut msg = format!(
         "the SEARCH text matches {} places in {path} (level {}): lines {}{more}. Nothing was applied there.",
         cands.len(),
@@ -202,12 +218,18 @@ pub fn summary(report: &Report, partial: bool) -> String {
             .unwrap_or("")
     };
     if report.status == Status::Applied {
-        return format!("All {total} edit{} applied.", if total == 1 { "" } else { "s" });
+        return format!(
+            "All {total} edit{} applied.",
+            if total == 1 { "" } else { "s" }
+        );
     }
     let mut out = String::new();
     for r in receipts.iter().filter(|r| r.status == EditStatus::Failed) {
         let code = r.code.map(Code::as_str).unwrap_or("failed");
-        let at = r.output_lines.map(|l| format!(", output lines {}-{}", l[0], l[1])).unwrap_or_default();
+        let at = r
+            .output_lines
+            .map(|l| format!(", output lines {}-{}", l[0], l[1]))
+            .unwrap_or_default();
         out.push_str(&format!(
             "Edit {} ({}{at}) failed [{code}]: {}\n",
             r.index,
@@ -216,13 +238,20 @@ pub fn summary(report: &Report, partial: bool) -> String {
         ));
     }
     let list = |st: EditStatus| -> Vec<String> {
-        receipts.iter().filter(|r| r.status == st).map(|r| r.index.to_string()).collect()
+        receipts
+            .iter()
+            .filter(|r| r.status == st)
+            .map(|r| r.index.to_string())
+            .collect()
     };
     let (applied, held) = (list(EditStatus::Applied), list(EditStatus::Skipped));
     if report.status == Status::Truncated {
         out.push_str("The output was cut off, so nothing was applied. ");
         if !held.is_empty() {
-            out.push_str(&format!("Edits {} are complete and located. ", held.join(", ")));
+            out.push_str(&format!(
+                "Edits {} are complete and located. ",
+                held.join(", ")
+            ));
         }
         out.push_str("Send the remaining edits, starting with the one that was cut.\n");
     } else if !held.is_empty() {
@@ -245,10 +274,20 @@ mod tests {
 
     #[test]
     fn closest_region_and_first_difference() {
-        let file = ["a", "def f(x):", "    return x + 1", "b", "def g(y):", "    return y"];
+        let file = [
+            "a",
+            "def f(x):",
+            "    return x + 1",
+            "b",
+            "def g(y):",
+            "    return y",
+        ];
         let msg = not_found("m.py", &file, &["def f(x):", "    return x + 2"]);
         assert!(msg.contains("Closest region: lines 2-3"), "{msg}");
-        assert!(msg.contains("First difference at line 3 (SEARCH line 2), column 16"), "{msg}");
+        assert!(
+            msg.contains("First difference at line 3 (SEARCH line 2), column 16"),
+            "{msg}"
+        );
         assert!(msg.contains("····return·x·+·1"), "{msg}");
     }
 

@@ -105,7 +105,10 @@ mod tests {
 
     #[test]
     fn folds_lookalikes() {
-        assert_eq!(fold("let s = \u{201c}a\u{201d} \u{2014} x\u{a0}y;"), "let s = \"a\" - x y;");
+        assert_eq!(
+            fold("let s = \u{201c}a\u{201d} \u{2014} x\u{a0}y;"),
+            "let s = \"a\" - x y;"
+        );
         assert!(matches!(fold("plain"), Cow::Borrowed(_)));
         assert!(matches!(fold("naïve"), Cow::Borrowed(_)));
     }

@@ -117,13 +117,28 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
 
 /// Parses `output` and applies it to `files` (path -> text; absent paths do
 /// not exist) as one transaction.
-pub fn apply(output: &str, files: &BTreeMap<String, String>, opt: &ApplyOptions) -> Result<Report, UnknownFormat> {
+pub fn apply(
+    output: &str,
+    files: &BTreeMap<String, String>,
+    opt: &ApplyOptions,
+) -> Result<Report, UnknownFormat> {
     let (name, parsed) = parse(output, &opt.format)?;
-    Ok(transaction::run(name, output, &parsed, files, &opt.transaction()))
+    Ok(transaction::run(
+        name,
+        output,
+        &parsed,
+        files,
+        &opt.transaction(),
+    ))
 }
 
 /// The canonical edit in `format` that turns `before` into `after`.
-pub fn render(format: &str, path: &str, before: &str, after: &str) -> Result<String, UnknownFormat> {
+pub fn render(
+    format: &str,
+    path: &str,
+    before: &str,
+    after: &str,
+) -> Result<String, UnknownFormat> {
     let f = formats::by_name(format).ok_or_else(|| UnknownFormat(format.to_owned()))?;
     Ok(f.render(path, before, after))
 }

@@ -99,7 +99,11 @@ pub enum Shift {
     Remove(String),
     /// Indentation widths differ by `delta` columns (tab stop `tab`); the file
     /// indents with tabs when `tabs`.
-    Width { delta: isize, tab: usize, tabs: bool },
+    Width {
+        delta: isize,
+        tab: usize,
+        tabs: bool,
+    },
 }
 
 impl Shift {
@@ -290,13 +294,29 @@ impl<'a> Haystack<'a> {
             match found.len() {
                 0 => continue,
                 1 => {
-                    return Ok(self.found(level, sub, found[0].0, found[0].1.clone(), lo, block.len() - hi, false));
+                    return Ok(self.found(
+                        level,
+                        sub,
+                        found[0].0,
+                        found[0].1.clone(),
+                        lo,
+                        block.len() - hi,
+                        false,
+                    ));
                 }
                 _ => {
                     if let Some(h) = opt.hint {
                         let near = self.near_hint(level, sub, h, opt.window);
                         if near.len() == 1 {
-                            return Ok(self.found(level, sub, near[0].0, near[0].1.clone(), lo, block.len() - hi, true));
+                            return Ok(self.found(
+                                level,
+                                sub,
+                                near[0].0,
+                                near[0].1.clone(),
+                                lo,
+                                block.len() - hi,
+                                true,
+                            ));
                         }
                     }
                     ambiguous = Some(Miss::Ambiguous {
@@ -312,7 +332,16 @@ impl<'a> Haystack<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn found(&self, level: Level, sub: &[&str], start: usize, shift: Shift, lo: usize, tail: usize, by_hint: bool) -> Found {
+    fn found(
+        &self,
+        level: Level,
+        sub: &[&str],
+        start: usize,
+        shift: Shift,
+        lo: usize,
+        tail: usize,
+        by_hint: bool,
+    ) -> Found {
         Found {
             start,
             end: start + sub.len(),
@@ -325,7 +354,13 @@ impl<'a> Haystack<'a> {
 
     /// Candidate starts within `window` of `hint`, verified one by one:
     /// bounded by `(2W+1)·M` whatever the file holds.
-    fn near_hint(&self, level: Level, sub: &[&str], hint: usize, window: usize) -> Vec<(usize, Shift)> {
+    fn near_hint(
+        &self,
+        level: Level,
+        sub: &[&str],
+        hint: usize,
+        window: usize,
+    ) -> Vec<(usize, Shift)> {
         let n = self.lines.len();
         if sub.len() > n {
             return vec![];
@@ -389,9 +424,13 @@ impl<'a> Haystack<'a> {
             // Rolling polynomial hash over line hashes: O(N) windows.
             const B: u64 = 0x100_0000_01b3;
             let pow = (1..m).fold(1u64, |a, _| a.wrapping_mul(B));
-            let target = bh.iter().fold(0u64, |a, h| a.wrapping_mul(B).wrapping_add(*h));
+            let target = bh
+                .iter()
+                .fold(0u64, |a, h| a.wrapping_mul(B).wrapping_add(*h));
             let hs = &idx.hashes;
-            let mut w = hs[..m].iter().fold(0u64, |a, h| a.wrapping_mul(B).wrapping_add(*h));
+            let mut w = hs[..m]
+                .iter()
+                .fold(0u64, |a, h| a.wrapping_mul(B).wrapping_add(*h));
             for s in 0..=n - m {
                 if s > 0 {
                     w = w
@@ -413,7 +452,14 @@ impl<'a> Haystack<'a> {
     }
 
     /// Checks the window at `s` line by line, then the level's indentation rule.
-    fn verify(&self, level: Level, idx: &Index, bh: &[u64], sub: &[&str], s: usize) -> Option<Shift> {
+    fn verify(
+        &self,
+        level: Level,
+        idx: &Index,
+        bh: &[u64],
+        sub: &[&str],
+        s: usize,
+    ) -> Option<Shift> {
         let k = level.key();
         let file = &self.lines[s..s + sub.len()];
         for (i, b) in sub.iter().enumerate() {
@@ -520,7 +566,10 @@ mod tests {
         let f = find(file, "if a {\n    b();\n}").unwrap();
         assert_eq!(f.level, Level::Indent);
         assert_eq!(f.shift, Shift::Add("    ".into()));
-        assert_eq!(f.shift.apply(&["c();".into()]), vec!["    c();".to_string()]);
+        assert_eq!(
+            f.shift.apply(&["c();".into()]),
+            vec!["    c();".to_string()]
+        );
     }
 
     #[test]
@@ -533,26 +582,45 @@ mod tests {
     fn duplicates_are_ambiguous_and_hint_selects() {
         let file = "x\nfoo\nbar\ny\nfoo\nbar\nz\n";
         match find(file, "foo\nbar") {
-            Err(Miss::Ambiguous { candidates, level, .. }) => {
+            Err(Miss::Ambiguous {
+                candidates, level, ..
+            }) => {
                 assert_eq!(candidates, vec![1, 4]);
                 assert_eq!(level, Level::Exact);
             }
             other => panic!("{other:?}"),
         }
-        let opt = FindOptions { hint: Some(4), window: 1, ..Default::default() };
+        let opt = FindOptions {
+            hint: Some(4),
+            window: 1,
+            ..Default::default()
+        };
         let f = Haystack::new(hay(file)).find(&["foo", "bar"], opt).unwrap();
         assert_eq!((f.start, f.by_hint), (4, true));
-        let opt = FindOptions { hint: Some(3), window: 5, ..Default::default() };
-        assert!(matches!(Haystack::new(hay(file)).find(&["foo", "bar"], opt), Err(Miss::Ambiguous { .. })));
+        let opt = FindOptions {
+            hint: Some(3),
+            window: 5,
+            ..Default::default()
+        };
+        assert!(matches!(
+            Haystack::new(hay(file)).find(&["foo", "bar"], opt),
+            Err(Miss::Ambiguous { .. })
+        ));
     }
 
     #[test]
     fn blank_lines_and_tabs_and_unicode() {
         let f = find("a\nb\nc\n", "\nb\nc\n\n").unwrap();
-        assert_eq!((f.start, f.level, f.trimmed), (1, Level::BlankLines, (1, 1)));
+        assert_eq!(
+            (f.start, f.level, f.trimmed),
+            (1, Level::BlankLines, (1, 1))
+        );
         let f = find("if x:\n\ty = 1\n", "if x:\n    y = 1").unwrap();
         assert_eq!(f.level, Level::Tabs);
-        assert_eq!(f.shift.apply(&["    z = 2".into()]), vec!["\tz = 2".to_string()]);
+        assert_eq!(
+            f.shift.apply(&["    z = 2".into()]),
+            vec!["\tz = 2".to_string()]
+        );
         let f = find("s = \"it's\"\n", "s = \u{201c}it\u{2019}s\u{201d}").unwrap();
         assert_eq!(f.level, Level::Unicode);
     }
@@ -560,7 +628,13 @@ mod tests {
     #[test]
     fn ambiguity_at_a_level_stops_the_ladder() {
         // Two places match once trailing whitespace is ignored: never guess.
-        assert!(matches!(find("a \nb\na  \nb\n", "a\nb"), Err(Miss::Ambiguous { level: Level::TrailingWs, .. })));
+        assert!(matches!(
+            find("a \nb\na  \nb\n", "a\nb"),
+            Err(Miss::Ambiguous {
+                level: Level::TrailingWs,
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -573,7 +647,10 @@ mod tests {
         }
         let mut block2 = block.clone();
         block2.push("b");
-        assert_eq!(Haystack::new(hay(&file)).find(&block2, FindOptions::default()), Err(Miss::NotFound));
+        assert_eq!(
+            Haystack::new(hay(&file)).find(&block2, FindOptions::default()),
+            Err(Miss::NotFound)
+        );
     }
 
     #[test]

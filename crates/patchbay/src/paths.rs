@@ -13,14 +13,20 @@ pub fn normalize(p: &str) -> Result<String, String> {
         return Err(format!("the path {p:?} contains a NUL byte"));
     }
     if p.contains('\\') {
-        return Err(format!("the path {p:?} uses backslashes; write paths relative to the root with '/'"));
+        return Err(format!(
+            "the path {p:?} uses backslashes; write paths relative to the root with '/'"
+        ));
     }
     if p.starts_with('/') || p.starts_with('~') {
-        return Err(format!("the path {p:?} is absolute; write it relative to the root"));
+        return Err(format!(
+            "the path {p:?} is absolute; write it relative to the root"
+        ));
     }
     let b = p.as_bytes();
     if b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic() {
-        return Err(format!("the path {p:?} names a drive; write it relative to the root"));
+        return Err(format!(
+            "the path {p:?} names a drive; write it relative to the root"
+        ));
     }
     let mut parts: Vec<&str> = Vec::new();
     for c in p.split('/') {
@@ -48,7 +54,18 @@ mod tests {
     fn normalises_and_refuses() {
         assert_eq!(normalize("./src/../lib.rs").unwrap(), "lib.rs");
         assert_eq!(normalize("a//b.rs").unwrap(), "a/b.rs");
-        for bad in ["/etc/passwd", "../x", "a/../../x", "C:/x", "c:x", "a\\b", "~/x", "", ".", "a/.."] {
+        for bad in [
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "C:/x",
+            "c:x",
+            "a\\b",
+            "~/x",
+            "",
+            ".",
+            "a/..",
+        ] {
             assert!(normalize(bad).is_err(), "{bad}");
         }
     }

@@ -61,7 +61,10 @@ impl Report {
 
     /// Number of edits that applied.
     pub fn applied_count(&self) -> usize {
-        self.receipts().iter().filter(|r| r.status == EditStatus::Applied).count()
+        self.receipts()
+            .iter()
+            .filter(|r| r.status == EditStatus::Applied)
+            .count()
     }
 
     /// Drops file contents (for compact JSON).

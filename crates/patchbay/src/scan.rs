@@ -112,7 +112,15 @@ pub fn path_from_line(line: &str) -> Option<String> {
             t = r.trim_start();
         }
     }
-    for label in ["File:", "file:", "Path:", "path:", "Filename:", "filename:", "FILE:"] {
+    for label in [
+        "File:",
+        "file:",
+        "Path:",
+        "path:",
+        "Filename:",
+        "filename:",
+        "FILE:",
+    ] {
         if let Some(r) = t.strip_prefix(label) {
             t = r.trim();
         }
@@ -134,7 +142,9 @@ pub fn looks_like_path(t: &str) -> bool {
     if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) {
         return false;
     }
-    if t.chars().any(|c| matches!(c, '<' | '>' | '|' | '`' | '"' | '*' | '?' | '\0')) {
+    if t.chars()
+        .any(|c| matches!(c, '<' | '>' | '|' | '`' | '"' | '*' | '?' | '\0'))
+    {
         return false;
     }
     if t.chars().all(|c| c == '.' || c == '/') {
@@ -143,7 +153,14 @@ pub fn looks_like_path(t: &str) -> bool {
     let base = t.rsplit(['/', '\\']).next().unwrap_or(t);
     let known = matches!(
         base,
-        "Makefile" | "Dockerfile" | "Gemfile" | "Rakefile" | "Procfile" | "LICENSE" | "Justfile" | "Containerfile"
+        "Makefile"
+            | "Dockerfile"
+            | "Gemfile"
+            | "Rakefile"
+            | "Procfile"
+            | "LICENSE"
+            | "Justfile"
+            | "Containerfile"
     );
     known || base.contains('.') || t.contains('/')
 }
@@ -156,7 +173,8 @@ pub fn path_from_info(info: &str) -> Option<String> {
     if let Some(second) = words.next() {
         return looks_like_path(second).then(|| second.to_owned());
     }
-    (first.contains('/') || first.contains('.')).then(|| first.trim_start_matches('{').to_owned())
+    (first.contains('/') || first.contains('.'))
+        .then(|| first.trim_start_matches('{').to_owned())
         .filter(|p| looks_like_path(p))
 }
 
@@ -167,9 +185,15 @@ mod tests {
     #[test]
     fn paths_from_lines() {
         assert_eq!(path_from_line("src/app.py").as_deref(), Some("src/app.py"));
-        assert_eq!(path_from_line("**src/app.py**").as_deref(), Some("src/app.py"));
+        assert_eq!(
+            path_from_line("**src/app.py**").as_deref(),
+            Some("src/app.py")
+        );
         assert_eq!(path_from_line("`lib.rs`:").as_deref(), Some("lib.rs"));
-        assert_eq!(path_from_line("### File: a/b.go").as_deref(), Some("a/b.go"));
+        assert_eq!(
+            path_from_line("### File: a/b.go").as_deref(),
+            Some("a/b.go")
+        );
         assert_eq!(path_from_line("Makefile").as_deref(), Some("Makefile"));
         assert_eq!(path_from_line("Here is the change."), None);
         assert_eq!(path_from_line("```"), None);
@@ -192,7 +216,10 @@ mod tests {
 
     #[test]
     fn info_paths() {
-        assert_eq!(path_from_info("python src/a.py").as_deref(), Some("src/a.py"));
+        assert_eq!(
+            path_from_info("python src/a.py").as_deref(),
+            Some("src/a.py")
+        );
         assert_eq!(path_from_info("src/a.py").as_deref(), Some("src/a.py"));
         assert_eq!(path_from_info("python"), None);
     }

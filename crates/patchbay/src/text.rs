@@ -175,7 +175,11 @@ impl<'a> Text<'a> {
 /// Splits a model-written block into lines, dropping `\r` before `\n`.
 /// `"a\nb\n"` and `"a\nb"` both give `["a", "b"]`; `""` gives `[]`.
 pub fn split_lines(s: &str) -> Vec<String> {
-    Text::new(s).lines().into_iter().map(str::to_owned).collect()
+    Text::new(s)
+        .lines()
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// UTF-16 code-unit offset of byte offset `byte` in `s` (clamped, and moved

@@ -77,7 +77,13 @@ pub fn target_path(edit: &Edit, default: Option<&str>) -> Result<String, (Code, 
 
 /// Runs a parsed output against `files` (path -> current text; a path that
 /// is absent does not exist).
-pub fn run(format: &str, output: &str, parsed: &Parsed, files: &BTreeMap<String, String>, opt: &Options) -> Report {
+pub fn run(
+    format: &str,
+    output: &str,
+    parsed: &Parsed,
+    files: &BTreeMap<String, String>,
+    opt: &Options,
+) -> Report {
     if parsed.edits.is_empty() {
         return Report {
             status: Status::Failed,
@@ -98,8 +104,17 @@ pub fn run(format: &str, output: &str, parsed: &Parsed, files: &BTreeMap<String,
         let w = match work.iter().position(|w| w.path == path) {
             Some(k) => &mut work[k],
             None => {
-                let original = if bad.is_none() { files.get(&path).map(String::as_str) } else { None };
-                work.push(FileWork { path, original, receipts: vec![], planned: vec![] });
+                let original = if bad.is_none() {
+                    files.get(&path).map(String::as_str)
+                } else {
+                    None
+                };
+                work.push(FileWork {
+                    path,
+                    original,
+                    receipts: vec![],
+                    planned: vec![],
+                });
                 work.last_mut().expect("just pushed")
             }
         };
@@ -158,24 +173,54 @@ fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Opti
     let text = Text::new(w.original.unwrap_or(""));
     let n = text.len();
     let creating = w.original.is_none();
-    let plan = |start, end, new: Vec<String>| Planned { idx, start, end, new, exclusive: false, delete: false };
+    let plan = |start, end, new: Vec<String>| Planned {
+        idx,
+        start,
+        end,
+        new,
+        exclusive: false,
+        delete: false,
+    };
     let planned = match &edit.op {
         Op::Invalid { code, message } => return fail(r, *code, message.clone()),
         Op::Delete => match w.original {
-            None => return fail(r, Code::FileMissing, format!("cannot delete {}: it does not exist", w.path)),
-            Some(_) => Planned { exclusive: true, delete: true, ..plan(0, n, vec![]) },
+            None => {
+                return fail(
+                    r,
+                    Code::FileMissing,
+                    format!("cannot delete {}: it does not exist", w.path),
+                )
+            }
+            Some(_) => Planned {
+                exclusive: true,
+                delete: true,
+                ..plan(0, n, vec![])
+            },
         },
         Op::Create { text: t } => {
             if !creating || w.planned.iter().any(|p| p.exclusive) {
-                return fail(r, Code::FileExists, format!("cannot create {}: it already exists; edit it instead", w.path));
+                return fail(
+                    r,
+                    Code::FileExists,
+                    format!(
+                        "cannot create {}: it already exists; edit it instead",
+                        w.path
+                    ),
+                );
             }
-            Planned { exclusive: true, ..plan(0, 0, t.clone()) }
+            Planned {
+                exclusive: true,
+                ..plan(0, 0, t.clone())
+            }
         }
         Op::Write { text: t } => {
             if let Some(k) = find_elision(t, &text.lines()) {
                 return fail(r, Code::Elided, feedback::elided(&w.path, k, &t[k]));
             }
-            Planned { exclusive: true, ..plan(0, n, t.clone()) }
+            Planned {
+                exclusive: true,
+                ..plan(0, n, t.clone())
+            }
         }
         Op::CreateOrAppend { text: t } => plan(n, n, t.clone()),
         Op::Replace { old, new, hint } => {
@@ -191,7 +236,11 @@ fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Opti
                 return fail(r, Code::Elided, feedback::elided(&w.path, k, &new[k]));
             }
             let hay = Haystack::new(lines);
-            let fo = FindOptions { hint: *hint, window: opt.window, max_level: opt.max_level };
+            let fo = FindOptions {
+                hint: *hint,
+                window: opt.window,
+                max_level: opt.max_level,
+            };
             match hay.find(old, fo) {
                 Ok(found) => {
                     r.strategy = Some(found.level);
@@ -205,18 +254,43 @@ fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Opti
                 Err(Miss::NotFound) => {
                     let already = !new.iter().all(|l| is_blank(l))
                         && new != old
-                        && hay.find(new, FindOptions { max_level: Level::TrailingWs, ..fo }).is_ok();
+                        && hay
+                            .find(
+                                new,
+                                FindOptions {
+                                    max_level: Level::TrailingWs,
+                                    ..fo
+                                },
+                            )
+                            .is_ok();
                     if already {
                         return fail(r, Code::AlreadyApplied, feedback::already_applied(&w.path));
                     }
-                    return fail(r, Code::NotFound, feedback::not_found(&w.path, hay.lines(), old));
+                    return fail(
+                        r,
+                        Code::NotFound,
+                        feedback::not_found(&w.path, hay.lines(), old),
+                    );
                 }
-                Err(Miss::Ambiguous { level, candidates, len }) => {
+                Err(Miss::Ambiguous {
+                    level,
+                    candidates,
+                    len,
+                }) => {
                     r.strategy = Some(level);
-                    return fail(r, Code::Ambiguous, feedback::ambiguous(&w.path, hay.lines(), &candidates, len, level));
+                    return fail(
+                        r,
+                        Code::Ambiguous,
+                        feedback::ambiguous(&w.path, hay.lines(), &candidates, len, level),
+                    );
                 }
                 Err(Miss::Empty) => {
-                    return fail(r, Code::Malformed, "the SEARCH section has only blank lines; quote the lines to replace".into())
+                    return fail(
+                        r,
+                        Code::Malformed,
+                        "the SEARCH section has only blank lines; quote the lines to replace"
+                            .into(),
+                    )
                 }
             }
         }
@@ -263,7 +337,11 @@ fn check_overlaps(w: &mut FileWork) {
         };
         if let Some(other) = clash {
             rejected[k] = true;
-            let r = w.receipts.iter_mut().find(|r| r.index == p.idx).expect("receipt exists");
+            let r = w
+                .receipts
+                .iter_mut()
+                .find(|r| r.index == p.idx)
+                .expect("receipt exists");
             let msg = feedback::overlap(p.idx, other);
             fail(r, Code::Overlap, msg);
             r.lines = Some([p.start + 1, p.end]);
@@ -283,17 +361,31 @@ fn check_overlaps(w: &mut FileWork) {
 fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
     let failed = w.receipts.iter().any(|r| r.status == EditStatus::Failed);
     if !apply {
-        for r in w.receipts.iter_mut().filter(|r| r.status == EditStatus::Applied) {
+        for r in w
+            .receipts
+            .iter_mut()
+            .filter(|r| r.status == EditStatus::Applied)
+        {
             r.status = EditStatus::Skipped;
             r.code = Some(Code::HeldBack);
             r.message = Some(if truncated {
                 "located, not applied: the output was truncated, so nothing is applied".into()
             } else {
-                "located, not applied: another edit failed and the transaction is all-or-nothing".into()
+                "located, not applied: another edit failed and the transaction is all-or-nothing"
+                    .into()
             });
         }
-        let status = if failed { FileStatus::Failed } else { FileStatus::Skipped };
-        return FileReport { path: w.path, status, edits: w.receipts, content: None };
+        let status = if failed {
+            FileStatus::Failed
+        } else {
+            FileStatus::Skipped
+        };
+        return FileReport {
+            path: w.path,
+            status,
+            edits: w.receipts,
+            content: None,
+        };
     }
     let deleted = w.planned.iter().any(|p| p.delete);
     let content = if w.planned.is_empty() || deleted {
@@ -310,7 +402,12 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
     } else {
         FileStatus::Applied
     };
-    FileReport { path: w.path, status, edits: w.receipts, content }
+    FileReport {
+        path: w.path,
+        status,
+        edits: w.receipts,
+        content,
+    }
 }
 
 /// Builds the new text. Terminators follow the line replaced (else the
@@ -335,7 +432,11 @@ fn splice(original: Option<&str>, planned: &mut [Planned]) -> String {
             out.push_str(&src[text.byte_range(pos..p.start)]);
             pos = p.start;
         }
-        let line_eol = if p.start < p.end && !text.eol(p.start).is_empty() { text.eol(p.start) } else { eol };
+        let line_eol = if p.start < p.end && !text.eol(p.start).is_empty() {
+            text.eol(p.start)
+        } else {
+            eol
+        };
         if p.end == n && p.start < n {
             need_eol = false;
         }

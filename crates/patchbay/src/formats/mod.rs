@@ -40,7 +40,7 @@ pub fn names() -> Vec<&'static str> {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Detection {
     pub format: &'static str,
-    pub confidence: f32,
+    pub confidence: f64,
     pub reason: String,
 }
 

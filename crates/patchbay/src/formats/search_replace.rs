@@ -107,7 +107,9 @@ impl Format for SearchReplace {
                 State::Replace => {
                     if is_tail(l.text) {
                         let op = if old.iter().all(|s| s.trim().is_empty()) {
-                            Op::CreateOrAppend { text: std::mem::take(&mut new) }
+                            Op::CreateOrAppend {
+                                text: std::mem::take(&mut new),
+                            }
                         } else {
                             Op::Replace {
                                 old: std::mem::take(&mut old),
@@ -185,7 +187,12 @@ fn push_block(out: &mut String, path: &str, old: &[&str], new: &[&str]) {
     out.push_str(">>>>>>> REPLACE\n```\n\n");
 }
 
-fn invalid(path: &Option<String>, code: Code, message: String, span: std::ops::Range<usize>) -> Edit {
+fn invalid(
+    path: &Option<String>,
+    code: Code,
+    message: String,
+    span: std::ops::Range<usize>,
+) -> Edit {
     Edit {
         path: path.clone(),
         op: Op::Invalid { code, message },
@@ -221,7 +228,11 @@ mod tests {
         assert_eq!(p.edits[1].path.as_deref(), Some("src/a.py"));
         assert_eq!(
             p.edits[0].op,
-            Op::Replace { old: vec!["x = 1".into()], new: vec!["x = 2".into()], hint: None }
+            Op::Replace {
+                old: vec!["x = 1".into()],
+                new: vec!["x = 2".into()],
+                hint: None
+            }
         );
     }
 
@@ -240,19 +251,36 @@ mod tests {
     fn cut_block_is_truncated() {
         let p = SearchReplace.parse("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n");
         assert!(p.truncated);
-        assert!(matches!(&p.edits[0].op, Op::Invalid { code: Code::Truncated, .. }));
+        assert!(matches!(
+            &p.edits[0].op,
+            Op::Invalid {
+                code: Code::Truncated,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn empty_search_is_create_or_append() {
         let p = SearchReplace.parse("new.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n");
-        assert_eq!(p.edits[0].op, Op::CreateOrAppend { text: vec!["hello".into()] });
+        assert_eq!(
+            p.edits[0].op,
+            Op::CreateOrAppend {
+                text: vec!["hello".into()]
+            }
+        );
     }
 
     #[test]
     fn missing_divider_is_malformed() {
         let p = SearchReplace.parse("a.py\n<<<<<<< SEARCH\nx\n>>>>>>> REPLACE\n");
-        assert!(matches!(&p.edits[0].op, Op::Invalid { code: Code::Malformed, .. }));
+        assert!(matches!(
+            &p.edits[0].op,
+            Op::Invalid {
+                code: Code::Malformed,
+                ..
+            }
+        ));
         assert!(!p.truncated);
     }
 }

@@ -35,7 +35,10 @@ impl Format for Whole {
             let path = path_from_info(f.info).or_else(|| path_above(&lines, i));
             match find_fence_close(&lines, i) {
                 Some(close) => {
-                    let text: Vec<String> = lines[i + 1..close].iter().map(|l| l.text.to_owned()).collect();
+                    let text: Vec<String> = lines[i + 1..close]
+                        .iter()
+                        .map(|l| l.text.to_owned())
+                        .collect();
                     let edit = Edit {
                         path: path.clone(),
                         op: Op::Write { text },
@@ -124,14 +127,24 @@ mod tests {
         let p = Whole.parse(out);
         assert_eq!(p.edits.len(), 1);
         assert_eq!(p.edits[0].path.as_deref(), Some("src/lib.rs"));
-        assert_eq!(p.edits[0].op, Op::Write { text: vec!["fn a() {}".into()] });
+        assert_eq!(
+            p.edits[0].op,
+            Op::Write {
+                text: vec!["fn a() {}".into()]
+            }
+        );
     }
 
     #[test]
     fn four_backticks_keep_inner_fences() {
         let out = "README.md\n````markdown\n# T\n```\ncode\n```\n````\n";
         let p = Whole.parse(out);
-        assert_eq!(p.edits[0].op, Op::Write { text: vec!["# T".into(), "```".into(), "code".into(), "```".into()] });
+        assert_eq!(
+            p.edits[0].op,
+            Op::Write {
+                text: vec!["# T".into(), "```".into(), "code".into(), "```".into()]
+            }
+        );
     }
 
     #[test]
@@ -151,6 +164,11 @@ mod tests {
     fn render_picks_a_longer_fence() {
         let r = Whole.render("a.md", "", "```\nx\n```\n");
         assert!(r.starts_with("a.md\n````\n"));
-        assert_eq!(Whole.parse(&r).edits[0].op, Op::Write { text: vec!["```".into(), "x".into(), "```".into()] });
+        assert_eq!(
+            Whole.parse(&r).edits[0].op,
+            Op::Write {
+                text: vec!["```".into(), "x".into(), "```".into()]
+            }
+        );
     }
 }

@@ -1,0 +1,173 @@
+//! `patchbay apply`: read the output, parse it, load the files it touches,
+//! run the core's transaction, then write (or not) and report.
+//!
+//! Paths that leave the root through a symbolic link are turned into
+//! `path_escape` edits before the transaction runs, so they fail like any
+//! other edit: with a receipt, in the feedback, under all-or-nothing.
+
+use crate::args::ApplyArgs;
+use crate::fsio::{self, Change, Refusal, Resolved, Root};
+use crate::Failure;
+use patchbay::transaction::{self, target_path};
+use patchbay::{Code, FileStatus, Op, Options, Parsed, Report, Status};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Runs the command; returns the exit code for a report (0, 1 or 3).
+pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
+    // Checked before any input is read, so a typo fails the same way
+    // whatever the output holds.
+    if a.format != "auto" && patchbay::formats::by_name(&a.format).is_none() {
+        return Err(Failure::Usage(
+            patchbay::UnknownFormat(a.format.clone()).to_string(),
+        ));
+    }
+    let output = read_output(&a.edits)?;
+    let root = Root::open(&a.root).map_err(Failure::Io)?;
+    let default = match &a.file {
+        Some(f) if Path::new(f).is_absolute() => {
+            Some(root.relative(Path::new(f)).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--file {f} is not inside --root {}",
+                    root.dir().display()
+                ))
+            })?)
+        }
+        other => other.clone(),
+    };
+    let (name, mut parsed) =
+        patchbay::parse(&output, &a.format).map_err(|e| Failure::Usage(e.to_string()))?;
+
+    let mut files = BTreeMap::new();
+    let mut targets: BTreeMap<String, Resolved> = BTreeMap::new();
+    for rel in patchbay::paths(&parsed, default.as_deref()) {
+        match root.resolve(&rel) {
+            Ok(r) => {
+                if let Some((other, _)) = targets.iter().find(|(_, t)| t.real == r.real) {
+                    return Err(Failure::Io(format!(
+                        "{other} and {rel} are the same file (through a symbolic link); edit it under one name"
+                    )));
+                }
+                if let Some(text) = fsio::read_text(&r.real, &rel).map_err(Failure::Io)? {
+                    files.insert(rel.clone(), text);
+                }
+                targets.insert(rel, r);
+            }
+            Err(Refusal::Escape(msg)) => refuse(&mut parsed, &rel, default.as_deref(), &msg),
+            Err(Refusal::Io(msg)) => return Err(Failure::Io(msg)),
+        }
+    }
+
+    let opt = Options {
+        partial: a.partial,
+        default_path: default,
+        ..Options::default()
+    };
+    let report = transaction::run(name, &output, &parsed, &files, &opt);
+    let write = !a.dry_run
+        && (report.status == Status::Applied || (a.partial && report.status == Status::Failed));
+    if write {
+        fsio::commit(&root, &changes(&report, &targets)?).map_err(Failure::Io)?;
+    }
+    print(&report, a, write);
+    Ok(match report.status {
+        Status::Applied => 0,
+        Status::Failed => 1,
+        Status::Truncated => 3,
+    })
+}
+
+fn read_output(edits: &str) -> Result<String, Failure> {
+    let mut bytes = vec![];
+    if edits == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::Io(format!("cannot read stdin: {e}")))?;
+    } else {
+        bytes = std::fs::read(edits)
+            .map_err(|e| Failure::Io(format!("cannot read --edits {edits}: {e}")))?;
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::Io(format!(
+            "the output {edits} is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Makes every edit of `rel` a `path_escape` failure. Edits that are already
+/// invalid keep their own code (a truncated edit stays truncated).
+fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, msg: &str) {
+    for e in &mut parsed.edits {
+        let hits = matches!(target_path(e, default), Ok(p) if p == rel);
+        if hits && !matches!(e.op, Op::Invalid { .. }) {
+            e.op = Op::Invalid {
+                code: Code::PathEscape,
+                message: msg.to_owned(),
+            };
+        }
+    }
+}
+
+/// The writes and deletions a report asks for. Only files with new text
+/// (or a deletion) change; skipped files never do.
+fn changes(report: &Report, targets: &BTreeMap<String, Resolved>) -> Result<Vec<Change>, Failure> {
+    let mut out = vec![];
+    for f in &report.files {
+        let target = || {
+            targets.get(&f.path).ok_or_else(|| {
+                Failure::Io(format!("internal error: {} was never resolved", f.path))
+            })
+        };
+        match (f.status, &f.content) {
+            (FileStatus::Skipped, _) => {}
+            (FileStatus::Deleted, _) => out.push(Change::Delete {
+                path: target()?.entry.clone(),
+            }),
+            (_, Some(content)) => out.push(Change::Write {
+                path: target()?.real.clone(),
+                content: content.clone(),
+            }),
+            (_, None) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Prints the report. Write errors (a closed pipe) are ignored: the files
+/// are already written and the exit code still tells the outcome.
+fn print(report: &Report, a: &ApplyArgs, written: bool) {
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let json = serde_json::to_string(&report.clone().without_content())
+            .expect("a report always serialises");
+        let _ = writeln!(out, "{json}");
+        return;
+    }
+    if report.status == Status::Applied {
+        for f in &report.files {
+            let verb = match f.status {
+                FileStatus::Created => "created",
+                FileStatus::Deleted => "deleted",
+                _ => "edited",
+            };
+            let _ = writeln!(out, "{verb} {}", f.path);
+        }
+    }
+    let _ = writeln!(out, "{}", report.feedback);
+    if a.dry_run {
+        let _ = writeln!(out, "Dry run: nothing was written.");
+    } else if written && report.status == Status::Failed {
+        let n = report
+            .files
+            .iter()
+            .filter(|f| f.content.is_some() || f.status == FileStatus::Deleted)
+            .count();
+        let _ = writeln!(
+            out,
+            "Partial mode: {n} file{} written.",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}

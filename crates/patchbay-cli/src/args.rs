@@ -1,0 +1,317 @@
+//! Command-line parsing, by hand: the surface is a handful of flags, so a
+//! table per subcommand is clearer than a dependency. Accepts `--flag value`
+//! and `--flag=value`; `--` ends the flags. Anything unknown, repeated or
+//! missing is a usage error (exit 2), never silently ignored. `O(args)`.
+
+use std::path::PathBuf;
+
+pub const MAIN_HELP: &str = "\
+patchbay: apply code edits written by language models, or refuse with a typed error.
+
+Usage: patchbay <COMMAND> [OPTIONS]
+
+Commands:
+  apply    apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files under a root
+  render   print the canonical edit in a format that turns BEFORE into AFTER
+  help     print this help, or a command's help (`patchbay help apply`)
+
+Options:
+  -h, --help     print help
+  -V, --version  print the version
+
+Exit codes: 0 success, 1 some edit failed, 2 usage or I/O error, 3 truncated output.
+";
+
+pub const APPLY_HELP: &str = "\
+Apply a model output to files under a root, all or nothing.
+
+Usage: patchbay apply --edits OUT.txt [--root DIR] [--file PATH] [--format NAME]
+                      [--dry-run] [--json] [--partial]
+
+Options:
+  --edits OUT.txt  the model output to apply (`-` reads stdin)
+  --root DIR       the folder the output's paths resolve under [default: .]
+  --file PATH      target for edits that name no file (relative to the root)
+  --format NAME    edit format, or `auto` to detect it [default: auto]
+  --dry-run        check and report, write nothing
+  --json           print one JSON report object instead of text
+  --partial        write the edits that applied even when others failed
+  -h, --help       print help
+
+Paths that are absolute, climb out with `..`, or leave the root through a
+symbolic link are refused with the code `path_escape`. Files are written
+atomically (temporary file, then rename), and only when every edit applied.
+
+Exit codes: 0 every edit applied, 1 some edit failed (the feedback for the
+model is printed), 2 usage or I/O error, 3 the output was truncated.
+";
+
+pub const RENDER_HELP: &str = "\
+Print the canonical edit in a format that turns BEFORE into AFTER.
+
+Usage: patchbay render --format NAME BEFORE AFTER
+
+The edit names the file by BEFORE as given on the command line.
+
+Options:
+  --format NAME  the edit format to write (required)
+  -h, --help     print help
+";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Print this text on stdout and exit 0.
+    Help(&'static str),
+    Version,
+    Apply(ApplyArgs),
+    Render(RenderArgs),
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct ApplyArgs {
+    /// Path of the model output, or `-` for stdin.
+    pub edits: String,
+    pub root: PathBuf,
+    pub file: Option<String>,
+    pub format: String,
+    pub dry_run: bool,
+    pub json: bool,
+    pub partial: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct RenderArgs {
+    pub format: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// A usage error: the message and the help of the command it concerns.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Usage {
+    pub message: String,
+    pub help: &'static str,
+}
+
+/// Flags and positionals of one subcommand after splitting.
+struct Split {
+    values: Vec<(&'static str, String)>,
+    switches: Vec<&'static str>,
+    positionals: Vec<String>,
+}
+
+impl Split {
+    fn value(&self, name: &str) -> Option<String> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+    }
+    fn switch(&self, name: &str) -> bool {
+        self.switches.contains(&name)
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
+    let usage = |message: String| Usage {
+        message,
+        help: MAIN_HELP,
+    };
+    let Some((cmd, rest)) = args.split_first() else {
+        return Err(usage("no command given".into()));
+    };
+    match cmd.as_str() {
+        "-h" | "--help" => Ok(Command::Help(MAIN_HELP)),
+        "-V" | "--version" => Ok(Command::Version),
+        "help" => match rest.first().map(String::as_str) {
+            None => Ok(Command::Help(MAIN_HELP)),
+            Some("apply") => Ok(Command::Help(APPLY_HELP)),
+            Some("render") => Ok(Command::Help(RENDER_HELP)),
+            Some(other) => Err(usage(format!("no help for unknown command `{other}`"))),
+        },
+        "apply" => apply(rest),
+        "render" => render(rest),
+        other if other.starts_with('-') => Err(usage(format!(
+            "unknown option `{other}`; the command comes first"
+        ))),
+        other => Err(usage(format!("unknown command `{other}`"))),
+    }
+}
+
+fn apply(args: &[String]) -> Result<Command, Usage> {
+    let err = |message: String| Usage {
+        message,
+        help: APPLY_HELP,
+    };
+    let s = split(
+        "apply",
+        args,
+        &["--edits", "--root", "--file", "--format"],
+        &["--dry-run", "--json", "--partial"],
+    )
+    .map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(APPLY_HELP));
+    }
+    if let Some(p) = s.positionals.first() {
+        return Err(err(format!(
+            "unexpected argument `{p}` (the output is passed with --edits)"
+        )));
+    }
+    let edits = s
+        .value("--edits")
+        .ok_or_else(|| err("--edits OUT.txt is required".into()))?;
+    Ok(Command::Apply(ApplyArgs {
+        edits,
+        root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
+        file: s.value("--file"),
+        format: s.value("--format").unwrap_or_else(|| "auto".into()),
+        dry_run: s.switch("--dry-run"),
+        json: s.switch("--json"),
+        partial: s.switch("--partial"),
+    }))
+}
+
+fn render(args: &[String]) -> Result<Command, Usage> {
+    let err = |message: String| Usage {
+        message,
+        help: RENDER_HELP,
+    };
+    let s = split("render", args, &["--format"], &[]).map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(RENDER_HELP));
+    }
+    let format = s
+        .value("--format")
+        .ok_or_else(|| err("--format NAME is required".into()))?;
+    match <[String; 2]>::try_from(s.positionals) {
+        Ok([before, after]) => Ok(Command::Render(RenderArgs {
+            format,
+            before,
+            after,
+        })),
+        Err(p) => Err(err(format!(
+            "expected two files, BEFORE and AFTER; got {}",
+            p.len()
+        ))),
+    }
+}
+
+/// Splits `args` by the flag tables of one subcommand; `-h`/`--help` is
+/// known everywhere. A lone `-` is a positional (stdin by convention).
+fn split(
+    cmd: &str,
+    args: &[String],
+    value_flags: &[&'static str],
+    switch_flags: &[&'static str],
+) -> Result<Split, String> {
+    let mut s = Split {
+        values: vec![],
+        switches: vec![],
+        positionals: vec![],
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            s.positionals.extend(it.by_ref().cloned());
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            s.positionals.push(a.clone());
+            continue;
+        }
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+            _ => (a.as_str(), None),
+        };
+        if name == "-h" || name == "--help" {
+            s.switches.push("--help");
+        } else if let Some(&flag) = value_flags.iter().find(|f| **f == name) {
+            let v = match inline {
+                Some(v) => v,
+                None => it
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))?,
+            };
+            if s.values.iter().any(|(n, _)| *n == flag) {
+                return Err(format!("{flag} is given more than once"));
+            }
+            s.values.push((flag, v));
+        } else if let Some(&flag) = switch_flags.iter().find(|f| **f == name) {
+            if inline.is_some() {
+                return Err(format!("{flag} takes no value"));
+            }
+            if s.switches.contains(&flag) {
+                return Err(format!("{flag} is given more than once"));
+            }
+            s.switches.push(flag);
+        } else {
+            return Err(format!("unknown option `{name}` for `patchbay {cmd}`"));
+        }
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, Usage> {
+        parse(args.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn apply_flags_both_spellings() {
+        let Ok(Command::Apply(a)) = p(&[
+            "apply",
+            "--edits=-",
+            "--root",
+            "r",
+            "--json",
+            "--format",
+            "whole",
+        ]) else {
+            panic!("not an apply command")
+        };
+        assert_eq!(a.edits, "-");
+        assert_eq!(a.root, PathBuf::from("r"));
+        assert_eq!(a.format, "whole");
+        assert!(a.json && !a.dry_run && !a.partial);
+        assert_eq!(a.file, None);
+    }
+
+    #[test]
+    fn usage_errors() {
+        for bad in [
+            &["apply"][..],
+            &["apply", "--edits", "o", "--bogus"],
+            &["apply", "--edits", "o", "--edits", "p"],
+            &["apply", "--edits"],
+            &["apply", "--edits", "o", "extra"],
+            &["apply", "--edits", "o", "--json=yes"],
+            &["render", "--format", "whole", "a"],
+            &["frobnicate"],
+            &[],
+        ] {
+            assert!(p(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn help_and_render() {
+        assert_eq!(p(&["apply", "--help"]), Ok(Command::Help(APPLY_HELP)));
+        assert_eq!(p(&["help", "render"]), Ok(Command::Help(RENDER_HELP)));
+        assert_eq!(p(&["--version"]), Ok(Command::Version));
+        assert_eq!(
+            p(&["render", "--format", "whole", "--", "-a", "b"]),
+            Ok(Command::Render(RenderArgs {
+                format: "whole".into(),
+                before: "-a".into(),
+                after: "b".into()
+            }))
+        );
+    }
+}

@@ -1,0 +1,609 @@
+//! End-to-end tests of the `patchbay` binary: each test makes a fresh folder
+//! under the system temp dir, runs the built binary in it and checks exit
+//! code, printed output and the bytes on disk.
+
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A temporary folder, removed when the test ends.
+struct Sandbox {
+    dir: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "patchbay-cli-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        fs::create_dir_all(&dir).unwrap();
+        Sandbox { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.path(rel)).unwrap()
+    }
+
+    /// Every entry under the sandbox, relative, sorted (to prove that no
+    /// temporary or stray file was left behind).
+    fn listing(&self) -> Vec<String> {
+        fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+            for e in fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                out.push(p.strip_prefix(base).unwrap().display().to_string());
+                if p.is_dir() && !p.is_symlink() {
+                    walk(base, &p, out);
+                }
+            }
+        }
+        let mut v = vec![];
+        walk(&self.dir, &self.dir, &mut v);
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", self.stdout))
+    }
+}
+
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    Out {
+        code: o.status.code().expect("exited normally"),
+        stdout: String::from_utf8(o.stdout).unwrap(),
+        stderr: String::from_utf8(o.stderr).unwrap(),
+    }
+}
+
+/// Writes `output` to `out.txt` in the sandbox and runs `apply` on it with
+/// the sandbox as the working directory (so the default root).
+fn apply(sb: &Sandbox, output: &str, extra: &[&str]) -> Out {
+    sb.write("out.txt", output);
+    let mut args = vec!["apply", "--edits", "out.txt"];
+    args.extend_from_slice(extra);
+    run_in(&sb.dir, &args, None)
+}
+
+fn block(path: &str, search: &str, replace: &str) -> String {
+    format!("{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
+}
+
+const APP: &str = "def f():\n    return 1\n\ndef g():\n    return 2\n";
+
+#[test]
+fn applies_and_writes_exactly() {
+    let sb = Sandbox::new();
+    sb.write("src/app.py", APP);
+    let o = apply(
+        &sb,
+        &block("src/app.py", "    return 1\n", "    return 10\n"),
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(
+        sb.read("src/app.py"),
+        "def f():\n    return 10\n\ndef g():\n    return 2\n"
+    );
+    assert_eq!(o.stdout, "edited src/app.py\nAll 1 edit applied.\n");
+    assert_eq!(
+        sb.listing(),
+        ["out.txt", "src", "src/app.py"],
+        "no temporary files left"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let p = sb.write("run.sh", "#!/bin/sh\necho old\n");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o751)).unwrap();
+    let o = apply(&sb, &block("run.sh", "echo old\n", "echo new\n"), &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(sb.read("run.sh"), "#!/bin/sh\necho new\n");
+    assert_eq!(
+        fs::metadata(&p).unwrap().permissions().mode() & 0o7777,
+        0o751
+    );
+}
+
+#[test]
+fn failed_edit_exits_1_and_leaves_file_untouched() {
+    let sb = Sandbox::new();
+    sb.write("app.py", APP);
+    let before = fs::read(sb.path("app.py")).unwrap();
+    let o = apply(
+        &sb,
+        &block(
+            "app.py",
+            "def f():\n    return 9\n",
+            "def f():\n    return 10\n",
+        ),
+        &[],
+    );
+    assert_eq!(o.code, 1);
+    assert_eq!(fs::read(sb.path("app.py")).unwrap(), before);
+    assert!(
+        o.stdout
+            .starts_with("Edit 1 (app.py, output lines 3-9) failed [not_found]"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("Closest region: lines 1-2"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn all_or_nothing_across_files() {
+    let sb = Sandbox::new();
+    sb.write("a.py", "a = 1\n");
+    sb.write("b.py", "b = 1\n");
+    let out = block("a.py", "a = 1\n", "a = 2\n") + &block("b.py", "nope\n", "b = 2\n");
+    let o = apply(&sb, &out, &[]);
+    assert_eq!(o.code, 1);
+    assert_eq!(sb.read("a.py"), "a = 1\n");
+    assert_eq!(sb.read("b.py"), "b = 1\n");
+    assert!(o.stdout.contains("held back"), "{}", o.stdout);
+}
+
+#[test]
+fn partial_writes_what_applied() {
+    let sb = Sandbox::new();
+    sb.write("a.py", "a = 1\n");
+    sb.write("b.py", "b = 1\n");
+    let out = block("a.py", "a = 1\n", "a = 2\n") + &block("b.py", "nope\n", "b = 2\n");
+    let o = apply(&sb, &out, &["--partial", "--json"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(sb.read("a.py"), "a = 2\n");
+    assert_eq!(sb.read("b.py"), "b = 1\n");
+    let j = o.json();
+    assert_eq!(j["status"], "failed");
+    assert_eq!(j["files"][0]["status"], "applied");
+    assert_eq!(j["files"][1]["edits"][0]["code"], "not_found");
+}
+
+#[test]
+fn truncated_exits_3_and_writes_nothing() {
+    let sb = Sandbox::new();
+    sb.write("a.py", "a = 1\nb = 1\n");
+    let out = block("a.py", "a = 1\n", "a = 2\n") + "a.py\n<<<<<<< SEARCH\nb = 1\n=======\nb = ";
+    for extra in [&[][..], &["--partial"]] {
+        let o = apply(&sb, &out, extra);
+        assert_eq!(o.code, 3, "{extra:?}");
+        assert_eq!(sb.read("a.py"), "a = 1\nb = 1\n");
+        assert!(o.stdout.contains("The output was cut off"), "{}", o.stdout);
+    }
+    let j = apply(&sb, &out, &["--json"]).json();
+    assert_eq!(j["status"], "truncated");
+    assert_eq!(j["files"][0]["edits"][1]["code"], "truncated");
+    assert_eq!(j["files"][0]["edits"][0]["code"], "held_back");
+}
+
+#[test]
+fn dry_run_reports_without_writing() {
+    let sb = Sandbox::new();
+    sb.write("app.py", APP);
+    let out =
+        block("app.py", "    return 1\n", "    return 10\n") + &block("new.py", "", "x = 1\n");
+    let o = apply(&sb, &out, &["--dry-run"]);
+    assert_eq!(o.code, 0);
+    assert_eq!(sb.read("app.py"), APP);
+    assert!(!sb.path("new.py").exists());
+    assert_eq!(
+        o.stdout,
+        "edited app.py\ncreated new.py\nAll 2 edits applied.\nDry run: nothing was written.\n"
+    );
+}
+
+#[test]
+fn json_shape() {
+    let sb = Sandbox::new();
+    sb.write("app.py", APP);
+    let o = apply(
+        &sb,
+        &block("app.py", "    return 9\n", "    return 10\n"),
+        &["--json"],
+    );
+    assert_eq!(o.code, 1);
+    assert_eq!(
+        o.stdout.trim_end().lines().count(),
+        1,
+        "one JSON object on one line"
+    );
+    let j = o.json();
+    assert_eq!(j["status"], "failed");
+    assert_eq!(j["format"], "search-replace");
+    assert_eq!(j["files"][0]["path"], "app.py");
+    assert_eq!(j["files"][0]["status"], "failed");
+    assert_eq!(j["files"][0]["edits"][0]["code"], "not_found");
+    assert_eq!(j["files"][0]["edits"][0]["status"], "failed");
+    assert!(j["feedback"].as_str().unwrap().contains("[not_found]"));
+    assert!(
+        j["files"][0].get("content").is_none(),
+        "contents stay out of the CLI's JSON"
+    );
+
+    let o = apply(
+        &sb,
+        &block("app.py", "    return 1\n", "    return 10\n"),
+        &["--json"],
+    );
+    assert_eq!(o.code, 0);
+    let j = o.json();
+    assert_eq!(j["status"], "applied");
+    assert_eq!(j["files"][0]["edits"][0]["status"], "applied");
+    assert_eq!(j["files"][0]["edits"][0]["strategy"], "exact");
+    assert_eq!(
+        j["files"][0]["edits"][0]["lines"],
+        serde_json::json!([2, 2])
+    );
+    assert!(j["files"][0].get("content").is_none());
+    assert_eq!(
+        sb.read("app.py"),
+        "def f():\n    return 10\n\ndef g():\n    return 2\n"
+    );
+}
+
+#[test]
+fn dotdot_and_absolute_paths_escape() {
+    let sb = Sandbox::new();
+    fs::create_dir(sb.path("root")).unwrap();
+    let outside = sb.path("outside.py");
+    let abs = sb.path("abs.py");
+    let out = block("../outside.py", "", "x = 1\n") + &block(abs.to_str().unwrap(), "", "x = 1\n");
+    let o = apply(&sb, &out, &["--root", "root", "--json"]);
+    assert_eq!(o.code, 1);
+    let j = o.json();
+    assert_eq!(j["files"][0]["edits"][0]["code"], "path_escape");
+    assert_eq!(j["files"][1]["edits"][0]["code"], "path_escape");
+    assert!(!outside.exists() && !abs.exists());
+    // Even with --partial nothing may land outside the root.
+    let o = apply(&sb, &out, &["--root", "root", "--partial"]);
+    assert_eq!(o.code, 1);
+    assert!(!outside.exists() && !abs.exists());
+    assert_eq!(sb.listing(), ["out.txt", "root"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_out_of_the_root_escape() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::new();
+    fs::create_dir(sb.path("root")).unwrap();
+    sb.write("outside/secret.txt", "secret\n");
+    symlink(sb.path("outside"), sb.path("root/dir")).unwrap();
+    symlink(sb.path("outside/secret.txt"), sb.path("root/leak.txt")).unwrap();
+    symlink(sb.path("nowhere"), sb.path("root/dangling")).unwrap();
+    symlink("../nowhere.txt", sb.path("root/ghost.txt")).unwrap();
+    let out = block("dir/new.txt", "", "x\n")
+        + &block("leak.txt", "secret\n", "stolen\n")
+        + &block("dangling/f.txt", "", "x\n")
+        + &block("ghost.txt", "", "x\n");
+    for extra in [&["--json"][..], &["--json", "--partial"]] {
+        let mut args = vec!["--root", "root"];
+        args.extend_from_slice(extra);
+        let o = apply(&sb, &out, &args);
+        assert_eq!(o.code, 1, "{}", o.stderr);
+        let j = o.json();
+        for f in 0..4 {
+            assert_eq!(j["files"][f]["edits"][0]["code"], "path_escape", "{j}");
+        }
+        assert!(j["files"][0]["edits"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("symbolic link"));
+        assert_eq!(sb.read("outside/secret.txt"), "secret\n");
+        assert!(!sb.path("outside/new.txt").exists());
+        assert!(!sb.path("nowhere").exists() && !sb.path("nowhere.txt").exists());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_inside_the_root_writes_its_target() {
+    use std::os::unix::fs::symlink;
+    let sb = Sandbox::new();
+    sb.write("real/a.py", "a = 1\n");
+    symlink("real/a.py", sb.path("alias.py")).unwrap();
+    let o = apply(&sb, &block("alias.py", "a = 1\n", "a = 2\n"), &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(sb.read("real/a.py"), "a = 2\n");
+    assert!(fs::symlink_metadata(sb.path("alias.py"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // One file under two names in one output would be written twice.
+    let out = block("alias.py", "a = 2\n", "a = 3\n") + &block("real/a.py", "a = 2\n", "a = 4\n");
+    let o = apply(&sb, &out, &[]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("same file"), "{}", o.stderr);
+    assert_eq!(sb.read("real/a.py"), "a = 2\n");
+}
+
+#[test]
+fn io_error_on_one_path_writes_nothing() {
+    let sb = Sandbox::new();
+    sb.write("a.txt", "a\n");
+    let out = block("a.txt", "a\n", "b\n") + &block("a.txt/inner.txt", "", "x\n");
+    let o = apply(&sb, &out, &["--json"]);
+    assert_eq!(o.code, 2);
+    assert_eq!(o.stdout, "");
+    assert!(o.stderr.contains("not a directory"), "{}", o.stderr);
+    assert_eq!(sb.read("a.txt"), "a\n");
+}
+
+#[test]
+fn file_flag_targets_pathless_output() {
+    let sb = Sandbox::new();
+    sb.write("lib/mod.rs", "fn a() {}\n");
+    let whole = "```rust\nfn a() {}\nfn b() {}\n```\n";
+    let o = apply(&sb, whole, &["--file", "lib/mod.rs"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(sb.read("lib/mod.rs"), "fn a() {}\nfn b() {}\n");
+
+    let sr = "<<<<<<< SEARCH\nfn b() {}\n=======\nfn c() {}\n>>>>>>> REPLACE\n";
+    let abs = sb.path("lib/mod.rs");
+    let o = apply(
+        &sb,
+        sr,
+        &[
+            "--file",
+            abs.to_str().unwrap(),
+            "--format",
+            "search-replace",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(sb.read("lib/mod.rs"), "fn a() {}\nfn c() {}\n");
+
+    let elsewhere = std::env::temp_dir().join("patchbay-not-in-root.rs");
+    let o = apply(&sb, sr, &["--file", elsewhere.to_str().unwrap()]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("is not inside --root"), "{}", o.stderr);
+    assert!(!elsewhere.exists());
+
+    // Without --file the edit names no file: a typed failure, not a guess.
+    let j = apply(&sb, sr, &["--json"]).json();
+    assert_eq!(j["files"][0]["edits"][0]["code"], "malformed");
+}
+
+#[test]
+fn empty_search_creates_file_and_folders() {
+    let sb = Sandbox::new();
+    let o = apply(&sb, &block("pkg/sub/new.py", "", "print('hi')\n"), &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(sb.read("pkg/sub/new.py"), "print('hi')\n");
+    assert_eq!(o.stdout, "created pkg/sub/new.py\nAll 1 edit applied.\n");
+    assert_eq!(
+        sb.listing(),
+        ["out.txt", "pkg", "pkg/sub", "pkg/sub/new.py"]
+    );
+}
+
+#[test]
+fn crlf_survives() {
+    let sb = Sandbox::new();
+    sb.write("w.txt", "one\r\ntwo\r\nthree\r\n");
+    let o = apply(&sb, &block("w.txt", "two\n", "2\nzwei\n"), &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        fs::read(sb.path("w.txt")).unwrap(),
+        b"one\r\n2\r\nzwei\r\nthree\r\n"
+    );
+}
+
+#[test]
+fn reads_output_from_stdin() {
+    let sb = Sandbox::new();
+    sb.write("a.txt", "x\n");
+    let o = run_in(
+        &sb.dir,
+        &["apply", "--edits", "-"],
+        Some(&block("a.txt", "x\n", "y\n")),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(sb.read("a.txt"), "y\n");
+}
+
+#[test]
+fn whole_file_with_placeholder_is_elided() {
+    let sb = Sandbox::new();
+    sb.write("m.py", "a = 1\nb = 2\nc = 3\n");
+    let out = "m.py\n```python\na = 10\n# ... rest of the file unchanged\n```\n";
+    let o = apply(&sb, out, &["--json"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(o.json()["files"][0]["edits"][0]["code"], "elided");
+    assert_eq!(sb.read("m.py"), "a = 1\nb = 2\nc = 3\n");
+}
+
+#[test]
+fn no_edits_is_a_failure() {
+    let sb = Sandbox::new();
+    let o = apply(
+        &sb,
+        "I could not find anything to change.\n",
+        &["--json", "--format", "search-replace"],
+    );
+    assert_eq!(o.code, 1);
+    let j = o.json();
+    assert_eq!(j["code"], "no_edits");
+    assert_eq!(j["files"], serde_json::json!([]));
+}
+
+#[test]
+fn binary_and_non_utf8_files_are_refused() {
+    let sb = Sandbox::new();
+    fs::write(sb.path("bin.dat"), b"ab\0cd\n").unwrap();
+    fs::write(sb.path("latin.txt"), b"caf\xe9\n").unwrap();
+    for (name, bytes, word) in [
+        ("bin.dat", &b"ab\0cd\n"[..], "binary"),
+        ("latin.txt", b"caf\xe9\n", "UTF-8"),
+    ] {
+        let o = apply(&sb, &block(name, "", "more\n"), &[]);
+        assert_eq!(o.code, 2, "{name}");
+        assert!(
+            o.stderr.contains(name) && o.stderr.contains(word),
+            "{}",
+            o.stderr
+        );
+        assert_eq!(fs::read(sb.path(name)).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let sb = Sandbox::new();
+    sb.write("out.txt", &block("a.txt", "", "x\n"));
+    for args in [
+        &[][..],
+        &["apply"],
+        &["apply", "--edits", "out.txt", "--bogus"],
+        &["apply", "--edits", "out.txt", "--root"],
+        &["frobnicate"],
+        &["render", "--format", "whole", "only-one"],
+    ] {
+        let o = run_in(&sb.dir, args, None);
+        assert_eq!(o.code, 2, "{args:?}");
+        assert!(o.stderr.starts_with("error: "), "{args:?}: {}", o.stderr);
+        assert_eq!(o.stdout, "");
+    }
+    let o = run_in(
+        &sb.dir,
+        &["apply", "--edits", "out.txt", "--format", "nope"],
+        None,
+    );
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("search-replace, whole, auto"),
+        "{}",
+        o.stderr
+    );
+    let o = run_in(&sb.dir, &["apply", "--edits", "missing.txt"], None);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("missing.txt"), "{}", o.stderr);
+    let o = run_in(
+        &sb.dir,
+        &["apply", "--edits", "out.txt", "--root", "no/such/dir"],
+        None,
+    );
+    assert_eq!(o.code, 2);
+    assert!(
+        !sb.path("a.txt").exists(),
+        "nothing written on usage errors"
+    );
+}
+
+#[test]
+fn help_and_version() {
+    let sb = Sandbox::new();
+    let o = run_in(&sb.dir, &["--version"], None);
+    assert_eq!(
+        (o.code, o.stdout.as_str()),
+        (0, concat!("patchbay ", env!("CARGO_PKG_VERSION"), "\n"))
+    );
+    for args in [
+        &["--help"][..],
+        &["apply", "--help"],
+        &["render", "-h"],
+        &["help", "apply"],
+    ] {
+        let o = run_in(&sb.dir, args, None);
+        assert_eq!(o.code, 0, "{args:?}");
+        assert!(o.stdout.contains("Usage: patchbay"), "{args:?}");
+    }
+    assert!(run_in(&sb.dir, &["apply", "-h"], None)
+        .stdout
+        .contains("--dry-run"));
+}
+
+#[test]
+fn render_prints_the_canonical_edit() {
+    let sb = Sandbox::new();
+    let before = "a\nb\nc\n";
+    let after = "a\nB\nc\n";
+    sb.write("v1.txt", before);
+    sb.write("v2.txt", after);
+    for format in ["search-replace", "whole"] {
+        let o = run_in(
+            &sb.dir,
+            &["render", "--format", format, "v1.txt", "v2.txt"],
+            None,
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert_eq!(
+            o.stdout,
+            patchbay::render(format, "v1.txt", before, after).unwrap()
+        );
+    }
+    // The rendered edit applies back to BEFORE and gives AFTER.
+    let o = run_in(
+        &sb.dir,
+        &["render", "--format", "search-replace", "v1.txt", "v2.txt"],
+        None,
+    );
+    let a = apply(&sb, &o.stdout, &[]);
+    assert_eq!(a.code, 0, "{}", a.stdout);
+    assert_eq!(sb.read("v1.txt"), after);
+    let o = run_in(
+        &sb.dir,
+        &["render", "--format", "auto", "v1.txt", "v2.txt"],
+        None,
+    );
+    assert_eq!(o.code, 2);
+}

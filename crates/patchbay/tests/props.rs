@@ -1,0 +1,173 @@
+//! Property tests: rendered edits apply back exactly, exact matches are
+//! applied where (and only where) they are unique, and no input panics.
+
+use patchbay::{apply, render, ApplyOptions, EditStatus, Level, Status};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+const PATH: &str = "src/f.txt";
+
+/// Lines from a small vocabulary, so that repetition (and thus ambiguity)
+/// is common, with varied indentation.
+fn line() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["", "  ", "    ", "\t", "        "]),
+        prop::sample::select(vec![
+            "x = 1",
+            "y = 2",
+            "return x",
+            "}",
+            "{",
+            "if a:",
+            "fn f() {",
+            "call(1, 2)",
+            "// note",
+            "é = \"ü\"",
+            "",
+            "pass",
+            "end",
+        ]),
+    )
+        .prop_map(|(i, t)| {
+            if t.is_empty() {
+                String::new()
+            } else {
+                format!("{i}{t}")
+            }
+        })
+}
+
+#[derive(Debug, Clone)]
+struct Style {
+    crlf: bool,
+    final_nl: bool,
+}
+
+fn style() -> impl Strategy<Value = Style> {
+    (any::<bool>(), any::<bool>()).prop_map(|(crlf, final_nl)| Style { crlf, final_nl })
+}
+
+fn join(lines: &[String], s: &Style) -> String {
+    let eol = if s.crlf { "\r\n" } else { "\n" };
+    let mut t = lines.join(eol);
+    if s.final_nl && !lines.is_empty() {
+        t.push_str(eol);
+    }
+    t
+}
+
+fn files(text: &str) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    m.insert(PATH.to_string(), text.to_string());
+    m
+}
+
+fn opts(format: &str) -> ApplyOptions {
+    ApplyOptions {
+        format: format.into(),
+        ..Default::default()
+    }
+}
+
+/// A file and an edited version of it (one to three changed regions).
+fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
+    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
+        let n = before.len();
+        let edits = prop::collection::vec(
+            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
+            1..4,
+        );
+        (Just(before), edits).prop_map(|(before, mut edits)| {
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let mut after = before.clone();
+            for (at, del, ins) in edits {
+                let at = at.min(after.len());
+                let del = del.min(after.len() - at);
+                after.splice(at..at + del, ins);
+            }
+            (before, after)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rendered_search_replace_applies_back((before, after) in file_pair(), st in style()) {
+        // A change that only adds or drops the final newline is not an edit
+        // (final-newline presence is preserved by design), so compare files
+        // with the same style.
+        prop_assume!(!after.is_empty());
+        // Without a final newline, a last empty line would read as one.
+        let ends_blank = |v: &[String]| v.last().is_some_and(|l| l.is_empty());
+        prop_assume!(st.final_nl || (!ends_blank(&before) && !ends_blank(&after)));
+        // A one-line file without a newline has no line-ending style to keep.
+        prop_assume!(st.final_nl || before.len() > 1);
+        let (b, a) = (join(&before, &st), join(&after, &st));
+        prop_assume!(b != a);
+        // SEARCH cannot quote a file of blank lines (an empty SEARCH means
+        // create-or-append), so such files are left to `whole`.
+        let quotable = before.iter().any(|l| !l.trim().is_empty());
+        for format in ["search-replace", "whole"] {
+            if format == "search-replace" && !quotable {
+                continue;
+            }
+            let out = render(format, PATH, &b, &a).unwrap();
+            let report = apply(&out, &files(&b), &opts(format)).unwrap();
+            prop_assert_eq!(report.status, Status::Applied, "{}\n{}\n{}", format, out, report.feedback);
+            prop_assert_eq!(report.files[0].content.as_deref(), Some(a.as_str()), "{}\n{}", format, out);
+        }
+    }
+
+    #[test]
+    fn exact_blocks_apply_only_where_unique(
+        file in prop::collection::vec(line(), 1..40),
+        start in 0..40usize,
+        len in 1..4usize,
+        new in prop::collection::vec(line(), 0..3),
+    ) {
+        let start = start % file.len();
+        let len = len.min(file.len() - start);
+        let old: Vec<String> = file[start..start + len].to_vec();
+        prop_assume!(old.iter().any(|l| !l.trim().is_empty()));
+        let out = format!("{PATH}\n<<<<<<< SEARCH\n{}\n=======\n{}>>>>>>> REPLACE\n",
+            old.join("\n"), new.iter().map(|l| format!("{l}\n")).collect::<String>());
+        let text = join(&file, &Style { crlf: false, final_nl: true });
+        let report = apply(&out, &files(&text), &opts("search-replace")).unwrap();
+        // Independent oracle: count exact occurrences of the block.
+        let hits: Vec<usize> = (0..=file.len() - len).filter(|&s| file[s..s + len] == old[..]).collect();
+        let r = &report.files[0].edits[0];
+        if hits.len() == 1 {
+            prop_assert_eq!(r.status, EditStatus::Applied);
+            prop_assert_eq!(r.strategy, Some(Level::Exact));
+            let mut expect = file.clone();
+            expect.splice(hits[0]..hits[0] + len, new.clone());
+            let expect_text = if expect.is_empty() { String::new() } else { join(&expect, &Style { crlf: false, final_nl: true }) };
+            prop_assert_eq!(report.files[0].content.as_deref(), Some(expect_text.as_str()));
+        } else {
+            prop_assert_eq!(r.status, EditStatus::Failed, "{:?}", r);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), file in prop::collection::vec(line(), 0..20)) {
+        let out = String::from_utf8_lossy(&bytes);
+        let text = join(&file, &Style { crlf: false, final_nl: true });
+        for format in ["search-replace", "whole", "auto"] {
+            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+        }
+    }
+
+    #[test]
+    fn marker_soup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+        "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", "```\n", "```python\n", "src/f.txt\n", "x = 1\n",
+        "\n", "../up.txt\n", "# ... rest unchanged\n", "    return x\n", "\r\n", "````\n",
+    ]), 0..30)) {
+        let out: String = parts.concat();
+        let text = "x = 1\n    return x\n".to_string();
+        for format in ["search-replace", "whole", "auto"] {
+            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+        }
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Installs what building and testing patchbay needs on a fresh Debian machine
+# with rustup, node and npm. Idempotent: every step is skipped when already done.
+# Everything comes from package managers (rustup, cargo, apt, npm); no step
+# downloads a toolchain or a browser from anywhere else.
+#
+#   scripts/setup.sh            everything
+#   scripts/setup.sh wasm       the wasm32 target and the wasm-bindgen CLI
+#   scripts/setup.sh rust       rustfmt and clippy
+#   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
+#   scripts/setup.sh e2e        node packages of tests/e2e
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e)
+
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+setup_rust() {
+  for c in rustfmt clippy; do
+    if ! cargo "${c/rustfmt/fmt}" --version >/dev/null 2>&1; then
+      say "adding rustup component $c"
+      rustup component add "$c"
+    fi
+  done
+}
+
+setup_wasm() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding rustup target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  # The CLI must match the wasm-bindgen crate exactly; the pin is the source of truth.
+  local want have
+  want=$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p' crates/patchbay-wasm/Cargo.toml)
+  if [ -z "$want" ]; then
+    echo 'setup: no exact pin wasm-bindgen = "=X" in crates/patchbay-wasm/Cargo.toml' >&2
+    exit 1
+  fi
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" = "$want" ]; then
+    say "wasm-bindgen $want present"
+  else
+    say "installing wasm-bindgen-cli $want (was: ${have:-none}); this takes a few minutes"
+    # Not --locked: the CLI's lock file names a version the registry no longer has.
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
+
+setup_browser() {
+  if [ -x /usr/bin/chromium ]; then
+    say "chromium present"
+  else
+    say "installing chromium (Debian package)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+  fi
+}
+
+setup_e2e() {
+  local dir=tests/e2e stamp=tests/e2e/node_modules/.patchbay-setup
+  # Skip when node_modules was installed from this very lock file.
+  if [ -f "$dir/package-lock.json" ] && [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then
+    say "tests/e2e node packages present"
+    return
+  fi
+  say "installing tests/e2e node packages"
+  # playwright-core never downloads browsers; this keeps any package from trying.
+  export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+  if [ -f "$dir/package-lock.json" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund)
+  else
+    (cd "$dir" && npm install --no-audit --no-fund)
+  fi
+  cp "$dir/package-lock.json" "$stamp"
+}
+
+for part in "${parts[@]}"; do
+  case "$part" in
+    rust | wasm | browser | e2e) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e)" >&2; exit 2 ;;
+  esac
+done

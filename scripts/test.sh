@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# THE test command: installs what is missing, then runs every check and test,
+# and ends with a summary of each step and its time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+steps=()
+current=""
+started=$SECONDS
+
+summary() {
+  local rc=$?
+  echo
+  echo "==================== patchbay test summary ===================="
+  for s in "${steps[@]}"; do echo "  ok      $s"; done
+  if [ "$rc" -ne 0 ] && [ -n "$current" ]; then
+    echo "  FAILED  $current (exit $rc)"
+    echo "RESULT: FAILED after $((SECONDS - started))s"
+  elif [ "$rc" -ne 0 ]; then
+    echo "RESULT: FAILED (exit $rc) after $((SECONDS - started))s"
+  else
+    echo "RESULT: all ${#steps[@]} steps passed in $((SECONDS - started))s"
+  fi
+  echo "==============================================================="
+}
+trap summary EXIT
+
+# step NAME COMMAND...: runs one step, timing it.
+step() {
+  current=$1
+  shift
+  local t=$SECONDS
+  echo
+  echo "==> $current"
+  "$@"
+  steps+=("$(printf '%-44s %4ss' "$current" $((SECONDS - t)))")
+  current=""
+}
+
+step "setup (toolchain, chromium, node packages)" bash scripts/setup.sh
+step "cargo fmt --check" cargo fmt --all -- --check
+step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
+step "cargo test --workspace" cargo test --workspace
+step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
+step "build web (wasm + glue + import check)" bash scripts/build-web.sh
+step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'

@@ -1,0 +1,129 @@
+// The playground in Chromium: our static server, the real page, real clicks.
+// Needs `scripts/build-web.sh` (web/pkg) and /usr/bin/chromium (`scripts/setup.sh browser`).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const serve = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
+let server, context, page, base, profile;
+const requests = [];
+const problems = [];
+
+/** Starts web/serve.mjs on a free port and resolves with its URL. */
+function startServer() {
+  server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) resolve(m[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
+  });
+}
+
+before(async () => {
+  if (!existsSync(new URL('../../web/pkg/patchbay_wasm_bg.wasm', import.meta.url))) {
+    throw new Error('web/pkg is missing: run scripts/build-web.sh');
+  }
+  base = await startServer();
+  profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+}, { timeout: 120_000 });
+
+after(async () => {
+  await context?.close();
+  server?.kill();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+}, { timeout: 30_000 });
+
+const FILE = 'import sys\n\n\ndef main(argv):\n    print("hi", argv)\n    return 0\n\n\nsys.exit(main(sys.argv))\n';
+
+// Any single test that hangs fails instead of stalling CI.
+const T = { timeout: 30_000 };
+
+async function run(path, file, reply) {
+  await page.fill('#path', path);
+  await page.fill('#file', file);
+  await page.fill('#reply', reply);
+  await page.click('#apply');
+}
+
+test('the page loads the module and lists the formats, auto first', T, async () => {
+  const options = await page.$$eval('#format option', (os) => os.map((o) => o.value));
+  assert.equal(options[0], 'auto');
+  assert.ok(options.includes('search-replace') && options.includes('whole'), options.join());
+  assert.equal(await page.inputValue('#format'), 'auto');
+  assert.equal(await page.textContent('#status'), 'ready');
+});
+
+test('the prefilled example applies as is', T, async () => {
+  await page.click('#apply');
+  assert.equal(await page.textContent('#status'), 'applied');
+  const result = await page.textContent('#result');
+  assert.match(result, /^def greet\(name: str\) -> None:\n {4}name = name.strip\(\)\n {4}print\(f"Hello, \{name\}!"\)$/m);
+  assert.equal(await page.locator('#receipts tbody tr[data-status="applied"]').count(), 1);
+});
+
+test('a SEARCH/REPLACE reply applies: exact result, status and receipt', T, async () => {
+  const reply = 'Return the status:\n\ntool.py\n```python\n<<<<<<< SEARCH\n    print("hi", argv)\n    return 0\n=======\n    print("hello", argv[1:])\n    return len(argv) - 1\n>>>>>>> REPLACE\n```\n';
+  await run('tool.py', FILE, reply);
+  assert.equal(await page.textContent('#status'), 'applied');
+  assert.equal(
+    await page.textContent('#result'),
+    'import sys\n\n\ndef main(argv):\n    print("hello", argv[1:])\n    return len(argv) - 1\n\n\nsys.exit(main(sys.argv))\n',
+  );
+  const row = page.locator('#receipts tbody tr[data-testid="receipt"]');
+  assert.equal(await row.count(), 1);
+  assert.equal(await row.locator('td.index').textContent(), '1');
+  assert.equal(await row.locator('td.status').textContent(), 'applied');
+  assert.equal(await row.locator('td.strategy').textContent(), 'exact');
+  assert.equal(await row.locator('td.lines').textContent(), '5-6');
+  assert.match(await page.textContent('#format-used'), /search-replace/);
+  assert.match(await page.textContent('#feedback'), /applied/);
+});
+
+test('a SEARCH that is not in the file shows a not_found receipt and leaves the file alone', T, async () => {
+  const reply = 'tool.py\n<<<<<<< SEARCH\ndef main(args):\n=======\ndef main(args: list[str]) -> int:\n>>>>>>> REPLACE\n';
+  await run('tool.py', FILE, reply);
+  assert.equal(await page.textContent('#status'), 'failed');
+  assert.equal(await page.textContent('#result'), FILE);
+  const row = page.locator('#receipts tbody tr[data-testid="receipt"]');
+  assert.equal(await row.count(), 1);
+  assert.equal(await row.getAttribute('data-code'), 'not_found');
+  assert.equal(await row.locator('td.status').textContent(), 'failed');
+  assert.equal(await row.locator('td.code').textContent(), 'not_found');
+  assert.match(await page.textContent('#feedback'), /\[not_found\]/);
+});
+
+test('a cut-off reply is truncated', T, async () => {
+  await page.selectOption('#example', { index: 3 });
+  await page.click('#apply');
+  assert.equal(await page.textContent('#status'), 'truncated');
+  assert.equal(await page.locator('#receipts tbody tr[data-code="truncated"]').count(), 1);
+});
+
+test('nothing was loaded from anywhere but our server, and nothing went wrong', T, () => {
+  assert.ok(requests.length >= 4, requests.join('\n'));
+  const foreign = requests.filter((u) => !u.startsWith(base));
+  assert.deepEqual(foreign, []);
+  assert.ok(requests.some((u) => u.endsWith('/pkg/patchbay_wasm_bg.wasm')), requests.join('\n'));
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,85 @@
+// The wasm module in node, through the generated JS: real inputs, exact results.
+// Needs `scripts/build-web.sh` first (it writes web/pkg).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+
+const pkg = new URL('../../web/pkg/', import.meta.url);
+if (!existsSync(new URL('patchbay_wasm_bg.wasm', pkg))) throw new Error('web/pkg is missing: run scripts/build-web.sh');
+const wasm = await import(new URL('patchbay_wasm.js', pkg));
+
+before(() => {
+  wasm.initSync({ module: readFileSync(new URL('patchbay_wasm_bg.wasm', pkg)) });
+});
+
+const FILE = 'def greet(name):\n    print("Hello, " + name)\n\n\ndef main():\n    greet("world")\n';
+const block = (path, search, replace) =>
+  `${path}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n`;
+
+test('a SEARCH/REPLACE edit applies and the new text is exact', () => {
+  const reply = 'Use an f-string:\n\n' + block('app.py', '    print("Hello, " + name)\n', '    print(f"Hello, {name}!")\n');
+  const report = wasm.applyEdits({ 'app.py': FILE }, reply, {});
+  assert.equal(report.status, 'applied');
+  assert.equal(report.format, 'search-replace');
+  assert.equal(report.files.length, 1);
+  assert.equal(report.files[0].path, 'app.py');
+  assert.equal(report.files[0].content, FILE.replace('print("Hello, " + name)', 'print(f"Hello, {name}!")'));
+  assert.deepEqual(report.files[0].edits.map((r) => [r.index, r.status, r.strategy, r.lines]), [[1, 'applied', 'exact', [2, 2]]]);
+  // A plain object (json_compatible), not a Map.
+  assert.equal(Object.getPrototypeOf(report), Object.prototype);
+});
+
+test('the options object is optional, and undefined fields count as absent', () => {
+  const reply = block('app.py', 'def main():\n', 'def main() -> None:\n');
+  const expected = FILE.replace('def main():', 'def main() -> None:');
+  assert.equal(wasm.applyEdits({ 'app.py': FILE }, reply).files[0].content, expected);
+  const opts = { format: undefined, partial: undefined, defaultPath: null, maxLevel: 'exact' };
+  assert.equal(wasm.applyEdits({ 'app.py': FILE }, reply, opts).files[0].content, expected);
+});
+
+test('an ambiguous SEARCH fails with code ambiguous and changes nothing', () => {
+  const files = { 'a.py': 'x = 1\ny = 2\nx = 1\n' };
+  const report = wasm.applyEdits(files, block('a.py', 'x = 1\n', 'x = 3\n'), { format: 'search-replace' });
+  assert.equal(report.status, 'failed');
+  const [receipt] = report.files[0].edits;
+  assert.equal(receipt.status, 'failed');
+  assert.equal(receipt.code, 'ambiguous');
+  assert.equal(report.files[0].content, undefined);
+  assert.match(report.feedback, /\[ambiguous\]/);
+});
+
+test('a reply cut off inside a block is truncated', () => {
+  const reply = 'app.py\n<<<<<<< SEARCH\ndef main():\n=======\ndef main() -> No';
+  const report = wasm.applyEdits({ 'app.py': FILE }, reply);
+  assert.equal(report.status, 'truncated');
+  assert.equal(report.files[0].edits[0].code, 'truncated');
+  assert.equal(report.files[0].content, undefined);
+});
+
+test('a not-found SEARCH gets a not_found receipt', () => {
+  const report = wasm.applyEdits({ 'app.py': FILE }, block('app.py', 'def nope():\n', 'def yes():\n'));
+  assert.equal(report.status, 'failed');
+  assert.equal(report.files[0].edits[0].code, 'not_found');
+});
+
+test('formats, detectFormat and render', () => {
+  const names = wasm.formats();
+  assert.ok(names.includes('search-replace'), names.join());
+  assert.ok(names.includes('whole'), names.join());
+  assert.ok(names.includes('auto'), names.join());
+  const d = wasm.detectFormat(block('app.py', 'a\n', 'b\n'));
+  assert.equal(d.format, 'search-replace');
+  assert.ok(d.confidence > 0.5 && d.confidence <= 1);
+  const edit = wasm.render('search-replace', 'app.py', FILE, FILE.replace('world', 'there'));
+  // The canonical edit applies back to the same result.
+  const report = wasm.applyEdits({ 'app.py': FILE }, edit);
+  assert.equal(report.status, 'applied');
+  assert.equal(report.files[0].content, FILE.replace('world', 'there'));
+});
+
+test('bad arguments throw a JS Error with a message', () => {
+  assert.throws(() => wasm.applyEdits({ 'a.py': 'x\n' }, 'x', { format: 'nope' }), (e) => e instanceof Error && /unknown format "nope"/.test(e.message));
+  assert.throws(() => wasm.applyEdits({ 'a.py': 'x\n' }, 'x', { maxLevel: 'psychic' }), (e) => e instanceof Error && /unknown variant `psychic`/.test(e.message));
+  assert.throws(() => wasm.applyEdits({ 'a.py': 42 }, 'x'), (e) => e instanceof Error && /expected a string/.test(e.message));
+  assert.throws(() => wasm.render('nope', 'a', '', ''), (e) => e instanceof Error && /unknown format/.test(e.message));
+});
