@@ -78,9 +78,43 @@ pub enum Op {
     Create { text: Vec<String> },
     /// Delete a file that must exist.
     Delete,
+    /// Replace original lines `start..end` (0-based, end exclusive;
+    /// `start == end` inserts before line `start`) after `check` passes.
+    /// For formats that address lines by number (hashline, lines, inserts).
+    Lines {
+        start: usize,
+        end: usize,
+        new: Vec<String>,
+        check: Check,
+    },
+    /// Replace the one occurrence of the substring `old` (it may span
+    /// lines; compared with LF line ends) with `new`. `hint` is a 0-based
+    /// line near which the occurrence should start.
+    StrReplace {
+        old: String,
+        new: String,
+        hint: Option<usize>,
+    },
+    /// Rename the file to `to` (after the file's other edits).
+    Rename { to: String },
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
     Invalid { code: Code, message: String },
+}
+
+/// What a line-addressed edit asserts about the lines it names, checked
+/// against the original before anything is applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// Plain line numbers, trusted as they are.
+    None,
+    /// `(1-based line, tag)` pairs the model quoted from a tagged view.
+    Tags {
+        tags: Vec<(usize, String)>,
+        opts: crate::tags::TagOptions,
+    },
+    /// The CRC-32 of the whole file as it was shown.
+    FileCrc(u32),
 }
 
 /// One edit as parsed from the model output.

@@ -22,16 +22,20 @@ pub mod elision;
 pub mod feedback;
 pub mod fold;
 pub mod formats;
+pub mod locate;
 pub mod matcher;
 pub mod paths;
 pub mod report;
 pub mod scan;
+pub mod tags;
 pub mod text;
 pub mod transaction;
 
-pub use edit::{Code, Edit, EditStatus, Op, Parsed, Receipt};
+pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
+pub use formats::ParseOptions;
 pub use matcher::Level;
 pub use report::{FileReport, FileStatus, Report, Status};
+pub use tags::TagOptions;
 pub use transaction::Options;
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +53,11 @@ pub struct ApplyOptions {
     pub window: usize,
     /// Matcher levels up to this one are tried.
     pub max_level: Level,
+    /// Strict mode: exact matching only, and formats honour what the model
+    /// stated (udiff line numbers and counts) instead of repairing it.
+    pub strict: bool,
+    /// Tag options for the hashline format.
+    pub tags: TagOptions,
 }
 
 impl Default for ApplyOptions {
@@ -60,6 +69,8 @@ impl Default for ApplyOptions {
             default_path: t.default_path,
             window: t.window,
             max_level: t.max_level,
+            strict: false,
+            tags: TagOptions::default(),
         }
     }
 }
@@ -70,7 +81,18 @@ impl ApplyOptions {
             partial: self.partial,
             default_path: self.default_path.clone(),
             window: self.window,
-            max_level: self.max_level,
+            max_level: if self.strict {
+                Level::Exact
+            } else {
+                self.max_level
+            },
+        }
+    }
+
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            strict: self.strict,
+            tags: self.tags,
         }
     }
 }
@@ -93,13 +115,22 @@ impl std::error::Error for UnknownFormat {}
 
 /// Resolves a format name (`auto` detects from the output) and parses.
 pub fn parse(output: &str, format: &str) -> Result<(&'static str, Parsed), UnknownFormat> {
+    parse_with(output, format, &ParseOptions::default())
+}
+
+/// [`parse`] with format options.
+pub fn parse_with(
+    output: &str,
+    format: &str,
+    opt: &ParseOptions,
+) -> Result<(&'static str, Parsed), UnknownFormat> {
     let f = if format == "auto" {
         formats::by_name(formats::detect(output).format)
     } else {
         formats::by_name(format)
     }
     .ok_or_else(|| UnknownFormat(format.to_owned()))?;
-    Ok((f.name(), f.parse(output)))
+    Ok((f.name(), f.parse(output, opt)))
 }
 
 /// The normalised paths a parsed output touches (those that are valid), so
@@ -110,6 +141,11 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
         .iter()
         .filter_map(|e| transaction::target_path(e, default_path).ok())
         .collect();
+    // Rename targets are loaded too, so that an existing one is refused.
+    v.extend(parsed.edits.iter().filter_map(|e| match &e.op {
+        Op::Rename { to } => paths::normalize(to).ok(),
+        _ => None,
+    }));
     v.sort();
     v.dedup();
     v
@@ -122,7 +158,7 @@ pub fn apply(
     files: &BTreeMap<String, String>,
     opt: &ApplyOptions,
 ) -> Result<Report, UnknownFormat> {
-    let (name, parsed) = parse(output, &opt.format)?;
+    let (name, parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
     Ok(transaction::run(
         name,
         output,

@@ -15,6 +15,7 @@ use crate::edit::{Code, Edit, EditStatus, Op, Parsed, Receipt};
 use crate::elision::find_elision;
 use crate::feedback;
 use crate::fold::is_blank;
+use crate::locate;
 use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
@@ -62,6 +63,8 @@ struct FileWork<'a> {
     original: Option<&'a str>,
     receipts: Vec<Receipt>,
     planned: Vec<Planned>,
+    /// Where the file moves to, after its edits.
+    rename_to: Option<String>,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -114,6 +117,7 @@ pub fn run(
                     original,
                     receipts: vec![],
                     planned: vec![],
+                    rename_to: None,
                 });
                 work.last_mut().expect("just pushed")
             }
@@ -129,7 +133,7 @@ pub fn run(
         };
         match bad {
             Some((code, msg)) => fail(&mut r, code, msg),
-            None => locate(w, edit, idx, &mut r, opt),
+            None => locate(w, edit, idx, &mut r, opt, files),
         }
         w.receipts.push(r);
     }
@@ -142,7 +146,26 @@ pub fn run(
     let apply = !parsed.truncated && (!any_failed || opt.partial);
     let mut files_out = Vec::new();
     for w in work {
-        files_out.push(finish(w, apply, parsed.truncated));
+        let rename = w.rename_to.clone();
+        let original = w.original.map(str::to_owned);
+        let mut f = finish(w, apply, parsed.truncated);
+        // A move: the old path is deleted, the new one created with the
+        // edited (or unchanged) text.
+        if let Some(to) =
+            rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
+        {
+            let content = f.content.take().or(original);
+            f.status = FileStatus::Deleted;
+            files_out.push(f);
+            files_out.push(FileReport {
+                path: to,
+                status: FileStatus::Created,
+                edits: vec![],
+                content,
+            });
+            continue;
+        }
+        files_out.push(f);
     }
     let status = if parsed.truncated {
         Status::Truncated
@@ -169,7 +192,14 @@ fn fail(r: &mut Receipt, code: Code, msg: String) {
 }
 
 /// Locates one edit against the original text of its file.
-fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Options) {
+fn locate(
+    w: &mut FileWork,
+    edit: &Edit,
+    idx: usize,
+    r: &mut Receipt,
+    opt: &Options,
+    files: &BTreeMap<String, String>,
+) {
     let text = Text::new(w.original.unwrap_or(""));
     let n = text.len();
     let creating = w.original.is_none();
@@ -223,6 +253,65 @@ fn locate(w: &mut FileWork, edit: &Edit, idx: usize, r: &mut Receipt, opt: &Opti
             }
         }
         Op::CreateOrAppend { text: t } => plan(n, n, t.clone()),
+        Op::Lines {
+            start,
+            end,
+            new,
+            check,
+        } => {
+            if creating {
+                return fail(r, Code::FileMissing, format!("{} does not exist", w.path));
+            }
+            match locate::lines(&text, &w.path, *start, *end, new, check) {
+                Ok(s) => plan(s.start, s.end, s.new),
+                Err((code, msg)) => return fail(r, code, msg),
+            }
+        }
+        Op::StrReplace { old, new, hint } => {
+            if creating {
+                return fail(
+                    r,
+                    Code::FileMissing,
+                    format!("{} does not exist; create it first", w.path),
+                );
+            }
+            let fo = FindOptions {
+                hint: *hint,
+                window: opt.window,
+                max_level: opt.max_level,
+            };
+            match locate::str_replace(&text, &w.path, old, new, *hint, fo) {
+                Ok(s) => {
+                    r.strategy = s.level;
+                    r.message = s.note;
+                    plan(s.start, s.end, s.new)
+                }
+                Err((code, msg)) => return fail(r, code, msg),
+            }
+        }
+        Op::Rename { to } => {
+            let to = match paths::normalize(to) {
+                Ok(t) => t,
+                Err(m) => return fail(r, Code::PathEscape, m),
+            };
+            if creating {
+                return fail(
+                    r,
+                    Code::FileMissing,
+                    format!("cannot move {}: it does not exist", w.path),
+                );
+            }
+            if to != w.path && (files.contains_key(&to) || w.rename_to.is_some()) {
+                return fail(
+                    r,
+                    Code::FileExists,
+                    format!("cannot move {} to {to}: {to} already exists", w.path),
+                );
+            }
+            w.rename_to = Some(to);
+            r.status = EditStatus::Applied;
+            return;
+        }
         Op::Replace { old, new, hint } => {
             if creating {
                 return fail(

@@ -8,13 +8,27 @@ use crate::edit::Parsed;
 pub mod search_replace;
 pub mod whole;
 
+/// Options that change how a format reads an output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Take the output literally: no repair of model faults (udiff line
+    /// numbers and counts are honoured, missing prefixes are errors).
+    pub strict: bool,
+    /// How hashline tags are computed.
+    pub tags: crate::tags::TagOptions,
+}
+
 /// One edit format.
 pub trait Format: Sync {
     /// The contract name (`search-replace`, `udiff`, ...).
     fn name(&self) -> &'static str;
     /// Parses a model output. Never panics; unusable parts become edits with
     /// [`crate::edit::Op::Invalid`].
-    fn parse(&self, output: &str) -> Parsed;
+    fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed;
+    /// [`Format::parse`] with default options.
+    fn parse_default(&self, output: &str) -> Parsed {
+        self.parse(output, &ParseOptions::default())
+    }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }

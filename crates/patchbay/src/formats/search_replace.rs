@@ -60,7 +60,7 @@ impl Format for SearchReplace {
         "search-replace"
     }
 
-    fn parse(&self, output: &str) -> Parsed {
+    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
         let lines = out_lines(output);
         let mut parsed = Parsed::default();
         let mut path: Option<String> = None;
@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn parses_blocks_paths_and_prose() {
         let out = "Sure! Here is the change.\n\nsrc/a.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\nAnd another:\n\n```python\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n";
-        let p = SearchReplace.parse(out);
+        let p = SearchReplace.parse(out, &Default::default());
         assert!(!p.truncated);
         assert_eq!(p.edits.len(), 2);
         assert_eq!(p.edits[0].path.as_deref(), Some("src/a.py"));
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn cut_block_is_truncated() {
-        let p = SearchReplace.parse("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n");
+        let p = SearchReplace.parse_default("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n");
         assert!(p.truncated);
         assert!(matches!(
             &p.edits[0].op,
@@ -262,7 +262,8 @@ mod tests {
 
     #[test]
     fn empty_search_is_create_or_append() {
-        let p = SearchReplace.parse("new.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n");
+        let p = SearchReplace
+            .parse_default("new.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n");
         assert_eq!(
             p.edits[0].op,
             Op::CreateOrAppend {
@@ -273,7 +274,7 @@ mod tests {
 
     #[test]
     fn missing_divider_is_malformed() {
-        let p = SearchReplace.parse("a.py\n<<<<<<< SEARCH\nx\n>>>>>>> REPLACE\n");
+        let p = SearchReplace.parse_default("a.py\n<<<<<<< SEARCH\nx\n>>>>>>> REPLACE\n");
         assert!(matches!(
             &p.edits[0].op,
             Op::Invalid {

@@ -22,7 +22,7 @@ impl Format for Whole {
         "whole"
     }
 
-    fn parse(&self, output: &str) -> Parsed {
+    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
         let lines = out_lines(output);
         let mut parsed = Parsed::default();
         let mut unnamed: Vec<Edit> = vec![];
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn parses_named_blocks_and_ignores_examples() {
         let out = "Run this:\n```sh\ncargo test\n```\nsrc/lib.rs\n```rust\nfn a() {}\n```\n";
-        let p = Whole.parse(out);
+        let p = Whole.parse(out, &Default::default());
         assert_eq!(p.edits.len(), 1);
         assert_eq!(p.edits[0].path.as_deref(), Some("src/lib.rs"));
         assert_eq!(
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn four_backticks_keep_inner_fences() {
         let out = "README.md\n````markdown\n# T\n```\ncode\n```\n````\n";
-        let p = Whole.parse(out);
+        let p = Whole.parse(out, &Default::default());
         assert_eq!(
             p.edits[0].op,
             Op::Write {
@@ -149,13 +149,13 @@ mod tests {
 
     #[test]
     fn unclosed_is_truncated() {
-        let p = Whole.parse("a.py\n```python\nx = 1\n");
+        let p = Whole.parse_default("a.py\n```python\nx = 1\n");
         assert!(p.truncated);
     }
 
     #[test]
     fn single_unnamed_block_goes_to_default() {
-        let p = Whole.parse("```\nx\n```\n");
+        let p = Whole.parse_default("```\nx\n```\n");
         assert_eq!(p.edits.len(), 1);
         assert_eq!(p.edits[0].path, None);
     }
@@ -165,7 +165,7 @@ mod tests {
         let r = Whole.render("a.md", "", "```\nx\n```\n");
         assert!(r.starts_with("a.md\n````\n"));
         assert_eq!(
-            Whole.parse(&r).edits[0].op,
+            Whole.parse(&r, &Default::default()).edits[0].op,
             Op::Write {
                 text: vec!["```".into(), "x".into(), "```".into()]
             }

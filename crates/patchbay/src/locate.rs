@@ -1,0 +1,337 @@
+//! Locating the edits that do not quote a block of lines: line-addressed
+//! edits with their checks (tags, file CRC) and substring replacement
+//! (`str_replace`). Both end as a line range plus replacement lines, the one
+//! shape the transaction applies.
+//!
+//! Cost: a line-addressed edit is `O(lines checked)`; a substring edit scans
+//! the file once for occurrences (`O(N)`), and falls back to the matcher
+//! ladder when the substring is made of whole lines but is not found as is.
+
+use crate::edit::{Check, Code};
+use crate::feedback;
+use crate::matcher::{FindOptions, Haystack, Level, Miss};
+use crate::tags::{file_crc, tag, TagOptions};
+use crate::text::{split_lines, Text};
+
+/// A located edit: original lines `start..end` become `new`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spot {
+    pub start: usize,
+    pub end: usize,
+    pub new: Vec<String>,
+    pub level: Option<Level>,
+    pub note: Option<String>,
+}
+
+type Failure = (Code, String);
+
+/// The current `N:TAG content` lines around `lo..hi` (1-based, inclusive),
+/// so a model can retry without reading the file again.
+pub fn region_view(text: &Text, lo: usize, hi: usize, opts: TagOptions) -> String {
+    let n = text.len();
+    if n == 0 {
+        return "  (the file is empty)".into();
+    }
+    let a = lo.saturating_sub(2).max(1);
+    let b = (hi + 2).min(n);
+    (a..=b)
+        .map(|i| {
+            format!(
+                "  {i}:{} {}",
+                tag(text.line(i - 1), i, opts),
+                text.line(i - 1)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Checks and locates a line-addressed edit.
+pub fn lines(
+    text: &Text,
+    path: &str,
+    start: usize,
+    end: usize,
+    new: &[String],
+    check: &Check,
+) -> Result<Spot, Failure> {
+    let n = text.len();
+    if start > end || end > n {
+        let msg = if start == end {
+            format!(
+                "cannot insert before line {} of {path}: it has {n} lines; valid insert positions are after line 0 (the top) to after line {n}",
+                start + 1
+            )
+        } else {
+            format!(
+                "lines {}-{end} are outside {path}, which has {n} lines (1-{n})",
+                start + 1
+            )
+        };
+        return Err((Code::OutOfRange, msg));
+    }
+    match check {
+        Check::None => {}
+        Check::Tags { tags, opts } => {
+            let mut stale = vec![];
+            for (line, t) in tags {
+                if *line == 0 || *line > n {
+                    return Err((
+                        Code::OutOfRange,
+                        format!("line {line} is outside {path}, which has {n} lines (1-{n})"),
+                    ));
+                }
+                let now = tag(text.line(line - 1), *line, *opts);
+                if &now != t {
+                    stale.push(format!("{line}:{t}"));
+                }
+            }
+            if !stale.is_empty() {
+                let lo = tags.iter().map(|t| t.0).min().unwrap_or(1);
+                let hi = tags.iter().map(|t| t.0).max().unwrap_or(1);
+                return Err((
+                    Code::StaleTag,
+                    format!(
+                        "the tags {} do not match {path} as it is now (the file changed, or the tag was mistyped). The current lines there:\n{}",
+                        stale.join(", "),
+                        region_view(text, lo, hi, *opts)
+                    ),
+                ));
+            }
+        }
+        Check::FileCrc(crc) => {
+            let now = file_crc(text.src());
+            if now != *crc {
+                return Err((
+                    Code::StaleTag,
+                    format!("{path} changed since it was shown (CRC-32 {crc:08x}, now {now:08x}); read it again"),
+                ));
+            }
+        }
+    }
+    Ok(Spot {
+        start,
+        end,
+        new: new.to_vec(),
+        level: None,
+        note: None,
+    })
+}
+
+/// Locates a substring replacement.
+pub fn str_replace(
+    text: &Text,
+    path: &str,
+    old: &str,
+    new: &str,
+    hint: Option<usize>,
+    fo: FindOptions,
+) -> Result<Spot, Failure> {
+    let old = old.replace("\r\n", "\n");
+    let new = new.replace("\r\n", "\n");
+    if old.is_empty() {
+        return Err((
+            Code::Malformed,
+            "old_str is empty; quote the text to replace".into(),
+        ));
+    }
+    let lines = text.lines();
+    // The file as LF text, every line terminated, with each line's offset.
+    let mut flat = String::with_capacity(text.src().len() + 1);
+    let mut starts = Vec::with_capacity(lines.len() + 1);
+    for l in &lines {
+        starts.push(flat.len());
+        flat.push_str(l);
+        flat.push('\n');
+    }
+    starts.push(flat.len());
+    let line_of = |b: usize| starts.partition_point(|&s| s <= b).saturating_sub(1);
+    let hits: Vec<usize> = flat
+        .match_indices(old.as_str())
+        .map(|(i, _)| i)
+        .take(64)
+        .collect();
+    let chosen = match hits.len() {
+        0 => None,
+        1 => Some((hits[0], false)),
+        _ => {
+            let near: Vec<usize> = match hint {
+                Some(h) => hits
+                    .iter()
+                    .copied()
+                    .filter(|&b| line_of(b).abs_diff(h) <= fo.window)
+                    .collect(),
+                None => vec![],
+            };
+            if near.len() == 1 {
+                Some((near[0], true))
+            } else {
+                let at: Vec<String> = hits.iter().map(|&b| (line_of(b) + 1).to_string()).collect();
+                return Err((
+                    Code::Ambiguous,
+                    format!(
+                        "old_str occurs {} times in {path}, starting on lines {}; include more surrounding text so it matches exactly one place, or give a line_hint",
+                        hits.len(),
+                        at.join(", ")
+                    ),
+                ));
+            }
+        }
+    };
+    if let Some((b, by_hint)) = chosen {
+        let e = b + old.len();
+        let first = line_of(b);
+        let mut end = line_of(e - 1) + 1;
+        let mut joined = format!("{}{new}{}", &flat[starts[first]..b], &flat[e..starts[end]]);
+        // When the replacement no longer ends a line, the next line joins it.
+        if !joined.ends_with('\n') && end < lines.len() {
+            joined.push_str(&flat[starts[end]..starts[end + 1]]);
+            end += 1;
+        }
+        let body = joined.strip_suffix('\n').unwrap_or(&joined);
+        let new_lines = if joined.is_empty() {
+            vec![]
+        } else {
+            body.split('\n').map(str::to_owned).collect()
+        };
+        let note =
+            by_hint.then(|| "several places matched and the line hint chose this one".to_owned());
+        return Ok(Spot {
+            start: first,
+            end,
+            new: new_lines,
+            level: Some(Level::Exact),
+            note,
+        });
+    }
+    // Not found as is: when old_str is whole lines, let the ladder absorb
+    // whitespace and look-alike differences, as for a SEARCH block.
+    let old_lines = split_lines(&old);
+    let hay = Haystack::new(lines.clone());
+    match hay.find(&old_lines, FindOptions { hint, ..fo }) {
+        Ok(f) => {
+            let new_lines = f.shift.apply(&split_lines(&new));
+            let note = Some(feedback::tolerated(&f));
+            Ok(Spot {
+                start: f.start,
+                end: f.end,
+                new: new_lines,
+                level: Some(f.level),
+                note,
+            })
+        }
+        Err(Miss::Ambiguous {
+            level,
+            candidates,
+            len,
+        }) => Err((
+            Code::Ambiguous,
+            feedback::ambiguous(path, &lines, &candidates, len, level),
+        )),
+        Err(_) => Err((
+            Code::NotFound,
+            feedback::not_found(path, &lines, &old_lines),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sr(file: &str, old: &str, new: &str) -> Result<Spot, Failure> {
+        str_replace(
+            &Text::new(file),
+            "f",
+            old,
+            new,
+            None,
+            FindOptions::default(),
+        )
+    }
+
+    #[test]
+    fn substring_inside_a_line() {
+        let s = sr("let a = 1;\nlet b = 2;\n", "b = 2", "b = 3").unwrap();
+        assert_eq!(
+            (s.start, s.end, s.new),
+            (1, 2, vec!["let b = 3;".to_string()])
+        );
+    }
+
+    #[test]
+    fn substring_across_lines_with_newline() {
+        let s = sr("a\nb\nc\n", "a\nb\n", "x\n").unwrap();
+        assert_eq!((s.start, s.end), (0, 2));
+        assert_eq!(s.new, vec!["x".to_string()]);
+        let s = sr("a\nb\nc\n", "b\nc", "y").unwrap();
+        assert_eq!((s.start, s.end, s.new), (1, 3, vec!["y".to_string()]));
+    }
+
+    #[test]
+    fn duplicates_name_their_lines() {
+        let e = sr("x = 1\ny\nx = 1\n", "x = 1", "x = 2").unwrap_err();
+        assert_eq!(e.0, Code::Ambiguous);
+        assert!(e.1.contains("lines 1, 3"), "{}", e.1);
+        let s = str_replace(
+            &Text::new("x = 1\ny\nx = 1\n"),
+            "f",
+            "x = 1",
+            "x = 2",
+            Some(2),
+            FindOptions {
+                window: 0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(s.start, 2);
+    }
+
+    #[test]
+    fn whitespace_differences_fall_back_to_the_ladder() {
+        let s = sr(
+            "    if a:\n        b()\n",
+            "if a:\n    b()",
+            "if a:\n    c()",
+        )
+        .unwrap();
+        assert_eq!(
+            s.new,
+            vec!["    if a:".to_string(), "        c()".to_string()]
+        );
+        assert_eq!(s.level, Some(Level::Indent));
+    }
+
+    #[test]
+    fn tags_and_ranges() {
+        let t = Text::new("a\nb\nc\n");
+        let opts = TagOptions::default();
+        let good = Check::Tags {
+            tags: vec![(2, tag("b", 2, opts))],
+            opts,
+        };
+        assert!(lines(&t, "f", 1, 2, &["B".into()], &good).is_ok());
+        let bad = Check::Tags {
+            tags: vec![(2, "AAAA".into())],
+            opts,
+        };
+        let e = lines(&t, "f", 1, 2, &["B".into()], &bad).unwrap_err();
+        assert_eq!(e.0, Code::StaleTag);
+        assert!(
+            e.1.contains(&format!("2:{} b", tag("b", 2, opts))),
+            "{}",
+            e.1
+        );
+        assert_eq!(
+            lines(&t, "f", 2, 5, &[], &Check::None).unwrap_err().0,
+            Code::OutOfRange
+        );
+        assert_eq!(
+            lines(&t, "f", 3, 3, &["d".into()], &Check::None)
+                .unwrap()
+                .start,
+            3
+        );
+    }
+}
