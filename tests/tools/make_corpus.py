@@ -502,8 +502,9 @@ def main():
     names = sorted(n for n in os.listdir(SOURCES) if os.path.splitext(n)[1] in LANG)
     srcs = [Src(n) for n in names]
     code_srcs = [s for s in srcs if s.comment]
+    # Only this generator's cases: other generators own other prefixes.
     for d in os.listdir(CORPUS) if os.path.isdir(CORPUS) else []:
-        if d.startswith("gen-"):
+        if d.startswith(("gen-sr-", "gen-whole-")):
             shutil.rmtree(os.path.join(CORPUS, d))
     plans = []
     for f in ["none", "trailing_ws", "trailing_ws_added", "indent_shift", "blank_lines", "unicode", "crlf",

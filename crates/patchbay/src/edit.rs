@@ -69,6 +69,10 @@ pub enum Op {
         old: Vec<String>,
         new: Vec<String>,
         hint: Option<usize>,
+        /// Lines that must be found first, in order, each after the one
+        /// before (V4A's `@@ class A` / `@@ def f():`); the block is then
+        /// looked for after the last one. Each must be unique there.
+        anchors: Vec<String>,
     },
     /// Create the file, or append to it if it exists (Aider's empty SEARCH).
     CreateOrAppend { text: Vec<String> },

@@ -180,6 +180,9 @@ pub struct FindOptions {
     pub window: usize,
     /// The most tolerant level to try (`Exact` for strict modes).
     pub max_level: Level,
+    /// Only places starting at or after this 0-based line count (the line
+    /// after an anchor such as V4A's `@@ def f():`).
+    pub min_start: usize,
 }
 
 impl Default for FindOptions {
@@ -188,6 +191,7 @@ impl Default for FindOptions {
             hint: None,
             window: 20,
             max_level: Level::Unicode,
+            min_start: 0,
         }
     }
 }
@@ -306,7 +310,7 @@ impl<'a> Haystack<'a> {
                 }
                 _ => {
                     if let Some(h) = opt.hint {
-                        let near = self.near_hint(level, sub, h, opt.window);
+                        let near = self.near_hint(level, sub, h, opt.window, opt.min_start);
                         if near.len() == 1 {
                             return Ok(self.found(
                                 level,
@@ -360,6 +364,7 @@ impl<'a> Haystack<'a> {
         sub: &[&str],
         hint: usize,
         window: usize,
+        min_start: usize,
     ) -> Vec<(usize, Shift)> {
         let n = self.lines.len();
         if sub.len() > n {
@@ -367,8 +372,11 @@ impl<'a> Haystack<'a> {
         }
         let idx = self.index(level.key());
         let bh = block_hashes(level, sub);
-        let lo = hint.saturating_sub(window);
+        let lo = hint.saturating_sub(window).max(min_start);
         let hi = (hint + window).min(n - sub.len());
+        if lo > hi {
+            return vec![];
+        }
         let mut out = vec![];
         for s in lo..=hi {
             if let Some(sh) = self.verify(level, idx, &bh, sub, s) {
@@ -382,7 +390,7 @@ impl<'a> Haystack<'a> {
     }
 
     /// Up to `CANDIDATE_CAP` verified starts at `level`.
-    fn candidates(&self, level: Level, sub: &[&str], _opt: FindOptions) -> Vec<(usize, Shift)> {
+    fn candidates(&self, level: Level, sub: &[&str], opt: FindOptions) -> Vec<(usize, Shift)> {
         let n = self.lines.len();
         let m = sub.len();
         if m == 0 || m > n {
@@ -409,7 +417,7 @@ impl<'a> Haystack<'a> {
             while p != NONE {
                 let pos = p as usize;
                 p = idx.next[pos];
-                if pos < anchor || pos - anchor + m > n {
+                if pos < anchor || pos - anchor + m > n || pos - anchor < opt.min_start {
                     continue;
                 }
                 let s = pos - anchor;
@@ -438,7 +446,7 @@ impl<'a> Haystack<'a> {
                         .wrapping_mul(B)
                         .wrapping_add(hs[s + m - 1]);
                 }
-                if w == target {
+                if w == target && s >= opt.min_start {
                     if let Some(sh) = self.verify(level, idx, &bh, sub, s) {
                         out.push((s, sh));
                         if out.len() >= CANDIDATE_CAP {

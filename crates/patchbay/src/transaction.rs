@@ -279,6 +279,7 @@ fn locate(
                 hint: *hint,
                 window: opt.window,
                 max_level: opt.max_level,
+                min_start: 0,
             };
             match locate::str_replace(&text, &w.path, old, new, *hint, fo) {
                 Ok(s) => {
@@ -312,7 +313,12 @@ fn locate(
             r.status = EditStatus::Applied;
             return;
         }
-        Op::Replace { old, new, hint } => {
+        Op::Replace {
+            old,
+            new,
+            hint,
+            anchors,
+        } => {
             if creating {
                 return fail(
                     r,
@@ -325,11 +331,34 @@ fn locate(
                 return fail(r, Code::Elided, feedback::elided(&w.path, k, &new[k]));
             }
             let hay = Haystack::new(lines);
-            let fo = FindOptions {
+            let mut fo = FindOptions {
                 hint: *hint,
                 window: opt.window,
                 max_level: opt.max_level,
+                min_start: 0,
             };
+            for a in anchors {
+                let one = [a.as_str()];
+                match hay.find(&one, FindOptions { hint: None, ..fo }) {
+                    Ok(f) => fo.min_start = f.end,
+                    Err(Miss::Ambiguous { candidates, .. }) => {
+                        let at: Vec<String> =
+                            candidates.iter().map(|c| (c + 1).to_string()).collect();
+                        return fail(
+                            r,
+                            Code::Ambiguous,
+                            format!("the anchor `{}` occurs on several lines of {} ({}); use a more specific anchor", a.trim(), w.path, at.join(", ")),
+                        );
+                    }
+                    Err(_) => {
+                        return fail(
+                            r,
+                            Code::NotFound,
+                            format!("the anchor `{}` was not found in {}", a.trim(), w.path),
+                        );
+                    }
+                }
+            }
             match hay.find(old, fo) {
                 Ok(found) => {
                     r.strategy = Some(found.level);

@@ -115,6 +115,7 @@ impl Format for SearchReplace {
                                 old: std::mem::take(&mut old),
                                 new: std::mem::take(&mut new),
                                 hint: None,
+                                anchors: vec![],
                             }
                         };
                         parsed.edits.push(Edit {
@@ -231,7 +232,8 @@ mod tests {
             Op::Replace {
                 old: vec!["x = 1".into()],
                 new: vec!["x = 2".into()],
-                hint: None
+                hint: None,
+                anchors: vec![],
             }
         );
     }
