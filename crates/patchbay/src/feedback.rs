@@ -246,14 +246,33 @@ pub fn summary(report: &Report, partial: bool) -> String {
     };
     let (applied, held) = (list(EditStatus::Applied), list(EditStatus::Skipped));
     if report.status == Status::Truncated {
-        out.push_str("The output was cut off, so nothing was applied. ");
-        if !held.is_empty() {
+        // The continuation asks only for what is missing: complete edits are
+        // named by their location, not repeated.
+        out.push_str("The output was cut off, so nothing was applied.");
+        let done: Vec<String> = receipts
+            .iter()
+            .filter(|r| r.status == EditStatus::Skipped)
+            .map(|r| match r.lines {
+                Some([a, b]) if b >= a => {
+                    format!("edit {} ({} lines {a}-{b})", r.index, path_of(r.index))
+                }
+                _ => format!("edit {} ({})", r.index, path_of(r.index)),
+            })
+            .collect();
+        if !done.is_empty() {
             out.push_str(&format!(
-                "Edits {} are complete and located. ",
-                held.join(", ")
+                " Complete and located, do not resend: {}.",
+                done.join(", ")
             ));
         }
-        out.push_str("Send the remaining edits, starting with the one that was cut.\n");
+        let next = receipts
+            .iter()
+            .find(|r| r.code == Some(Code::Truncated))
+            .map(|r| r.index)
+            .unwrap_or(total + 1);
+        out.push_str(&format!(
+            " Send the remaining edits in the same format, starting with edit {next}; the complete ones will be applied together with them.\n"
+        ));
     } else if !held.is_empty() {
         out.push_str(&format!(
             "Not applied: edits {} located correctly but were held back because the transaction is all-or-nothing. Resend only the failed edits, fixed; the others will apply with them.\n",

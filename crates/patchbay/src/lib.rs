@@ -16,6 +16,7 @@
 //! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
 //! ```
 
+pub mod counts;
 pub mod diff;
 pub mod edit;
 pub mod elision;

@@ -143,12 +143,29 @@ pub fn run(
     let any_failed = work
         .iter()
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
-    let apply = !parsed.truncated && (!any_failed || opt.partial);
+    // A reply that declared more edits (`EDITS: N`) than arrived complete
+    // was cut between two edits, where no format can see the cut.
+    let declared = crate::counts::declared_edits(output);
+    let complete = parsed
+        .edits
+        .iter()
+        .filter(|e| {
+            !matches!(
+                e.op,
+                Op::Invalid {
+                    code: Code::Truncated,
+                    ..
+                }
+            )
+        })
+        .count();
+    let truncated = parsed.truncated || declared.is_some_and(|d| complete < d);
+    let apply = !truncated && (!any_failed || opt.partial);
     let mut files_out = Vec::new();
     for w in work {
         let rename = w.rename_to.clone();
         let original = w.original.map(str::to_owned);
-        let mut f = finish(w, apply, parsed.truncated);
+        let mut f = finish(w, apply, truncated);
         // A move: the old path is deleted, the new one created with the
         // edited (or unchanged) text.
         if let Some(to) =
@@ -167,7 +184,7 @@ pub fn run(
         }
         files_out.push(f);
     }
-    let status = if parsed.truncated {
+    let status = if truncated {
         Status::Truncated
     } else if any_failed {
         Status::Failed
@@ -182,6 +199,11 @@ pub fn run(
         feedback: String::new(),
     };
     report.feedback = feedback::summary(&report, opt.partial);
+    if let Some(d) = declared.filter(|&d| d != complete) {
+        report.feedback.push_str(&format!(
+            "\nThe reply declared {d} edits (EDITS: {d}); {complete} arrived complete."
+        ));
+    }
     report
 }
 
