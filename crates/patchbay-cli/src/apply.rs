@@ -36,8 +36,19 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         }
         other => other.clone(),
     };
-    let (name, mut parsed) =
-        patchbay::parse(&output, &a.format).map_err(|e| Failure::Usage(e.to_string()))?;
+    let api = patchbay::ApplyOptions {
+        format: a.format.clone(),
+        partial: a.partial,
+        default_path: default.clone(),
+        strict: a.strict,
+        tags: patchbay::TagOptions {
+            len: a.tag_len,
+            with_line: a.tag_line,
+        },
+        ..Default::default()
+    };
+    let (name, mut parsed) = patchbay::parse_with(&output, &a.format, &api.parse_options())
+        .map_err(|e| Failure::Usage(e.to_string()))?;
 
     let mut files = BTreeMap::new();
     let mut targets: BTreeMap<String, Resolved> = BTreeMap::new();
@@ -59,11 +70,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         }
     }
 
-    let opt = Options {
-        partial: a.partial,
-        default_path: default,
-        ..Options::default()
-    };
+    let opt: Options = api.transaction();
     let report = transaction::run(name, &output, &parsed, &files, &opt);
     let write = !a.dry_run
         && (report.status == Status::Applied || (a.partial && report.status == Status::Failed));

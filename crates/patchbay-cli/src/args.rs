@@ -13,6 +13,8 @@ Usage: patchbay <COMMAND> [OPTIONS]
 Commands:
   apply    apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files under a root
   render   print the canonical edit in a format that turns BEFORE into AFTER
+  tag      print a file's tagged view (`N:TAG content`) for hashline edits
+  check-output  check a reply with declared counts (`Total: N`, `## Item n/N`) for truncation
   help     print this help, or a command's help (`patchbay help apply`)
 
 Options:
@@ -26,7 +28,8 @@ pub const APPLY_HELP: &str = "\
 Apply a model output to files under a root, all or nothing.
 
 Usage: patchbay apply --edits OUT.txt [--root DIR] [--file PATH] [--format NAME]
-                      [--dry-run] [--json] [--partial]
+                      [--dry-run] [--json] [--partial] [--strict]
+                      [--tag-len N] [--tag-line]
 
 Options:
   --edits OUT.txt  the model output to apply (`-` reads stdin)
@@ -36,6 +39,9 @@ Options:
   --dry-run        check and report, write nothing
   --json           print one JSON report object instead of text
   --partial        write the edits that applied even when others failed
+  --strict         exact matching only; take line numbers and counts literally
+  --tag-len N      hashline tag length, 2-8 [default: 4]
+  --tag-line       hashline tags hash the line number too
   -h, --help       print help
 
 Paths that are absolute, climb out with `..`, or leave the root through a
@@ -58,6 +64,39 @@ Options:
   -h, --help     print help
 ";
 
+pub const TAG_HELP: &str = "\
+Print a file's tagged view for hashline edits: `N:TAG content` a line.
+
+Usage: patchbay tag FILE [--tag-len N] [--tag-line]
+
+TAG is the first N characters of the base64url CRC-32 of the line without
+its trailing whitespace (N = 4 by default).
+
+Options:
+  --tag-len N  characters per tag, 2-8 [default: 4]
+  --tag-line   hash the line number too
+  -h, --help   print help
+";
+
+pub const CHECK_HELP: &str = "\
+Check a reply that declares its count for truncation.
+
+Usage: patchbay check-output OUT.txt [--stop-reason R] [--json] [--continuation]
+
+The reply declares `Total: N` and `Order: ...` first and numbers its items
+`## Item n/N` with fixed fields (`- Location:`, ...); the Japanese labels of
+the original protocol (総件数, 並び, 指摘) are understood too. A JSON reply
+cut mid-document still yields a leading \"total\" and its complete items.
+
+Options:
+  --stop-reason R  the API's stop reason (`length`, `max_tokens`, `stop`)
+  --json           print the check as JSON
+  --continuation   print the continuation prompt for a cut reply
+  -h, --help       print help
+
+Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error.
+";
+
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -66,6 +105,23 @@ pub enum Command {
     Version,
     Apply(ApplyArgs),
     Render(RenderArgs),
+    Tag(TagArgs),
+    CheckOutput(CheckArgs),
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct TagArgs {
+    pub file: String,
+    pub len: usize,
+    pub with_line: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct CheckArgs {
+    pub output: String,
+    pub stop_reason: Option<String>,
+    pub json: bool,
+    pub continuation: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -78,6 +134,9 @@ pub struct ApplyArgs {
     pub dry_run: bool,
     pub json: bool,
     pub partial: bool,
+    pub strict: bool,
+    pub tag_len: usize,
+    pub tag_line: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -129,10 +188,14 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
             None => Ok(Command::Help(MAIN_HELP)),
             Some("apply") => Ok(Command::Help(APPLY_HELP)),
             Some("render") => Ok(Command::Help(RENDER_HELP)),
+            Some("tag") => Ok(Command::Help(TAG_HELP)),
+            Some("check-output") => Ok(Command::Help(CHECK_HELP)),
             Some(other) => Err(usage(format!("no help for unknown command `{other}`"))),
         },
         "apply" => apply(rest),
         "render" => render(rest),
+        "tag" => tag(rest),
+        "check-output" => check_output(rest),
         other if other.starts_with('-') => Err(usage(format!(
             "unknown option `{other}`; the command comes first"
         ))),
@@ -148,8 +211,8 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
     let s = split(
         "apply",
         args,
-        &["--edits", "--root", "--file", "--format"],
-        &["--dry-run", "--json", "--partial"],
+        &["--edits", "--root", "--file", "--format", "--tag-len"],
+        &["--dry-run", "--json", "--partial", "--strict", "--tag-line"],
     )
     .map_err(err)?;
     if s.switch("--help") {
@@ -171,7 +234,65 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
         dry_run: s.switch("--dry-run"),
         json: s.switch("--json"),
         partial: s.switch("--partial"),
+        strict: s.switch("--strict"),
+        tag_len: tag_len(&s).map_err(err)?,
+        tag_line: s.switch("--tag-line"),
     }))
+}
+
+fn tag_len(s: &Split) -> Result<usize, String> {
+    match s.value("--tag-len") {
+        None => Ok(4),
+        Some(v) => match v.parse::<usize>() {
+            Ok(n) if (2..=8).contains(&n) => Ok(n),
+            _ => Err(format!("--tag-len takes a number from 2 to 8, not {v:?}")),
+        },
+    }
+}
+
+fn tag(args: &[String]) -> Result<Command, Usage> {
+    let err = |message: String| Usage {
+        message,
+        help: TAG_HELP,
+    };
+    let s = split("tag", args, &["--tag-len"], &["--tag-line"]).map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(TAG_HELP));
+    }
+    match <[String; 1]>::try_from(s.positionals.clone()) {
+        Ok([file]) => Ok(Command::Tag(TagArgs {
+            file,
+            len: tag_len(&s).map_err(err)?,
+            with_line: s.switch("--tag-line"),
+        })),
+        Err(p) => Err(err(format!("expected one FILE, got {}", p.len()))),
+    }
+}
+
+fn check_output(args: &[String]) -> Result<Command, Usage> {
+    let err = |message: String| Usage {
+        message,
+        help: CHECK_HELP,
+    };
+    let s = split(
+        "check-output",
+        args,
+        &["--stop-reason"],
+        &["--json", "--continuation"],
+    )
+    .map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(CHECK_HELP));
+    }
+    match <[String; 1]>::try_from(s.positionals.clone()) {
+        Ok([output]) => Ok(Command::CheckOutput(CheckArgs {
+            output,
+            stop_reason: s.value("--stop-reason"),
+            json: s.switch("--json"),
+            continuation: s.switch("--continuation"),
+        })),
+        Err(p) => Err(err(format!("expected one OUT.txt, got {}", p.len()))),
+    }
 }
 
 fn render(args: &[String]) -> Result<Command, Usage> {

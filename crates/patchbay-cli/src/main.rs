@@ -5,6 +5,7 @@
 mod apply;
 mod args;
 mod fsio;
+mod small;
 
 use args::{Command, RenderArgs};
 use std::process::ExitCode;
@@ -46,6 +47,8 @@ fn main() -> ExitCode {
         }
         Command::Apply(a) => apply::run(&a),
         Command::Render(r) => render(&r),
+        Command::Tag(t) => small::tag(&t),
+        Command::CheckOutput(c) => small::check_output(&c),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -82,7 +85,7 @@ fn render(r: &RenderArgs) -> Result<i32, Failure> {
 }
 
 /// Writes to stdout; a closed pipe is not worth a panic.
-fn out(text: &str) {
+pub fn out(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }

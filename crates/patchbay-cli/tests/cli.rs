@@ -607,3 +607,88 @@ fn render_prints_the_canonical_edit() {
     );
     assert_eq!(o.code, 2);
 }
+
+#[test]
+fn strict_refuses_what_lenient_repairs() {
+    let sb = Sandbox::new();
+    sb.write("app.py", "def f():\n    return 1  \n");
+    // The SEARCH lost the trailing whitespace: lenient applies, strict refuses.
+    let out = block("app.py", "    return 1\n", "    return 3\n");
+    let o = apply(&sb, &out, &["--strict", "--dry-run", "--json"]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert_eq!(o.json()["files"][0]["edits"][0]["code"], "not_found");
+    let o = apply(&sb, &out, &["--json"]);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert_eq!(o.json()["files"][0]["edits"][0]["strategy"], "trailing_ws");
+    assert_eq!(sb.read("app.py"), "def f():\n    return 3\n");
+}
+
+#[test]
+fn tag_prints_the_tagged_view() {
+    let sb = Sandbox::new();
+    sb.write("a.txt", "123456789\r\nsecond  \n");
+    let o = run_in(&sb.dir, &["tag", "a.txt"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // CRC-32("123456789") = 0xCBF43926 -> base64url "y_Q5Jg"; the tag is its
+    // first four characters (DESIGN.md).
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines[0], "1:y_Q5 123456789");
+    assert!(
+        lines[1].starts_with("2:") && lines[1].ends_with(" second  "),
+        "{}",
+        lines[1]
+    );
+    let o = run_in(&sb.dir, &["tag", "a.txt", "--tag-len", "6"], None);
+    // Beyond 5 characters a second CRC widens the hash; the first 5 stay.
+    assert!(
+        o.stdout.starts_with("1:y_Q5J")
+            && o.stdout.lines().next().unwrap().len() == "1:y_Q5Jx 123456789".len(),
+        "{}",
+        o.stdout
+    );
+    let o = run_in(&sb.dir, &["tag", "a.txt", "--tag-len", "9"], None);
+    assert_eq!(o.code, 2);
+}
+
+#[test]
+fn check_output_exit_codes_and_continuation() {
+    let sb = Sandbox::new();
+    let item = |n: usize| {
+        format!(
+            "## Item {n}/3\n- Location: a.rs:{n}\n- Severity: low\n- Claim: c{n}\n- Quote: q{n}\n"
+        )
+    };
+    let full = format!(
+        "Total: 3\nOrder: file order\n{}{}{}",
+        item(1),
+        item(2),
+        item(3)
+    );
+    sb.write("full.txt", &full);
+    let o = run_in(&sb.dir, &["check-output", "full.txt"], None);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert!(o.stdout.contains("verdict: complete"));
+    sb.write("cut.txt", &full[..full.find("## Item 3").unwrap() + 12]);
+    let o = run_in(
+        &sb.dir,
+        &[
+            "check-output",
+            "cut.txt",
+            "--continuation",
+            "--stop-reason",
+            "length",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 3, "{}", o.stdout);
+    assert!(o.stdout.contains("truncated: 1 missing"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("a.rs:2") && o.stdout.contains("from 3/3"),
+        "{}",
+        o.stdout
+    );
+    let o = run_in(&sb.dir, &["check-output", "cut.txt", "--json"], None);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["declared_total"], 3);
+    assert_eq!(v["verdict"], "truncated");
+}
