@@ -5,7 +5,7 @@
 # downloads a toolchain or a browser from anywhere else.
 #
 #   scripts/setup.sh            everything
-#   scripts/setup.sh wasm       the wasm32 target and the wasm-bindgen CLI
+#   scripts/setup.sh wasm       the wasm32 target, the wasm-bindgen CLI, clang and llvm
 #   scripts/setup.sh rust       rustfmt and clippy
 #   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
 #   scripts/setup.sh e2e        node packages of tests/e2e
@@ -36,11 +36,25 @@ setup_wasm() {
     say "adding rustup target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
   fi
+  # The syntax module's grammars are C: clang compiles them for wasm32 and
+  # llvm-ar archives them (the native build uses the system's cc).
+  if command -v clang >/dev/null 2>&1 && command -v llvm-ar >/dev/null 2>&1; then
+    say "clang and llvm-ar present"
+  else
+    say "installing clang and llvm (Debian packages)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y clang llvm
+  fi
   # The CLI must match the wasm-bindgen crate exactly; the pin is the source of truth.
   local want have
   want=$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p' crates/patchbay-wasm/Cargo.toml)
   if [ -z "$want" ]; then
     echo 'setup: no exact pin wasm-bindgen = "=X" in crates/patchbay-wasm/Cargo.toml' >&2
+    exit 1
+  fi
+  # One CLI serves both modules, so the syntax module pins the same version.
+  if ! grep -q "^wasm-bindgen = \"=$want\"" crates/patchbay-syntax-wasm/Cargo.toml; then
+    echo "setup: crates/patchbay-syntax-wasm/Cargo.toml must pin wasm-bindgen = \"=$want\" too" >&2
     exit 1
   fi
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)

@@ -42,6 +42,7 @@ step "setup (toolchain, chromium, node packages)" bash scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test --workspace" cargo test --workspace
+step "cargo test -p patchbay --features exact-tokens" cargo test -p patchbay --features exact-tokens
 step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
 step "build web (wasm + glue + import check)" bash scripts/build-web.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'

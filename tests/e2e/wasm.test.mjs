@@ -83,3 +83,20 @@ test('bad arguments throw a JS Error with a message', () => {
   assert.throws(() => wasm.applyEdits({ 'a.py': 42 }, 'x'), (e) => e instanceof Error && /expected a string/.test(e.message));
   assert.throws(() => wasm.render('nope', 'a', '', ''), (e) => e instanceof Error && /unknown format/.test(e.message));
 });
+
+test('tag view, declared-count check and prompt kit from the core', () => {
+  // CRC-32("123456789") = 0xCBF43926 -> base64url "y_Q5Jg"; default tag: 4 characters.
+  assert.equal(wasm.tagView('123456789\n'), '1:y_Q5 123456789\n');
+  assert.match(wasm.crcView('a.txt', 'x\n'), /^# file: a\.txt crc32=[0-9a-f]{8}/);
+  const item = (n) => `## Item ${n}/3\n- Location: a.rs:${n}\n- Severity: low\n- Claim: c\n- Quote: q\n`;
+  const cut = `Total: 3\nOrder: file\n${item(1)}${item(2)}## Item 3/3\n- Loc`;
+  const r = wasm.checkOutput(cut, 'length');
+  assert.equal(r.check.verdict, 'truncated');
+  assert.equal(r.check.missing, 1);
+  assert.equal(r.check.items.length, 2);
+  assert.match(r.continuation, /from 3\/3/);
+  const kit = wasm.promptKit('search-replace');
+  assert.ok(kit.instruction_tokens > 20, String(kit.instruction_tokens));
+  assert.match(kit.example_reply, /<<<<<<< SEARCH/);
+  assert.throws(() => wasm.promptKit('nope'), /no prompt kit/);
+});

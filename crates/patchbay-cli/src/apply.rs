@@ -23,7 +23,6 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
             patchbay::UnknownFormat(a.format.clone()).to_string(),
         ));
     }
-    let output = read_output(&a.edits)?;
     let root = Root::open(&a.root).map_err(Failure::Io)?;
     let default = match &a.file {
         Some(f) if Path::new(f).is_absolute() => {
@@ -46,6 +45,14 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
             with_line: a.tag_line,
         },
         ..Default::default()
+    };
+    let output = if a.stream {
+        match crate::streaming::read(a, &api, &root)? {
+            crate::streaming::Read::All(text) => text,
+            crate::streaming::Read::Stopped(code) => return Ok(code),
+        }
+    } else {
+        read_output(&a.edits)?
     };
     let (name, mut parsed) = patchbay::parse_with(&output, &a.format, &api.parse_options())
         .map_err(|e| Failure::Usage(e.to_string()))?;
@@ -71,7 +78,10 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
     }
 
     let opt: Options = api.transaction();
-    let report = transaction::run(name, &output, &parsed, &files, &opt);
+    let mut report = transaction::run(name, &output, &parsed, &files, &opt);
+    if a.check_syntax {
+        crate::syntax::check(&mut report, &files, a.fail_on_syntax);
+    }
     let write = !a.dry_run
         && (report.status == Status::Applied || (a.partial && report.status == Status::Failed));
     if write {
@@ -85,7 +95,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
     })
 }
 
-fn read_output(edits: &str) -> Result<String, Failure> {
+pub fn read_output(edits: &str) -> Result<String, Failure> {
     let mut bytes = vec![];
     if edits == "-" {
         std::io::stdin()

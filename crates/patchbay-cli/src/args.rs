@@ -15,6 +15,12 @@ Commands:
   render   print the canonical edit in a format that turns BEFORE into AFTER
   tag      print a file's tagged view (`N:TAG content`) for hashline edits
   check-output  check a reply with declared counts (`Total: N`, `## Item n/N`) for truncation
+  outline  list a file's definitions (functions, classes, methods, ...) with their lines
+  slice    print one symbol of a file, dedented, to edit it alone
+  splice   put an edited slice back into its file
+  tokens   count the tokens of files (built-in estimator or an exact vocabulary)
+  compare  every format's edit from BEFORE to AFTER, its size, and which to use
+  budget   plan what fits in a context window (system, reserve, memory, code)
   help     print this help, or a command's help (`patchbay help apply`)
 
 Options:
@@ -29,7 +35,8 @@ Apply a model output to files under a root, all or nothing.
 
 Usage: patchbay apply --edits OUT.txt [--root DIR] [--file PATH] [--format NAME]
                       [--dry-run] [--json] [--partial] [--strict]
-                      [--tag-len N] [--tag-line]
+                      [--tag-len N] [--tag-line] [--stream [--fail-fast]]
+                      [--check-syntax] [--fail-on-syntax]
 
 Options:
   --edits OUT.txt  the model output to apply (`-` reads stdin)
@@ -42,6 +49,14 @@ Options:
   --strict         exact matching only; take line numbers and counts literally
   --tag-len N      hashline tag length, 2-8 [default: 4]
   --tag-line       hashline tags hash the line number too
+  --stream         read the output as it arrives and judge each edit as soon
+                   as it is complete (one line per edit, JSON with --json)
+  --fail-fast      with --stream: stop reading at the first failing edit,
+                   write nothing and exit 1
+  --check-syntax   parse the edited files (tree-sitter, by extension) and warn
+                   about syntax errors the edits introduced
+  --fail-on-syntax like --check-syntax, but such an error fails the edit
+                   (code `syntax_error`) and nothing is written
   -h, --help       print help
 
 Paths that are absolute, climb out with `..`, or leave the root through a
@@ -97,6 +112,57 @@ Options:
 Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error.
 ";
 
+pub const OUTLINE_HELP: &str = "\
+List a file's definitions: functions, methods, classes, structs, enums,
+traits and interfaces, impl blocks, modules (tree-sitter).
+
+Usage: patchbay outline FILE [--json] [--language NAME]
+
+Each line: the symbol's lines (leading doc comments and attributes
+included), its kind and its qualified name (`Greeter::hello`, `A.B.m`).
+
+Options:
+  --json           print the outline as JSON (byte and line ranges too)
+  --language NAME  rust, python, javascript, typescript, tsx, go, java, c,
+                   cpp [default: from FILE's extension]
+  -h, --help       print help
+";
+
+pub const SLICE_HELP: &str = "\
+Print one symbol of a file, dedented, as a file of its own.
+
+Usage: patchbay slice FILE SYMBOL [--json] [--language NAME]
+
+SYMBOL is a qualified name (`Greeter::hello`), a name if it is unique
+(`hello`), or a line number (the innermost symbol there).
+
+Options:
+  --json           print the slice with its origin (path, lines, indentation,
+                   the file's CRC-32) for `patchbay splice`
+  --language NAME  the language [default: from FILE's extension]
+  -h, --help       print help
+
+Exit codes: 0 printed, 1 no such symbol (or several), 2 usage or I/O error.
+";
+
+pub const SPLICE_HELP: &str = "\
+Put an edited slice back into its file, re-indented, and write the file
+atomically.
+
+Usage: patchbay splice FILE SYMBOL SLICE [--dry-run] [--language NAME]
+
+SLICE (`-` reads stdin) is the JSON of `patchbay slice --json` with its
+`text` edited: it is refused, with exit code 1, if FILE changed since it
+was cut or if it was cut from another symbol. A plain-text SLICE replaces
+SYMBOL as FILE is now, with no such check. Syntax errors the edit
+introduced are reported as warnings.
+
+Options:
+  --dry-run        print the new file instead of writing it
+  --language NAME  the language [default: from FILE's extension]
+  -h, --help       print help
+";
+
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -107,6 +173,22 @@ pub enum Command {
     Render(RenderArgs),
     Tag(TagArgs),
     CheckOutput(CheckArgs),
+    /// `tokens`, `compare`, `budget` (parsed in `token_args.rs`).
+    Tokens(crate::budget::TokenCmd),
+    Syntax(SyntaxArgs),
+}
+
+/// `outline`, `slice` and `splice`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SyntaxArgs {
+    /// `outline`, `slice` or `splice`.
+    pub command: &'static str,
+    pub file: String,
+    pub symbol: Option<String>,
+    pub slice: Option<String>,
+    pub json: bool,
+    pub dry_run: bool,
+    pub language: Option<String>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -137,6 +219,10 @@ pub struct ApplyArgs {
     pub strict: bool,
     pub tag_len: usize,
     pub tag_line: bool,
+    pub stream: bool,
+    pub fail_fast: bool,
+    pub check_syntax: bool,
+    pub fail_on_syntax: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -154,20 +240,20 @@ pub struct Usage {
 }
 
 /// Flags and positionals of one subcommand after splitting.
-struct Split {
+pub(crate) struct Split {
     values: Vec<(&'static str, String)>,
     switches: Vec<&'static str>,
-    positionals: Vec<String>,
+    pub(crate) positionals: Vec<String>,
 }
 
 impl Split {
-    fn value(&self, name: &str) -> Option<String> {
+    pub(crate) fn value(&self, name: &str) -> Option<String> {
         self.values
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.clone())
     }
-    fn switch(&self, name: &str) -> bool {
+    pub(crate) fn switch(&self, name: &str) -> bool {
         self.switches.contains(&name)
     }
 }
@@ -190,12 +276,22 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
             Some("render") => Ok(Command::Help(RENDER_HELP)),
             Some("tag") => Ok(Command::Help(TAG_HELP)),
             Some("check-output") => Ok(Command::Help(CHECK_HELP)),
+            Some(c @ ("tokens" | "compare" | "budget")) => {
+                Ok(Command::Help(crate::budget::help(c)))
+            }
+            Some("outline") => Ok(Command::Help(OUTLINE_HELP)),
+            Some("slice") => Ok(Command::Help(SLICE_HELP)),
+            Some("splice") => Ok(Command::Help(SPLICE_HELP)),
             Some(other) => Err(usage(format!("no help for unknown command `{other}`"))),
         },
         "apply" => apply(rest),
         "render" => render(rest),
         "tag" => tag(rest),
         "check-output" => check_output(rest),
+        "tokens" | "compare" | "budget" => crate::budget::parse(cmd, rest),
+        "outline" => syntax("outline", OUTLINE_HELP, 1, rest),
+        "slice" => syntax("slice", SLICE_HELP, 2, rest),
+        "splice" => syntax("splice", SPLICE_HELP, 3, rest),
         other if other.starts_with('-') => Err(usage(format!(
             "unknown option `{other}`; the command comes first"
         ))),
@@ -212,7 +308,17 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
         "apply",
         args,
         &["--edits", "--root", "--file", "--format", "--tag-len"],
-        &["--dry-run", "--json", "--partial", "--strict", "--tag-line"],
+        &[
+            "--dry-run",
+            "--json",
+            "--partial",
+            "--strict",
+            "--tag-line",
+            "--stream",
+            "--fail-fast",
+            "--check-syntax",
+            "--fail-on-syntax",
+        ],
     )
     .map_err(err)?;
     if s.switch("--help") {
@@ -226,6 +332,9 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
     let edits = s
         .value("--edits")
         .ok_or_else(|| err("--edits OUT.txt is required".into()))?;
+    if s.switch("--fail-fast") && !s.switch("--stream") {
+        return Err(err("--fail-fast goes with --stream".into()));
+    }
     Ok(Command::Apply(ApplyArgs {
         edits,
         root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
@@ -237,6 +346,46 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
         strict: s.switch("--strict"),
         tag_len: tag_len(&s).map_err(err)?,
         tag_line: s.switch("--tag-line"),
+        stream: s.switch("--stream"),
+        fail_fast: s.switch("--fail-fast"),
+        check_syntax: s.switch("--check-syntax") || s.switch("--fail-on-syntax"),
+        fail_on_syntax: s.switch("--fail-on-syntax"),
+    }))
+}
+
+/// `outline FILE`, `slice FILE SYMBOL`, `splice FILE SYMBOL SLICE`: `n`
+/// positionals.
+fn syntax(
+    command: &'static str,
+    help: &'static str,
+    n: usize,
+    args: &[String],
+) -> Result<Command, Usage> {
+    let err = |message: String| Usage { message, help };
+    let switches: &[&'static str] = match command {
+        "splice" => &["--dry-run"],
+        _ => &["--json"],
+    };
+    let s = split(command, args, &["--language"], switches).map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(help));
+    }
+    if s.positionals.len() != n {
+        let names = ["FILE", "SYMBOL", "SLICE"][..n].join(" ");
+        return Err(err(format!(
+            "expected {names}, got {} argument(s)",
+            s.positionals.len()
+        )));
+    }
+    let mut p = s.positionals.clone().into_iter();
+    Ok(Command::Syntax(SyntaxArgs {
+        command,
+        file: p.next().unwrap_or_default(),
+        symbol: p.next(),
+        slice: p.next(),
+        json: s.switch("--json"),
+        dry_run: s.switch("--dry-run"),
+        language: s.value("--language"),
     }))
 }
 
@@ -322,7 +471,7 @@ fn render(args: &[String]) -> Result<Command, Usage> {
 
 /// Splits `args` by the flag tables of one subcommand; `-h`/`--help` is
 /// known everywhere. A lone `-` is a positional (stdin by convention).
-fn split(
+pub(crate) fn split(
     cmd: &str,
     args: &[String],
     value_flags: &[&'static str],
@@ -419,6 +568,33 @@ mod tests {
         ] {
             assert!(p(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn syntax_commands() {
+        assert_eq!(
+            p(&["slice", "a.rs", "A::f", "--json"]),
+            Ok(Command::Syntax(SyntaxArgs {
+                command: "slice",
+                file: "a.rs".into(),
+                symbol: Some("A::f".into()),
+                slice: None,
+                json: true,
+                dry_run: false,
+                language: None,
+            }))
+        );
+        let Ok(Command::Syntax(a)) = p(&["splice", "a", "f", "-", "--language=rust"]) else {
+            panic!("not a splice command")
+        };
+        assert_eq!(
+            (a.slice.as_deref(), a.language.as_deref()),
+            (Some("-"), Some("rust"))
+        );
+        assert!(p(&["outline"]).is_err());
+        assert!(p(&["slice", "a.rs"]).is_err());
+        assert!(p(&["splice", "a", "f", "s", "--json"]).is_err());
+        assert_eq!(p(&["help", "splice"]), Ok(Command::Help(SPLICE_HELP)));
     }
 
     #[test]

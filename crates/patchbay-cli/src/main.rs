@@ -4,8 +4,12 @@
 
 mod apply;
 mod args;
+mod budget;
 mod fsio;
 mod small;
+mod streaming;
+mod syntax;
+mod token_args;
 
 use args::{Command, RenderArgs};
 use std::process::ExitCode;
@@ -49,6 +53,8 @@ fn main() -> ExitCode {
         Command::Render(r) => render(&r),
         Command::Tag(t) => small::tag(&t),
         Command::CheckOutput(c) => small::check_output(&c),
+        Command::Tokens(c) => budget::run(&c),
+        Command::Syntax(s) => syntax::run(&s),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

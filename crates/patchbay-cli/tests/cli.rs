@@ -529,11 +529,10 @@ fn usage_errors_exit_2() {
         None,
     );
     assert_eq!(o.code, 2);
-    assert!(
-        o.stderr.contains("search-replace, whole, auto"),
-        "{}",
-        o.stderr
-    );
+    // The message lists the valid names, whatever formats exist.
+    for name in patchbay::formats::names() {
+        assert!(o.stderr.contains(name), "{name}: {}", o.stderr);
+    }
     let o = run_in(&sb.dir, &["apply", "--edits", "missing.txt"], None);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("missing.txt"), "{}", o.stderr);
@@ -691,4 +690,70 @@ fn check_output_exit_codes_and_continuation() {
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["declared_total"], 3);
     assert_eq!(v["verdict"], "truncated");
+}
+
+#[test]
+fn stream_judges_each_edit_as_it_arrives_and_fails_fast() {
+    use std::io::{BufRead, BufReader};
+    let sb = Sandbox::new();
+    sb.write("app.py", APP);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(["apply", "--edits", "-", "--stream", "--fail-fast"])
+        .current_dir(&sb.dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // The first block arrives; its receipt comes back while stdin is open.
+    stdin
+        .write_all(block("app.py", "    return 1\n", "    return 10\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "edit 1: located app.py lines 2-2\n");
+    // A failing block: the process stops reading and exits 1 at once.
+    stdin
+        .write_all(block("app.py", "    return 99\n", "    return 0\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("edit 2: failed [not_found] app.py"),
+        "{line}"
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+    drop(stdin);
+    assert_eq!(sb.read("app.py"), APP, "nothing is written");
+}
+
+#[test]
+fn stream_writes_what_plain_apply_writes() {
+    let sb = Sandbox::new();
+    sb.write("app.py", APP);
+    let out = block("app.py", "    return 2\n", "    return 20\n")
+        + &block("app.py", "    return 1\n", "    return 10\n");
+    let o = run_in(
+        &sb.dir,
+        &["apply", "--edits", "-", "--stream", "--json"],
+        Some(&out),
+    );
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    let lines: Vec<Value> = o
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "two events and the report: {}", o.stdout);
+    assert_eq!(lines[0]["receipt"]["lines"], serde_json::json!([5, 5]));
+    assert_eq!(lines[2]["status"], "applied");
+    assert_eq!(
+        sb.read("app.py"),
+        "def f():\n    return 10\n\ndef g():\n    return 20\n"
+    );
 }

@@ -137,3 +137,147 @@ pub fn formats() -> Vec<String> {
     let names = patchbay::formats::names();
     names.into_iter().map(String::from).collect()
 }
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TOKEN_TYPES: &'static str = r#"
+/** Model families of the token estimator; the exact names count exactly in `patchbay-tokens`. */
+export type Family = "o200k_base" | "cl100k_base" | "llama3" | "qwen2" | "deepseek_v3" | "gemma";
+
+/** Options of `compare`; every field is optional. */
+export interface CompareOptions {
+  /** The path the edits name. Default `file`. */
+  path?: string;
+  /** `estimate` or `estimate:FAMILY` (the binding has no vocabularies). */
+  tokenizer?: string;
+  /** Files with fewer lines are rewritten whole. Default 300. */
+  wholeBelowLines?: number;
+  /** A larger changed share (0..1) is rewritten whole. Default 0.3. */
+  wholeAboveChange?: number;
+}
+
+export interface FormatCost {
+  format: string; bytes: number; tokens: number;
+  /** The edit applied to BEFORE gives AFTER exactly. */
+  unambiguous: boolean; problem?: string; edit: string;
+}
+
+export interface Comparison {
+  lines_before: number; lines_after: number; changed_lines: number; change_ratio: number;
+  tokenizer: string;
+  /** Cheapest first. */
+  formats: FormatCost[];
+  recommendation: { format: string; reason: string };
+}
+
+/** A section of a file: 1-based inclusive lines. */
+export interface Section { name: string; kind: string; startLine: number; endLine: number }
+
+/** What one model call should see; see `plan`. */
+export interface PlanRequest {
+  window: number;
+  system?: string;
+  /** Tokens reserved for the reply. */
+  reserve?: number;
+  /** Oldest first. */
+  memory?: string[];
+  context?: { name: string; text: string }[];
+  task?: string;
+  /** `sections` (an outline) replaces the built-in line index. */
+  files: { path: string; text: string; sections?: Section[] }[];
+  options?: {
+    tokenizer?: string; indexThreshold?: number; lineNumbers?: "sections" | "every";
+    overhead?: number; expectedOutput?: { perItem: number; items: number };
+  };
+}
+
+export interface Plan {
+  window: number; tokenizer: string;
+  totals: { system: number; task: number; reserve: number; overhead: number; memory: number;
+            context: number; code: number; free: number; code_budget: number };
+  parts: { kind: string; name: string; tokens: number; status: "kept" | "dropped" | "trimmed"; reason?: string }[];
+  files: { path: string; lines: number; fullTokens: number; tokens: number; mode: "whole" | "sections";
+           ranges: [number, number][]; excerpt: string;
+           index: (Section & { tokens: number; selected: boolean; reason?: string })[] }[];
+  warnings: string[];
+}
+"#;
+
+/// The estimated token count of `text` for a model family (default
+/// `o200k_base`).
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "Family")] family: Option<String>,
+) -> JsResult<usize> {
+    let family = match family {
+        None => patchbay::tokens::Family::default(),
+        Some(f) => patchbay::tokens::Family::from_name(&f)
+            .ok_or_else(|| js_error(format!("unknown model family {f:?}")))?,
+    };
+    Ok(patchbay::tokens::estimate(text, family))
+}
+
+/// Every format's canonical edit from `before` to `after`, its size, and
+/// the advised format.
+#[wasm_bindgen(unchecked_return_type = "Comparison")]
+pub fn compare(
+    before: &str,
+    after: &str,
+    #[wasm_bindgen(unchecked_param_type = "CompareOptions")] options: Option<JsValue>,
+) -> JsResult {
+    let options: patchbay::advisor::CompareOptions = match options {
+        Some(o) => from_value(plain(&o)?).map_err(js_error)?,
+        None => Default::default(),
+    };
+    to_js(&patchbay::advisor::compare(before, after, &options))
+}
+
+/// Plans what fits in a context window; throws with the numbers when even
+/// the minimum does not fit.
+#[wasm_bindgen(unchecked_return_type = "Plan")]
+pub fn plan(#[wasm_bindgen(unchecked_param_type = "PlanRequest")] request: JsValue) -> JsResult {
+    let request: patchbay::budget::Request = from_value(plain(&request)?).map_err(js_error)?;
+    to_js(&patchbay::budget::plan(&request).map_err(js_error)?)
+}
+
+/// The tagged view `N:TAG content` of a file, for hashline edits.
+#[wasm_bindgen(js_name = tagView)]
+pub fn tag_view(text: &str, tag_len: Option<usize>, with_line: Option<bool>) -> String {
+    let opts = patchbay::TagOptions {
+        len: tag_len.unwrap_or(4),
+        with_line: with_line.unwrap_or(false),
+    };
+    patchbay::tags::view(text, opts)
+}
+
+/// The numbered view with the file's CRC-32 header, for `lines` edits.
+#[wasm_bindgen(js_name = crcView)]
+pub fn crc_view(path: &str, text: &str) -> String {
+    patchbay::crc_view(path, text)
+}
+
+/// Declared counts against what arrived (`Total: N`, `## Item n/N`, or a
+/// cut JSON reply), with the continuation prompt for a cut reply.
+#[wasm_bindgen(js_name = checkOutput)]
+pub fn check_output(text: &str, stop_reason: Option<String>) -> JsResult {
+    let p = patchbay::counts::Protocol::default();
+    let check = patchbay::counts::check_output(text, &p, stop_reason.as_deref());
+    #[derive(Serialize)]
+    struct Checked {
+        check: patchbay::counts::OutputCheck,
+        continuation: String,
+    }
+    let continuation = patchbay::counts::continuation_prompt(&check, &p);
+    to_js(&Checked {
+        check,
+        continuation,
+    })
+}
+
+/// The prompt kit of a format: instructions, worked example, token costs.
+#[wasm_bindgen(js_name = promptKit)]
+pub fn prompt_kit(format: &str) -> JsResult {
+    let kit = patchbay::prompts::kit(format)
+        .ok_or_else(|| js_error(format!("no prompt kit for {format:?}")))?;
+    to_js(&kit)
+}

@@ -7,9 +7,11 @@
 //!   such as `}` and `return nil`) and a reply of 50 SEARCH/REPLACE blocks
 //!   (3-8 lines, each unique in the file, spread over it, in random order).
 //!   patchbay runs the whole transaction (parse, locate, apply).
-//! * the pathological ones: 20,000 identical lines and a block of 500
-//!   identical lines (ambiguous: must be refused), and the same with one
-//!   distinct line that makes the block unique.
+//! * the pathological ones, 20,000 identical lines: a block of 500 of them
+//!   (ambiguous: must be refused); the same with one distinct line that
+//!   makes the block unique; the hashline way, 500 lines addressed by
+//!   number with their tags checked (a hand-built `Op::Lines` run through
+//!   `transaction::run`); and the matcher's lookup alone (`Haystack::find`).
 //!
 //! Each patchbay time is compared with the baseline most agents write: a
 //! line-by-line sliding window (`lines[i..i + m] == block`, all matches
@@ -22,6 +24,8 @@
 //! ```text
 //! cargo bench -p patchbay --bench apply                 # the table
 //! cargo bench -p patchbay --bench apply -- --runs 51    # more runs
+//! cargo bench -p patchbay --bench apply -- --only blocks # cases whose name has it
+//! cargo bench -p patchbay --bench apply -- --profile     # patchbay only, untimed
 //! cargo bench -p patchbay --bench apply -- --write-fixtures DIR
 //! ```
 //!
@@ -31,7 +35,8 @@
 //! `cargo test --benches`) every case runs once, checked, untimed.
 
 use patchbay::matcher::{FindOptions, Haystack, Miss};
-use patchbay::{ApplyOptions, Code, Status};
+use patchbay::{tags, transaction};
+use patchbay::{ApplyOptions, Check, Code, Edit, Op, Options, Parsed, Status, TagOptions};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -214,8 +219,8 @@ fn generate_blocks(lines: &[String], funcs: &[(usize, usize)], rng: &mut Rng) ->
             }
         };
         let old: Vec<String> = lines[start..start + m].to_vec();
-        // The edit: a log line after the first line, and `return nil`
-        // turned into a wrapped error where there is one.
+        // The edit: a log line after the first line, and `return nil, err`
+        // wrapped with `fmt.Errorf` where there is one.
         let mut new = vec![old[0].clone()];
         let ind: String = old[1].chars().take_while(|c| c.is_whitespace()).collect();
         let ind = if ind.is_empty() { "\t".to_owned() } else { ind };
@@ -498,13 +503,14 @@ fn ambiguous_case() -> Case {
     let owned: Vec<String> = block.iter().map(|s| s.to_string()).collect();
     assert_eq!(baseline::find_all(&lines, &owned).len(), 19_501);
     assert!(baseline::apply(&reply, &files).is_err());
+    let (r2, f2) = (reply.clone(), files.clone());
     Case {
         name: "pathological, ambiguous",
         patchbay: Box::new(move || {
             black_box(patchbay::apply(black_box(&reply), &files, &opt).unwrap());
         }),
         baseline: Box::new(move || {
-            black_box(baseline::apply(black_box(&reply), &files).unwrap_err());
+            black_box(baseline::apply(black_box(&r2), &f2).unwrap_err());
         }),
     }
 }
@@ -529,13 +535,67 @@ fn unique_case() -> Case {
     want.push('\n');
     assert!(report.files[0].content.as_deref() == Some(want.as_str()));
     assert!(baseline::apply(&reply, &files).unwrap()[PATH] == want);
+    let (r2, f2) = (reply.clone(), files.clone());
     Case {
         name: "pathological, unique",
         patchbay: Box::new(move || {
             black_box(patchbay::apply(black_box(&reply), &files, &opt).unwrap());
         }),
         baseline: Box::new(move || {
-            black_box(baseline::apply(black_box(&reply), &files).unwrap());
+            black_box(baseline::apply(black_box(&r2), &f2).unwrap());
+        }),
+    }
+}
+
+/// The same 20,000 identical lines, edited the hashline way: lines
+/// 14,501-15,000 addressed by number, each with its tag (all 500 tags are
+/// the same, as the lines are), checked and replaced. The baseline gets the
+/// same edit as a SEARCH/REPLACE block and can only refuse it (19,501
+/// places); patchbay's cost is the check of the lines named.
+fn tagged_case() -> Case {
+    let text = "\treturn nil\n".repeat(20_000);
+    let opts = TagOptions::default();
+    let (start, end) = (14_500, 15_000);
+    let tags: Vec<(usize, String)> = (start + 1..=end)
+        .map(|n| (n, tags::tag("\treturn nil", n, opts)))
+        .collect();
+    let parsed = Parsed {
+        edits: vec![Edit {
+            path: Some(PATH.into()),
+            op: Op::Lines {
+                start,
+                end,
+                new: vec!["\treturn err".into()],
+                check: Check::Tags { tags, opts },
+            },
+            span: 0..0,
+        }],
+        truncated: false,
+    };
+    let files = files_of(&text);
+    let opt = Options::default();
+    let report = transaction::run("hashline", "", &parsed, &files, &opt);
+    assert_eq!(report.status, Status::Applied, "{}", report.feedback);
+    let mut want = "\treturn nil\n".repeat(start);
+    want.push_str("\treturn err\n");
+    want.push_str(&"\treturn nil\n".repeat(20_000 - end));
+    assert!(report.files[0].content.as_deref() == Some(want.as_str()));
+    let reply = sr_reply(&vec!["\treturn nil"; end - start], &["\treturn err"]);
+    assert!(baseline::apply(&reply, &files).is_err());
+    let f2 = files.clone();
+    Case {
+        name: "pathological, tagged",
+        patchbay: Box::new(move || {
+            black_box(transaction::run(
+                "hashline",
+                "",
+                black_box(&parsed),
+                &files,
+                &opt,
+            ));
+        }),
+        baseline: Box::new(move || {
+            black_box(baseline::apply(black_box(&reply), &f2).unwrap_err());
         }),
     }
 }
@@ -603,8 +663,22 @@ fn main() {
         main_case(&fx),
         ambiguous_case(),
         unique_case(),
+        tagged_case(),
         lookup_case(),
     ];
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        let want = args.get(i + 1).expect("--only WORD").as_str();
+        cases.retain(|c| c.name.contains(want));
+    }
+    if args.iter().any(|a| a == "--profile") {
+        // For a profiler: patchbay's side only, `runs` times.
+        for c in &mut cases {
+            for _ in 0..runs {
+                (c.patchbay)();
+            }
+        }
+        return;
+    }
     if !bench {
         // `cargo test --benches`: checked above; run each once and stop.
         for c in &mut cases {

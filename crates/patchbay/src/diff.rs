@@ -64,16 +64,28 @@ pub fn unique_blocks(old: &[&str], new: &[&str], min_context: usize) -> Vec<Chan
         i += 1;
         let mut k = min_context;
         let grown = loop {
-            let up = k.min(c.old.start).min(c.new.start);
-            let down = k.min(old.len() - c.old.end).min(new.len() - c.new.end);
-            // Context below must be equal lines: when it would reach the
-            // next change, that change joins this block.
-            if i < cs.len() && c.old.end + down > cs[i].old.start {
+            // Context must be equal lines. Above, that is the gap down to the
+            // previous block; when more is needed, that block (already
+            // unique) joins this one, which makes the union unique too.
+            let gap_up = c.old.start - out.last().map_or(0, |p| p.old.end);
+            if k > gap_up {
+                if let Some(p) = out.pop() {
+                    c.old.start = p.old.start;
+                    c.new.start = p.new.start;
+                    continue;
+                }
+            }
+            // Below, likewise: the equal lines down to the next change (or
+            // the end); when more is needed, that change joins this block.
+            let gap_down = cs.get(i).map_or(old.len(), |n| n.old.start) - c.old.end;
+            if k > gap_down && i < cs.len() {
                 c.old.end = cs[i].old.end;
                 c.new.end = cs[i].new.end;
                 i += 1;
                 continue;
             }
+            let up = k.min(gap_up);
+            let down = k.min(gap_down);
             let g = Change {
                 old: c.old.start - up..c.old.end + down,
                 new: c.new.start - up..c.new.end + down,
@@ -82,16 +94,16 @@ pub fn unique_blocks(old: &[&str], new: &[&str], min_context: usize) -> Vec<Chan
             if whole || hay.find(&old[g.old.clone()], exact).is_ok() {
                 break g;
             }
+            // Growth is bounded: once up and down stop growing, the next
+            // step either joins a neighbour or covers the whole file.
             k += 1;
         };
-        // Context above may reach into the previous block: then both are one
-        // block from the previous start (aligned) to this end (aligned).
+        // Blocks that touch are written as one: formats that quote text
+        // (str_replace) would otherwise see two edits on one line break.
         match out.last_mut() {
             Some(prev) if prev.old.end >= grown.old.start => {
-                if grown.old.end >= prev.old.end {
-                    prev.old.end = grown.old.end;
-                    prev.new.end = grown.new.end;
-                }
+                prev.old.end = grown.old.end;
+                prev.new.end = grown.new.end;
             }
             _ => out.push(grown),
         }

@@ -30,6 +30,12 @@ pub enum Code {
     /// The edit located, but the transaction failed elsewhere, so it was held
     /// back (all-or-nothing).
     HeldBack,
+    /// A line-addressed edit names lines the model was never shown (the
+    /// caller's `seen` snapshot, `lines` format): read them first.
+    NotShown,
+    /// The edit applied but left a syntax error the file did not have
+    /// (patchbay-syntax's parse check, when it is set to fail).
+    SyntaxError,
 }
 
 impl Code {
@@ -49,6 +55,8 @@ impl Code {
             Code::NoEdits => "no_edits",
             Code::AlreadyApplied => "already_applied",
             Code::HeldBack => "held_back",
+            Code::NotShown => "not_shown",
+            Code::SyntaxError => "syntax_error",
         }
     }
 }
@@ -73,6 +81,10 @@ pub enum Op {
         /// before (V4A's `@@ class A` / `@@ def f():`); the block is then
         /// looked for after the last one. Each must be unique there.
         anchors: Vec<String>,
+        /// The block must end at the file's last line (V4A's `*** End of
+        /// File`). An empty `old` then appends; an empty `old` after
+        /// anchors inserts right after the last anchor.
+        at_end: bool,
     },
     /// Create the file, or append to it if it exists (Aider's empty SEARCH).
     CreateOrAppend { text: Vec<String> },
@@ -101,6 +113,19 @@ pub enum Op {
     },
     /// Rename the file to `to` (after the file's other edits).
     Rename { to: String },
+    /// Read-only: show lines of the file as it was before the transaction
+    /// (`N\tline`, 1-based) in the receipt's message. `range` is a 1-based
+    /// inclusive `(first, last)`, `last == None` meaning the end of the file;
+    /// `None` shows it all. It changes nothing, so it never conflicts with
+    /// other edits and is never held back.
+    View {
+        range: Option<(usize, Option<usize>)>,
+    },
+    /// Alternative readings of one damaged block edit, most likely first
+    /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
+    /// `Replace`. The file decides: see [`crate::readings`] (the readings
+    /// that locate must agree on one place, else `ambiguous`).
+    OneOf(Vec<crate::readings::Reading>),
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
     Invalid { code: Code, message: String },
@@ -119,6 +144,15 @@ pub enum Check {
     },
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
+    /// The lines the model was shown of this file, with their hashes (see
+    /// [`crate::seen`]): the edited lines must be among them, unchanged; a
+    /// shown block that moved is found again. The transaction sets it for
+    /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
+    Seen(crate::seen::SeenFile),
+    /// Plain line numbers that must be held to what the model was shown,
+    /// which the caller keeps (`ApplyOptions::seen`: seen lines, or the file
+    /// CRC); refused as `malformed` when there is no such snapshot.
+    Snapshot,
 }
 
 /// One edit as parsed from the model output.

@@ -16,6 +16,8 @@
 //! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
 //! ```
 
+pub mod advisor;
+pub mod budget;
 pub mod counts;
 pub mod diff;
 pub mod edit;
@@ -26,16 +28,22 @@ pub mod formats;
 pub mod locate;
 pub mod matcher;
 pub mod paths;
+pub mod prompts;
+pub mod readings;
 pub mod report;
 pub mod scan;
+pub mod seen;
+pub mod stream;
 pub mod tags;
 pub mod text;
+pub mod tokens;
 pub mod transaction;
 
 pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
 pub use formats::ParseOptions;
 pub use matcher::Level;
 pub use report::{FileReport, FileStatus, Report, Status};
+pub use seen::{crc_view, seen_view, SeenLines};
 pub use tags::TagOptions;
 pub use transaction::Options;
 
@@ -59,6 +67,10 @@ pub struct ApplyOptions {
     pub strict: bool,
     /// Tag options for the hashline format.
     pub tags: TagOptions,
+    /// What the model was shown (the `lines` format's `seen-lines` or
+    /// `file-crc` snapshot, see [`seen`]); the format's plain line numbers are
+    /// held to it, and refused without it.
+    pub seen: Option<SeenLines>,
 }
 
 impl Default for ApplyOptions {
@@ -72,6 +84,7 @@ impl Default for ApplyOptions {
             max_level: t.max_level,
             strict: false,
             tags: TagOptions::default(),
+            seen: t.seen,
         }
     }
 }
@@ -87,6 +100,7 @@ impl ApplyOptions {
             } else {
                 self.max_level
             },
+            seen: self.seen.clone(),
         }
     }
 

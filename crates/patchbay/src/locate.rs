@@ -46,6 +46,34 @@ pub fn region_view(text: &Text, lo: usize, hi: usize, opts: TagOptions) -> Strin
         .join("\n")
 }
 
+/// When every quoted tag is found again at one other offset within 50
+/// lines, says where: the lines moved, and the model can resend with the new
+/// numbers (nothing is applied there on a guess). `O(100·k)` tags.
+fn moved_hint(text: &Text, tags: &[(usize, String)], opts: TagOptions) -> String {
+    let at = |n: usize| (n >= 1 && n <= text.len()).then(|| tag(text.line(n - 1), n, opts));
+    let hits: Vec<isize> = (-50isize..=50)
+        .filter(|&d| d != 0 && !tags.is_empty())
+        .filter(|&d| {
+            tags.iter().all(|(n, t)| {
+                let m = *n as isize + d;
+                m >= 1 && at(m as usize).as_deref() == Some(t.as_str())
+            })
+        })
+        .collect();
+    match hits.as_slice() {
+        [d] => {
+            let lo = tags.iter().map(|t| t.0).min().unwrap_or(1) as isize + d;
+            let hi = tags.iter().map(|t| t.0).max().unwrap_or(1) as isize + d;
+            let (dir, k) = if *d > 0 { ("down", *d) } else { ("up", -d) };
+            format!(
+                "\nThe tagged lines are now at lines {lo}-{hi} ({k} line{} {dir}); resend the edit with those numbers and tags.",
+                if k == 1 { "" } else { "s" }
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 /// Checks and locates a line-addressed edit.
 pub fn lines(
     text: &Text,
@@ -55,12 +83,18 @@ pub fn lines(
     new: &[String],
     check: &Check,
 ) -> Result<Spot, Failure> {
+    // Seen lines come from an older view: check them and follow a shown
+    // block that moved before the numbers are held to the current file.
+    if let Check::Seen(seen) = check {
+        let (s, e, note) = crate::seen::relocate(text, path, start, end, seen)?;
+        let spot = lines(text, path, s, e, new, &Check::None)?;
+        return Ok(Spot { note, ..spot });
+    }
     let n = text.len();
     if start > end || end > n {
         let msg = if start == end {
             format!(
-                "cannot insert before line {} of {path}: it has {n} lines; valid insert positions are after line 0 (the top) to after line {n}",
-                start + 1
+                "cannot insert after line {start} of {path}: it has {n} lines; valid insert positions are after line 0 (the top) to after line {n}"
             )
         } else {
             format!(
@@ -92,9 +126,10 @@ pub fn lines(
                 return Err((
                     Code::StaleTag,
                     format!(
-                        "the tags {} do not match {path} as it is now (the file changed, or the tag was mistyped). The current lines there:\n{}",
+                        "the tags {} do not match {path} as it is now (the file changed, or the tag was mistyped). The current lines there:\n{}{}",
                         stale.join(", "),
-                        region_view(text, lo, hi, *opts)
+                        region_view(text, lo, hi, *opts),
+                        moved_hint(text, tags, *opts)
                     ),
                 ));
             }
@@ -108,6 +143,14 @@ pub fn lines(
                 ));
             }
         }
+        Check::Seen(_) => {}
+        // The transaction replaces it when the caller kept a snapshot.
+        Check::Snapshot => {
+            return Err((
+                Code::Malformed,
+                format!("the edit of {path} gives plain line numbers but no CRC-32, and no snapshot of what was shown was kept, so they cannot be checked; copy `crc32=...` from the view header into the edit (or pass the seen snapshot)"),
+            ));
+        }
     }
     Ok(Spot {
         start,
@@ -116,6 +159,32 @@ pub fn lines(
         level: None,
         note: None,
     })
+}
+
+/// The numbered lines `N\tline` that a read-only view shows: 1-based
+/// `(first, last)`, `last == None` (or past the end) meaning the end.
+pub fn view(
+    text: &Text,
+    path: &str,
+    range: Option<(usize, Option<usize>)>,
+) -> Result<String, Failure> {
+    let n = text.len();
+    let (first, last) = range.unwrap_or((1, None));
+    if range.is_some() && (first == 0 || first > n || last.is_some_and(|l| l < first)) {
+        let asked = last.map_or("-1".to_owned(), |l| l.to_string());
+        return Err((
+            Code::OutOfRange,
+            format!("cannot view lines [{first}, {asked}] of {path}: it has {n} lines; ask for a range within 1-{n} (-1 as the end means the last line)"),
+        ));
+    }
+    let last = last.unwrap_or(n).min(n);
+    if n == 0 {
+        return Ok(format!("{path} is empty"));
+    }
+    let shown: Vec<String> = (first..=last)
+        .map(|i| format!("{i}\t{}", text.line(i - 1)))
+        .collect();
+    Ok(shown.join("\n"))
 }
 
 /// Locates a substring replacement.
@@ -146,11 +215,18 @@ pub fn str_replace(
     }
     starts.push(flat.len());
     let line_of = |b: usize| starts.partition_point(|&s| s <= b).saturating_sub(1);
-    let hits: Vec<usize> = flat
-        .match_indices(old.as_str())
-        .map(|(i, _)| i)
-        .take(64)
-        .collect();
+    // Overlapping occurrences count too (`a\na` in `a\na\na` is two
+    // places), which `match_indices` would miss.
+    let mut hits: Vec<usize> = Vec::new();
+    while hits.len() < 64 {
+        let from = hits.last().map_or(0, |&h| {
+            h + flat[h..].chars().next().map_or(1, char::len_utf8)
+        });
+        match flat[from..].find(old.as_str()) {
+            Some(k) => hits.push(from + k),
+            None => break,
+        }
+    }
     let chosen = match hits.len() {
         0 => None,
         1 => Some((hits[0], false)),
@@ -184,7 +260,8 @@ pub fn str_replace(
         let mut end = line_of(e - 1) + 1;
         let mut joined = format!("{}{new}{}", &flat[starts[first]..b], &flat[e..starts[end]]);
         // When the replacement no longer ends a line, the next line joins it.
-        if !joined.ends_with('\n') && end < lines.len() {
+        // (An empty one deleted whole lines: nothing to join.)
+        if !joined.is_empty() && !joined.ends_with('\n') && end < lines.len() {
             joined.push_str(&flat[starts[end]..starts[end + 1]]);
             end += 1;
         }

@@ -11,7 +11,7 @@
 //! each edit costs one lookup (see `matcher`); overlaps are found with one
 //! sort, `O(E log E)`; the splice copies the file once, `O(N + new text)`.
 
-use crate::edit::{Code, Edit, EditStatus, Op, Parsed, Receipt};
+use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
 use crate::elision::find_elision;
 use crate::feedback;
 use crate::fold::is_blank;
@@ -34,6 +34,9 @@ pub struct Options {
     pub window: usize,
     /// The most tolerant matcher level (strict modes use `Exact`).
     pub max_level: Level,
+    /// What the model was shown (the `lines` format's snapshot): edits with
+    /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC).
+    pub seen: Option<crate::seen::SeenLines>,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             default_path: None,
             window: FindOptions::default().window,
             max_level: Level::Unicode,
+            seen: None,
         }
     }
 }
@@ -61,10 +65,16 @@ struct Planned {
 struct FileWork<'a> {
     path: String,
     original: Option<&'a str>,
+    /// The original split into lines and its matcher indexes, built once
+    /// per file and shared by all its edits (not once per edit).
+    text: Text<'a>,
+    hay: std::cell::OnceCell<Haystack<'a>>,
     receipts: Vec<Receipt>,
     planned: Vec<Planned>,
     /// Where the file moves to, after its edits.
     rename_to: Option<String>,
+    /// Indexes of read-only views: never held back, they change nothing.
+    views: Vec<usize>,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -102,6 +112,11 @@ pub fn run(
         let out_lines = output_line_range(output, &edit.span);
         let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
             Ok(p) => (p, None),
+            // An unusable part keeps its own code (a cut-off edit that did
+            // not get as far as its path is `truncated`, not pathless).
+            Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
+                (edit.path.clone().unwrap_or_default(), None)
+            }
             Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
         };
         let w = match work.iter().position(|w| w.path == path) {
@@ -115,9 +130,12 @@ pub fn run(
                 work.push(FileWork {
                     path,
                     original,
+                    text: Text::new(original.unwrap_or("")),
+                    hay: std::cell::OnceCell::new(),
                     receipts: vec![],
                     planned: vec![],
                     rename_to: None,
+                    views: vec![],
                 });
                 work.last_mut().expect("just pushed")
             }
@@ -164,14 +182,15 @@ pub fn run(
     let mut files_out = Vec::new();
     for w in work {
         let rename = w.rename_to.clone();
-        let original = w.original.map(str::to_owned);
+        // Borrowed, not copied: only a move needs the original text.
+        let original = w.original;
         let mut f = finish(w, apply, truncated);
         // A move: the old path is deleted, the new one created with the
         // edited (or unchanged) text.
         if let Some(to) =
             rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
         {
-            let content = f.content.take().or(original);
+            let content = f.content.take().or(original.map(str::to_owned));
             f.status = FileStatus::Deleted;
             files_out.push(f);
             files_out.push(FileReport {
@@ -222,7 +241,7 @@ fn locate(
     opt: &Options,
     files: &BTreeMap<String, String>,
 ) {
-    let text = Text::new(w.original.unwrap_or(""));
+    let text = &w.text;
     let n = text.len();
     let creating = w.original.is_none();
     let plan = |start, end, new: Vec<String>| Planned {
@@ -235,6 +254,37 @@ fn locate(
     };
     let planned = match &edit.op {
         Op::Invalid { code, message } => return fail(r, *code, message.clone()),
+        // Alternative readings: the file picks one, which is then located
+        // like any other edit (see `readings`).
+        Op::OneOf(readings) => {
+            let fo = FindOptions {
+                hint: None,
+                window: opt.window,
+                max_level: opt.max_level,
+                min_start: 0,
+            };
+            return match crate::readings::choose(&text.lines(), readings, fo) {
+                crate::readings::Choice::One(k) => match readings.get(k) {
+                    Some(reading) => {
+                        let one = Edit {
+                            op: reading.op.clone(),
+                            ..edit.clone()
+                        };
+                        let capped = Options {
+                            max_level: opt.max_level.min(reading.max_level),
+                            ..opt.clone()
+                        };
+                        locate(w, &one, idx, r, &capped, files)
+                    }
+                    None => fail(r, Code::Malformed, "the edit has no readings".into()),
+                },
+                crate::readings::Choice::Conflict(places) => fail(
+                    r,
+                    Code::Ambiguous,
+                    crate::readings::conflict_message(&w.path, &places),
+                ),
+            };
+        }
         Op::Delete => match w.original {
             None => {
                 return fail(
@@ -284,8 +334,16 @@ fn locate(
             if creating {
                 return fail(r, Code::FileMissing, format!("{} does not exist", w.path));
             }
-            match locate::lines(&text, &w.path, *start, *end, new, check) {
-                Ok(s) => plan(s.start, s.end, s.new),
+            // Plain numbers are held to the caller's snapshot of the view.
+            let held = match (check, &opt.seen) {
+                (Check::Snapshot, Some(seen)) => seen.check_for(&w.path),
+                _ => check.clone(),
+            };
+            match locate::lines(text, &w.path, *start, *end, new, &held) {
+                Ok(s) => {
+                    r.message = s.note;
+                    plan(s.start, s.end, s.new)
+                }
                 Err((code, msg)) => return fail(r, code, msg),
             }
         }
@@ -303,7 +361,7 @@ fn locate(
                 max_level: opt.max_level,
                 min_start: 0,
             };
-            match locate::str_replace(&text, &w.path, old, new, *hint, fo) {
+            match locate::str_replace(text, &w.path, old, new, *hint, fo) {
                 Ok(s) => {
                     r.strategy = s.level;
                     r.message = s.note;
@@ -335,11 +393,24 @@ fn locate(
             r.status = EditStatus::Applied;
             return;
         }
+        Op::View { range } => {
+            if creating {
+                let msg = format!("cannot view {}: it does not exist", w.path);
+                return fail(r, Code::FileMissing, msg);
+            }
+            match locate::view(text, &w.path, *range) {
+                Ok(shown) => (r.status, r.message) = (EditStatus::Applied, Some(shown)),
+                Err((code, msg)) => return fail(r, code, msg),
+            }
+            w.views.push(idx);
+            return;
+        }
         Op::Replace {
             old,
             new,
             hint,
             anchors,
+            at_end,
         } => {
             if creating {
                 return fail(
@@ -348,11 +419,10 @@ fn locate(
                     format!("{} does not exist; to create it, write a block with an empty SEARCH section", w.path),
                 );
             }
-            let lines = text.lines();
-            if let Some(k) = find_elision(new, &lines) {
+            let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
+            if let Some(k) = find_elision(new, hay.lines()) {
                 return fail(r, Code::Elided, feedback::elided(&w.path, k, &new[k]));
             }
-            let hay = Haystack::new(lines);
             let mut fo = FindOptions {
                 hint: *hint,
                 window: opt.window,
@@ -376,16 +446,48 @@ fn locate(
                         return fail(
                             r,
                             Code::NotFound,
-                            format!("the anchor `{}` was not found in {}", a.trim(), w.path),
+                            format!("the anchor `{}` was not found in {}; an anchor is one whole line of the file as it is there (such as `def f(self):`), found after the anchor before it", a.trim(), w.path),
                         );
                     }
                 }
             }
+            // `*** End of File`: only places that can reach the last line.
+            if *at_end {
+                fo.min_start = fo.min_start.max(n.saturating_sub(old.len()));
+            }
+            // No old lines: an insertion at the end, or right after the anchor.
+            if old.is_empty() && (*at_end || !anchors.is_empty()) {
+                let at = if *at_end { n } else { fo.min_start };
+                r.lines = Some([at + 1, at]);
+                r.status = EditStatus::Applied;
+                return w.planned.push(plan(at, at, new.clone()));
+            }
             match hay.find(old, fo) {
+                Ok(found) if *at_end && !hay.lines()[found.end..].iter().all(|l| is_blank(l)) => {
+                    return fail(
+                        r,
+                        Code::NotFound,
+                        format!("the lines before `*** End of File` are not the last lines of {}; they occur at lines {}-{}", w.path, found.start + 1, found.end),
+                    );
+                }
                 Ok(found) => {
                     r.strategy = Some(found.level);
                     if found.level != Level::Exact || found.by_hint {
                         r.message = Some(feedback::tolerated(&found));
+                    }
+                    // A stated line that was off (a diff header) is worth
+                    // knowing; `git apply` reports it too.
+                    if let Some(h) = hint.filter(|&h| h != found.start) {
+                        let d = found.start as isize - h as isize;
+                        let note = format!(
+                            "found at line {}; the stated line was {} (offset {d:+})",
+                            found.start + 1,
+                            h + 1
+                        );
+                        r.message = Some(match r.message.take() {
+                            Some(m) => format!("{m}; {note}"),
+                            None => note,
+                        });
                     }
                     let start = found.start;
                     let end = found.end;
@@ -406,11 +508,11 @@ fn locate(
                     if already {
                         return fail(r, Code::AlreadyApplied, feedback::already_applied(&w.path));
                     }
-                    return fail(
-                        r,
-                        Code::NotFound,
-                        feedback::not_found(&w.path, hay.lines(), old),
-                    );
+                    let mut msg = feedback::not_found(&w.path, hay.lines(), old);
+                    if *at_end {
+                        msg.push_str("\nThe block is marked `*** End of File`: it must end at the file's last line.");
+                    }
+                    return fail(r, Code::NotFound, msg);
                 }
                 Err(Miss::Ambiguous {
                     level,
@@ -441,8 +543,9 @@ fn locate(
 }
 
 /// The replacement lines, minus the blank lines the matcher trimmed from the
-/// block, re-indented by the offset it found.
-fn replacement(new: &[String], f: &Found) -> Vec<String> {
+/// block, re-indented by the offset it found. Public so that tools which
+/// rebuild an edit (the udiff repair) write exactly what would be applied.
+pub fn replacement(new: &[String], f: &Found) -> Vec<String> {
     let mut lo = 0;
     let mut hi = new.len();
     while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
@@ -504,7 +607,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
         for r in w
             .receipts
             .iter_mut()
-            .filter(|r| r.status == EditStatus::Applied)
+            .filter(|r| r.status == EditStatus::Applied && !w.views.contains(&r.index))
         {
             r.status = EditStatus::Skipped;
             r.code = Some(Code::HeldBack);
@@ -531,7 +634,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
     let content = if w.planned.is_empty() || deleted {
         None
     } else {
-        Some(splice(w.original, &mut w.planned))
+        Some(splice(w.original, &w.text, &mut w.planned))
     };
     let status = if deleted {
         FileStatus::Deleted
@@ -552,10 +655,9 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
 
 /// Builds the new text. Terminators follow the line replaced (else the
 /// file's dominant one); BOM and final-newline presence are kept.
-fn splice(original: Option<&str>, planned: &mut [Planned]) -> String {
+fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> String {
     planned.sort_by_key(|p| (p.start, p.end > p.start, p.idx));
     let src = original.unwrap_or("");
-    let text = Text::new(src);
     let n = text.len();
     let eol = text.dominant_eol();
     let final_nl = original.is_none() || text.ends_with_newline();

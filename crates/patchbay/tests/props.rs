@@ -109,8 +109,9 @@ proptest! {
         // SEARCH cannot quote a file of blank lines (an empty SEARCH means
         // create-or-append), so such files are left to `whole`.
         let quotable = before.iter().any(|l| !l.trim().is_empty());
-        for format in ["search-replace", "whole"] {
-            if format == "search-replace" && !quotable {
+        for format in ["search-replace", "whole", "hashline", "lines", "apply-patch", "tool-call", "udiff"] {
+            // These quote old lines, and a block of blank lines cannot be quoted.
+            if matches!(format, "search-replace" | "apply-patch" | "tool-call" | "udiff") && !quotable {
                 continue;
             }
             let out = render(format, PATH, &b, &a).unwrap();
@@ -154,7 +155,22 @@ proptest! {
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), file in prop::collection::vec(line(), 0..20)) {
         let out = String::from_utf8_lossy(&bytes);
         let text = join(&file, &Style { crlf: false, final_nl: true });
-        for format in ["search-replace", "whole", "auto"] {
+        for format in ["search-replace", "whole", "auto", "hashline", "lines", "apply-patch", "tool-call", "udiff"] {
+            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+        }
+    }
+
+    #[test]
+    fn patch_and_tool_call_soup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+        "*** Begin Patch\n", "*** End Patch\n", "*** Update File: src/f.txt\n", "*** Add File: a\n", "*** Delete File: src/f.txt\n",
+        "*** Move to: b\n", "*** End of File\n", "@@\n", "@@ x = 1\n", "@@ -1,2 +1,3 @@ y\n", " x = 1\n", "-x = 1\n", "+z\n", "\n",
+        "{\"command\": \"str_replace\", \"path\": \"src/f.txt\", \"old_str\": \"x", "\", \"new_str\": \"", "\"}\n", "[", "]", ",",
+        "{\"command\": \"insert\", \"insert_line\": 99, \"new_str\": \"q\"}\n", "{\"command\": \"view\", \"view_range\": [2, -1]}\n",
+        "{\"name\": \"e\", \"input\": ", "```json\n", "```\n",
+    ]), 0..30)) {
+        let out: String = parts.concat();
+        let text = "x = 1\n    return x\ny = 2\n".to_string();
+        for format in ["apply-patch", "tool-call", "auto"] {
             let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
         }
     }

@@ -5,7 +5,14 @@
 
 use crate::edit::Parsed;
 
+pub mod apply_patch;
+pub mod detect;
+pub mod hashline;
+pub mod json_edits;
+pub mod lines;
 pub mod search_replace;
+pub mod tool_call;
+pub mod udiff;
 pub mod whole;
 
 /// Options that change how a format reads an output.
@@ -35,7 +42,15 @@ pub trait Format: Sync {
 
 /// Every format that can be named, in detection priority order.
 pub fn all() -> &'static [&'static dyn Format] {
-    &[&search_replace::SearchReplace, &whole::Whole]
+    &[
+        &search_replace::SearchReplace,
+        &whole::Whole,
+        &apply_patch::ApplyPatch,
+        &hashline::Hashline,
+        &lines::Lines,
+        &tool_call::ToolCall,
+        &udiff::Udiff,
+    ]
 }
 
 /// Looks a format up by its contract name.
@@ -58,27 +73,8 @@ pub struct Detection {
     pub reason: String,
 }
 
-/// Detects the format of an output from its markers.
+/// Detects the format of an output from its markers: every format's, the
+/// first marker in the output winning (see [`detect::detect`]).
 pub fn detect(output: &str) -> Detection {
-    let has_line = |pred: &dyn Fn(&str) -> bool| output.lines().any(pred);
-    if has_line(&|l| search_replace::is_head(l)) {
-        let sure = has_line(&|l| search_replace::is_tail(l));
-        return Detection {
-            format: "search-replace",
-            confidence: if sure { 0.98 } else { 0.8 },
-            reason: "has a `<<<<<<< SEARCH` marker".into(),
-        };
-    }
-    if has_line(&|l| crate::scan::fence_open(l).is_some()) {
-        return Detection {
-            format: "whole",
-            confidence: 0.6,
-            reason: "has a fenced block and no other edit markers".into(),
-        };
-    }
-    Detection {
-        format: "whole",
-        confidence: 0.1,
-        reason: "no edit markers found".into(),
-    }
+    detect::detect(output)
 }

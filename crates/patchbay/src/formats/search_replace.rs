@@ -116,6 +116,7 @@ impl Format for SearchReplace {
                                 new: std::mem::take(&mut new),
                                 hint: None,
                                 anchors: vec![],
+                                at_end: false,
                             }
                         };
                         parsed.edits.push(Edit {
@@ -234,6 +235,7 @@ mod tests {
                 new: vec!["x = 2".into()],
                 hint: None,
                 anchors: vec![],
+                at_end: false,
             }
         );
     }

@@ -1,0 +1,161 @@
+//! The syntax-aware commands, on patchbay-syntax: `outline` and `slice`
+//! (read and print), `splice` (writes FILE atomically, refuses a file that
+//! changed since the slice), and the `--check-syntax` step of `apply`.
+
+use crate::args::SyntaxArgs;
+use crate::fsio::{self, Change, Refusal, Root};
+use crate::{out, Failure};
+use patchbay::report::Report;
+use patchbay_syntax::{Language, Slice};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One JSON line; a type that serialises cannot fail.
+macro_rules! json {
+    ($v:expr) => {
+        serde_json::to_string($v).unwrap_or_default() + "\n"
+    };
+}
+
+fn read(path: &str) -> Result<String, Failure> {
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    text.map_err(|e| Failure::Io(format!("cannot read {path} as UTF-8 text: {e}")))
+}
+
+/// Runs `outline`, `slice` or `splice`; returns the exit code.
+pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
+    let lang = Language::resolve(&a.file, a.language.as_deref())
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let text = read(&a.file)?;
+    let symbol = a.symbol.as_deref().unwrap_or("");
+    match a.command {
+        "outline" => {
+            let o = patchbay_syntax::outline(&text, lang).map_err(io)?;
+            out(&if a.json { json!(&o) } else { o.render() });
+            Ok(0)
+        }
+        "slice" => match patchbay_syntax::slice::slice(&a.file, &text, lang, symbol) {
+            Ok(s) if a.json => {
+                out(&json!(&s));
+                Ok(0)
+            }
+            Ok(s) => {
+                out(&s.text);
+                Ok(0)
+            }
+            Err(e) => refuse(&e.to_string()),
+        },
+        _ => splice(a, lang, &text),
+    }
+}
+
+/// A result the user can act on (no such symbol, a stale slice): exit 1.
+fn refuse(message: &str) -> Result<i32, Failure> {
+    eprintln!("error: {message}");
+    Ok(1)
+}
+
+fn io(e: patchbay_syntax::Error) -> Failure {
+    Failure::Io(e.to_string())
+}
+
+/// `splice FILE SYMBOL SLICE`.
+fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
+    let symbol = a.symbol.as_deref().unwrap_or("");
+    let given = read(a.slice.as_deref().unwrap_or("-"))?;
+    // The JSON of `slice --json` carries the origin; anything else is the
+    // edited text of SYMBOL as the file is now.
+    let (slice, edited) = match serde_json::from_str::<Slice>(&given) {
+        Ok(s) => {
+            let edited = s.text.clone();
+            (s, edited)
+        }
+        Err(_) => match patchbay_syntax::slice::slice(&a.file, text, lang, symbol) {
+            Ok(s) => (s, given),
+            Err(e) => return refuse(&e.to_string()),
+        },
+    };
+    // The file is checked first: a changed file makes every other answer
+    // unreliable.
+    let crc = patchbay::tags::file_crc(text);
+    if crc != slice.file_crc {
+        return refuse(&format!(
+            "{} changed since the slice was cut (CRC-32 {:08x}, now {crc:08x}); slice it again and redo the edit",
+            a.file, slice.file_crc
+        ));
+    }
+    let o = patchbay_syntax::outline(text, lang).map_err(io)?;
+    match o.find(symbol) {
+        Ok(s) if s.lines == slice.lines => {}
+        Ok(s) => {
+            return refuse(&format!(
+                "the slice was cut from `{}` (lines {}-{}), but `{symbol}` is `{}` (lines {}-{})",
+                slice.symbol, slice.lines[0], slice.lines[1], s.qualified, s.lines[0], s.lines[1]
+            ))
+        }
+        Err(e) => return refuse(&e.to_string()),
+    }
+    let new = match patchbay_syntax::splice::splice(text, &slice, &edited) {
+        Ok(n) => n,
+        Err(e) => return refuse(&e.to_string()),
+    };
+    for i in patchbay_syntax::new_issues(text, &new, lang).unwrap_or_default() {
+        eprintln!(
+            "warning: {} line {}: {} (the edit introduced it)",
+            a.file, i.lines[0], i.message
+        );
+    }
+    if a.dry_run {
+        out(&new);
+        return Ok(0);
+    }
+    write(&a.file, &new)?;
+    let added = new.lines().count() as isize - text.lines().count() as isize;
+    out(&format!(
+        "spliced {} into {} (lines {}-{}, {added:+} lines)\n",
+        slice.symbol, a.file, slice.lines[0], slice.lines[1]
+    ));
+    Ok(0)
+}
+
+/// Replaces `file` atomically (temporary file beside it, then rename),
+/// with the same checks as `apply` (no symbolic link out of its folder).
+fn write(file: &str, content: &str) -> Result<(), Failure> {
+    let p = Path::new(file);
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = p
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| Failure::Usage(format!("{file} is not a file path")))?;
+    let root = Root::open(dir).map_err(Failure::Io)?;
+    let target = root.resolve(name).map_err(|r| match r {
+        Refusal::Escape(m) | Refusal::Io(m) => Failure::Io(m),
+    })?;
+    fsio::commit(
+        &root,
+        &[Change::Write {
+            path: target.real,
+            content: content.to_owned(),
+        }],
+    )
+    .map_err(Failure::Io)
+}
+
+/// `apply --check-syntax`: new syntax errors as warnings on the receipts,
+/// or with `--fail-on-syntax` as failures (then nothing is written).
+pub fn check(report: &mut Report, before: &BTreeMap<String, String>, fail: bool) {
+    let policy = if fail {
+        patchbay_syntax::Policy::Fail
+    } else {
+        patchbay_syntax::Policy::Warn
+    };
+    patchbay_syntax::check_report(report, before, policy);
+}

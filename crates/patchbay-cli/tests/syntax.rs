@@ -1,0 +1,249 @@
+//! End-to-end tests of `patchbay outline`, `slice`, `splice` and
+//! `apply --check-syntax`: the built binary in a fresh temporary folder,
+//! checking exit codes, output and the bytes on disk.
+
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Sandbox {
+    dir: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "patchbay-cli-syntax-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Sandbox { dir }
+    }
+
+    fn write(&self, rel: &str, text: &str) -> String {
+        let p = self.dir.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+
+    fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.dir.join(rel)).unwrap()
+    }
+
+    fn entries(&self) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(&self.dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn patchbay(dir: &Path, args: &[&str], stdin: &str) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(o.stdout).unwrap(),
+        stderr: String::from_utf8(o.stderr).unwrap(),
+    }
+}
+
+const LIB: &str = "/// A greeter.\npub struct Greeter;\n\nimpl Greeter {\n    /// Says hello.\n    pub fn hello(&self) -> &'static str {\n        \"hello\"\n    }\n\n    pub fn bye(&self) -> &'static str {\n        \"bye\"\n    }\n}\n";
+
+#[test]
+fn outline_lists_symbols_as_text_and_json() {
+    let sb = Sandbox::new();
+    sb.write("src/lib.rs", LIB);
+    let o = patchbay(&sb.dir, &["outline", "src/lib.rs"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "        1-2  struct     Greeter\n       4-13  impl       impl Greeter\n        5-8  method       Greeter::hello\n      10-12  method       Greeter::bye\n"
+    );
+    let o = patchbay(&sb.dir, &["outline", "src/lib.rs", "--json"], "");
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["language"], "rust");
+    assert_eq!(v["symbols"][2]["qualified"], "Greeter::hello");
+    assert_eq!(
+        v["symbols"][2]["leading"]["lines"],
+        serde_json::json!([5, 5])
+    );
+    // No language for a .txt file, unless one is named.
+    sb.write("notes.txt", "def f():\n    pass\n");
+    let o = patchbay(&sb.dir, &["outline", "notes.txt"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("no language"), "{}", o.stderr);
+    let o = patchbay(
+        &sb.dir,
+        &["outline", "notes.txt", "--language", "python"],
+        "",
+    );
+    assert_eq!(
+        (o.code, o.stdout.as_str()),
+        (0, "        1-2  function   f\n")
+    );
+}
+
+#[test]
+fn slice_prints_the_symbol_dedented_or_with_its_origin() {
+    let sb = Sandbox::new();
+    sb.write("lib.rs", LIB);
+    let o = patchbay(&sb.dir, &["slice", "lib.rs", "Greeter::hello"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "/// Says hello.\npub fn hello(&self) -> &'static str {\n    \"hello\"\n}\n"
+    );
+    // By line: the innermost symbol around line 11.
+    let o = patchbay(&sb.dir, &["slice", "lib.rs", "11", "--json"], "");
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["symbol"], "Greeter::bye");
+    assert_eq!(v["lines"], serde_json::json!([10, 12]));
+    assert_eq!(v["indent"], "    ");
+    assert_eq!(v["file_crc"], patchbay::tags::file_crc(LIB));
+    let o = patchbay(&sb.dir, &["slice", "lib.rs", "Greeter::nope"], "");
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("no symbol named `Greeter::nope`"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn splice_writes_the_edited_slice_back_atomically() {
+    let sb = Sandbox::new();
+    sb.write("lib.rs", LIB);
+    let o = patchbay(&sb.dir, &["slice", "lib.rs", "hello", "--json"], "");
+    let mut v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let text = v["text"]
+        .as_str()
+        .unwrap()
+        .replace("\"hello\"", "\"hi there\"");
+    v["text"] = Value::String(text);
+    sb.write("slice.json", &v.to_string());
+    let o = patchbay(
+        &sb.dir,
+        &["splice", "lib.rs", "Greeter::hello", "slice.json"],
+        "",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "spliced Greeter::hello into lib.rs (lines 5-8, +0 lines)\n"
+    );
+    assert_eq!(sb.read("lib.rs"), LIB.replace("\"hello\"", "\"hi there\""));
+    assert_eq!(sb.entries(), ["lib.rs", "slice.json"], "no temporary left");
+}
+
+#[test]
+fn splice_refuses_a_changed_file_and_another_symbol() {
+    let sb = Sandbox::new();
+    sb.write("lib.rs", LIB);
+    let o = patchbay(&sb.dir, &["slice", "lib.rs", "bye", "--json"], "");
+    sb.write("slice.json", &o.stdout);
+    let o = patchbay(&sb.dir, &["splice", "lib.rs", "hello", "slice.json"], "");
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("the slice was cut from `Greeter::bye`"),
+        "{}",
+        o.stderr
+    );
+    let changed = LIB.replace("bye\"", "goodbye\"");
+    sb.write("lib.rs", &changed);
+    let o = patchbay(
+        &sb.dir,
+        &["splice", "lib.rs", "bye", "-"],
+        &fs::read_to_string(sb.dir.join("slice.json")).unwrap(),
+    );
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("lib.rs changed since the slice was cut"),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(sb.read("lib.rs"), changed, "nothing written");
+}
+
+#[test]
+fn a_plain_text_slice_replaces_the_symbol_and_syntax_errors_are_warned() {
+    let sb = Sandbox::new();
+    sb.write("lib.rs", LIB);
+    // Dedented, as the model saw it; the closing brace is missing.
+    let broken = "pub fn bye(&self) -> &'static str {\n    \"see you\"\n";
+    let o = patchbay(
+        &sb.dir,
+        &["splice", "lib.rs", "bye", "-", "--dry-run"],
+        broken,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("warning: lib.rs line"), "{}", o.stderr);
+    assert_eq!(sb.read("lib.rs"), LIB, "dry run");
+    let fixed = format!("{broken}}}\n");
+    let o = patchbay(&sb.dir, &["splice", "lib.rs", "bye", "-"], &fixed);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    assert_eq!(sb.read("lib.rs"), LIB.replace("\"bye\"", "\"see you\""));
+}
+
+#[test]
+fn apply_checks_syntax_when_asked() {
+    let reply = "lib.rs\n<<<<<<< SEARCH\n        \"bye\"\n    }\n=======\n        \"bye\"\n>>>>>>> REPLACE\n";
+    let sb = Sandbox::new();
+    sb.write("lib.rs", LIB);
+    sb.write("reply.txt", reply);
+    let args = [
+        "apply",
+        "--edits",
+        "reply.txt",
+        "--fail-on-syntax",
+        "--json",
+    ];
+    let o = patchbay(&sb.dir, &args, "");
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["files"][0]["edits"][0]["code"], "syntax_error");
+    assert_eq!(sb.read("lib.rs"), LIB, "nothing written");
+    let o = patchbay(
+        &sb.dir,
+        &["apply", "--edits", "reply.txt", "--check-syntax"],
+        "",
+    );
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert!(o.stdout.contains("Syntax check"), "{}", o.stdout);
+    assert_ne!(sb.read("lib.rs"), LIB, "warnings do not stop the write");
+}

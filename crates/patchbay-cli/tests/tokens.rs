@@ -1,0 +1,266 @@
+//! `patchbay tokens`, `compare` and `budget` as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("patchbay-tokens-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+    fn write(&self, rel: &str, text: &str) -> String {
+        let p = self.0.join(rel);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+/// A Rust file of `n` small functions (7 lines each).
+fn handlers(n: usize) -> String {
+    let mut s = String::from("use std::collections::HashMap;\n\n");
+    for k in 0..n {
+        s.push_str(&format!(
+            "/// Handles case {k}.\npub fn handler_{k}(input: &str, table: &mut HashMap<String, usize>) -> usize {{\n    let key = format!(\"{{}}-{k}\", input.trim());\n    *table.entry(key).or_insert(0) += {k};\n    0\n}}\n\n"
+        ));
+    }
+    s
+}
+
+fn repo_file(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn tokens_counts_with_the_estimator_and_exact_vocabularies() {
+    let d = Dir::new("count");
+    let hello = d.write("hello.txt", "hello world");
+    let o = run(&["tokens", &hello, "--tokenizer", "o200k_base"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        "           2  ".to_string() + &hello + "\n           2  total (o200k_base)\n"
+    );
+
+    let src = repo_file("tests/tools/sources/textwrap.py");
+    let o = run(&["tokens", &src, &hello, "--json"]);
+    let v = json(&o);
+    let est = v["files"][0]["tokens"]["estimate:o200k_base"]
+        .as_u64()
+        .unwrap();
+    let exact = json(&run(&["tokens", &src, "--json", "--tokenizer=o200k_base"]))["files"][0]
+        ["tokens"]["o200k_base"]
+        .as_u64()
+        .unwrap();
+    // The estimator lands within 6% of the exact count on this file.
+    assert!(est.abs_diff(exact) * 100 <= exact * 6, "{est} vs {exact}");
+    assert_eq!(
+        v["total"]["estimate:o200k_base"].as_u64().unwrap(),
+        est + v["files"][1]["tokens"]["estimate:o200k_base"]
+            .as_u64()
+            .unwrap()
+    );
+
+    // `all`: every estimator family and every exact vocabulary, one column each.
+    let o = run(&["tokens", &hello, "--tokenizer", "all"]);
+    let out = stdout(&o);
+    for col in [
+        "est:gemma",
+        "est:qwen2",
+        "o200k",
+        "cl100k",
+        "llama3",
+        "qwen2",
+        "deepseek_v3",
+    ] {
+        assert!(out.lines().next().unwrap().contains(col), "{out}");
+    }
+}
+
+#[test]
+fn tokens_usage_errors() {
+    let o = run(&["tokens", "x", "--tokenizer", "gpt2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown tokenizer"));
+    let o = run(&["tokens"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["tokens", "does-not-exist.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["tokens", "x", "--tokenizer", "gemma"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("estimate:gemma"));
+}
+
+#[test]
+fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
+    let d = Dir::new("compare");
+    let short = handlers(10);
+    let b = d.write("b.rs", &short);
+    let a = d.write("a.rs", &short.replace("+= 3;", "+= 30;"));
+    let o = run(&["compare", &b, &a]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for f in [
+        "search-replace",
+        "whole",
+        "udiff",
+        "apply-patch",
+        "tool-call",
+        "hashline",
+        "lines",
+    ] {
+        assert!(out.contains(&format!("\n{f} ")), "{f}: {out}");
+    }
+    assert!(out.contains("recommended: whole"), "{out}");
+
+    // The threshold is an option: under 10 lines only.
+    let v = json(&run(&["compare", &b, &a, "--whole-below", "10", "--json"]));
+    let rec = v["recommendation"]["format"].as_str().unwrap();
+    assert_ne!(rec, "whole");
+    let formats = v["formats"].as_array().unwrap();
+    let chosen = formats.iter().find(|f| f["format"] == rec).unwrap();
+    assert_eq!(chosen["unambiguous"], true);
+    let whole = formats.iter().find(|f| f["format"] == "whole").unwrap();
+    assert!(whole["tokens"].as_u64() > chosen["tokens"].as_u64());
+    // The edits name the file as a model would: by its name, not its path.
+    assert!(chosen["edit"].as_str().unwrap().contains("b.rs"));
+    assert!(!chosen["edit"]
+        .as_str()
+        .unwrap()
+        .contains(&*d.0.to_string_lossy()));
+
+    let o = run(&["compare", &b, &a, "--whole-above", "150"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn budget_plans_and_says_what_it_dropped() {
+    let d = Dir::new("budget");
+    let system = d.write(
+        "system.txt",
+        &"You are a careful coding assistant. ".repeat(150),
+    );
+    let m1 = d.write(
+        "m1.txt",
+        &"Memory: the user prefers small diffs. ".repeat(10),
+    );
+    let m2 = d.write("m2.txt", &"Memory: tests live in tests/. ".repeat(10));
+    let ctx = d.write(
+        "ctx.txt",
+        &"Folder src/ holds the request handlers. ".repeat(60),
+    );
+    let file = d.write("handlers.rs", &handlers(80));
+    let base = [
+        "budget",
+        "--system",
+        &system,
+        "--reserve",
+        "1000",
+        "--memory",
+        &m1,
+        "--memory",
+        &m2,
+        "--context",
+        &ctx,
+        "--task",
+        "Fix the overflow in handler_40",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--window", "4096", "--json", &file]);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = json(&o);
+    let f = &v["files"][0];
+    assert_eq!(f["mode"], "sections");
+    assert!(f["excerpt"]
+        .as_str()
+        .unwrap()
+        .contains("pub fn handler_40("));
+    let t = &v["totals"];
+    let sum: u64 = [
+        "system", "task", "reserve", "memory", "context", "code", "free",
+    ]
+    .iter()
+    .map(|k| t[k].as_u64().unwrap())
+    .sum();
+    assert_eq!(sum, 4096);
+
+    // Tighter: the folder context goes first, then the oldest memory
+    // (system ~1050 + reserve 1000 + target ~90 + one memory entry ~80).
+    let mut args = base.to_vec();
+    args.extend(["--window", "2260", &file]);
+    let o = run(&args);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let line = |needle: &str| {
+        out.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(line("ctx.txt").contains("dropped: needs"), "{out}");
+    assert!(line("memory 1 of 2").contains("dropped"), "{out}");
+    assert!(line("memory 2 of 2").contains("kept"), "{out}");
+    assert!(
+        out.contains("lines ") && out.contains("target: `handler_40` is named in the task"),
+        "{out}"
+    );
+
+    // --excerpt prints the text to send, with original line numbers.
+    let mut args = base.to_vec();
+    args.extend(["--window", "2500", "--excerpt", &file]);
+    let out = stdout(&run(&args));
+    assert!(out.contains("[lines "), "{out}");
+
+    // Too small for even the minimum: exit 1 and the numbers.
+    let mut args = base.to_vec();
+    args.extend(["--window", "1500", &file]);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("does not fit: "), "{}", stdout(&o));
+    let mut args = base.to_vec();
+    args.extend(["--window", "1500", "--json", &file]);
+    assert_eq!(json(&run(&args))["code"], "does_not_fit");
+}
+
+#[test]
+fn budget_usage_and_help() {
+    assert_eq!(run(&["budget", "x.rs"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["budget", "--window", "many", "x.rs"]).status.code(),
+        Some(2)
+    );
+    let o = run(&["help", "budget"]);
+    assert!(stdout(&o).contains("--memory FILE"));
+    let o = run(&["--help"]);
+    for c in ["tokens", "compare", "budget"] {
+        assert!(stdout(&o).contains(&format!("\n  {c} ")), "{c}");
+    }
+}

@@ -1,0 +1,269 @@
+//! The outline of a file: its definitions in document order, each with a
+//! qualified name, a kind, byte and line ranges, and the range of its
+//! leading doc comments and attributes or decorators. Also lookups (by
+//! qualified name, by line) and the flat [`sections`] view.
+//!
+//! Cost: one parse, then one walk over the nodes outside function bodies
+//! (see `walk.rs`), `O(nodes)`; lookups are linear in the symbols.
+
+use crate::lang::{self, Language};
+use crate::Error;
+use serde::{Deserialize, Serialize};
+
+/// What a symbol is. Names are lowercase in JSON and JS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Function,
+    /// A function inside a class, struct, impl, trait or interface, or
+    /// defined with a qualifier (C++ `Greeter::hello`, a Go receiver).
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Union,
+    Trait,
+    Interface,
+    Impl,
+    /// A module or namespace.
+    Module,
+    /// A type alias (TypeScript `type`, Rust `type`, Go `type X int`).
+    Type,
+    Macro,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::Method => "method",
+            Kind::Class => "class",
+            Kind::Struct => "struct",
+            Kind::Enum => "enum",
+            Kind::Union => "union",
+            Kind::Trait => "trait",
+            Kind::Interface => "interface",
+            Kind::Impl => "impl",
+            Kind::Module => "module",
+            Kind::Type => "type",
+            Kind::Macro => "macro",
+        }
+    }
+
+    /// Kinds whose functions are methods.
+    pub(crate) fn has_methods(self) -> bool {
+        matches!(
+            self,
+            Kind::Class
+                | Kind::Struct
+                | Kind::Union
+                | Kind::Enum
+                | Kind::Trait
+                | Kind::Interface
+                | Kind::Impl
+        )
+    }
+}
+
+/// A range of the file: `bytes` is half-open `[start, end)` in the text as
+/// given (a BOM counts), `lines` is 1-based and inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub bytes: [usize; 2],
+    pub lines: [usize; 2],
+}
+
+/// One definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub name: String,
+    /// The name with its enclosing symbols: `Greeter::hello` (Rust, C,
+    /// C++), `Outer.Inner.method` (the others). A Rust impl block is named
+    /// `impl Greeter` (`impl Display for Greeter`) and qualifies its
+    /// members by the type alone.
+    pub qualified: String,
+    pub kind: Kind,
+    /// The definition itself, with what wraps it (`export`, a Python
+    /// `decorated_definition`, C++ `template<...>`, `const f = ...`).
+    pub span: Span,
+    /// Its leading doc comments and attributes, decorators or annotations
+    /// (those inside the definition too, so it may overlap `span`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub leading: Option<Span>,
+    /// The lines a slice of this symbol takes: from its first leading line
+    /// to its last line, 1-based inclusive.
+    pub lines: [usize; 2],
+    /// Index of the enclosing symbol in [`Outline::symbols`].
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub parent: Option<usize>,
+    /// 0 for top-level symbols.
+    pub depth: usize,
+}
+
+/// The definitions of a file, in document order (parents before members).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outline {
+    pub language: Language,
+    pub symbols: Vec<Symbol>,
+}
+
+/// One entry of [`sections`]: what a budget planner needs of a symbol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section {
+    /// The qualified name.
+    pub name: String,
+    pub kind: Kind,
+    /// 1-based, inclusive, leading comments and attributes included.
+    pub start_line: usize,
+    pub end_line: usize,
+}
+
+/// Outlines `text`. Syntax errors do not stop it: tree-sitter recovers and
+/// the definitions it still recognises are listed.
+pub fn outline(text: &str, lang: Language) -> Result<Outline, Error> {
+    let (body, base) = crate::body(text);
+    let tree = lang::parse(body, lang)?;
+    Ok(Outline {
+        language: lang,
+        symbols: crate::walk::collect(tree.root_node(), body, base, lang),
+    })
+}
+
+/// Every symbol of `text` as a flat list of sections, in document order
+/// (members follow their parent and lie within its lines).
+pub fn sections(text: &str, lang: Language) -> Result<Vec<Section>, Error> {
+    Ok(outline(text, lang)?
+        .symbols
+        .into_iter()
+        .map(|s| Section {
+            name: s.qualified,
+            kind: s.kind,
+            start_line: s.lines[0],
+            end_line: s.lines[1],
+        })
+        .collect())
+}
+
+impl Outline {
+    /// The innermost symbol whose lines (leading lines included) contain
+    /// the 1-based `line`.
+    pub fn at_line(&self, line: usize) -> Option<&Symbol> {
+        self.symbols
+            .iter()
+            .filter(|s| s.lines[0] <= line && line <= s.lines[1])
+            .max_by_key(|s| (s.depth, usize::MAX - (s.lines[1] - s.lines[0])))
+    }
+
+    /// The symbol a query names: a 1-based line number (`42` or `:42`, the
+    /// innermost symbol there); else an exact qualified name; else a
+    /// unique symbol whose name is the query or whose qualified name ends
+    /// with it (`hello` or `Greeter::hello`). Either separator is accepted.
+    pub fn find(&self, query: &str) -> Result<&Symbol, Error> {
+        let q = query.trim();
+        let digits = q.strip_prefix(':').unwrap_or(q);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let line = digits.parse::<usize>().unwrap_or(usize::MAX);
+            return self.at_line(line).ok_or(Error::NoSymbolAtLine(line));
+        }
+        let sep = self.language.separator();
+        let q = match sep {
+            "::" => q.replace('.', "::"),
+            _ => q.replace("::", "."),
+        };
+        let mut hits: Vec<&Symbol> = self.symbols.iter().filter(|s| s.qualified == q).collect();
+        if hits.is_empty() {
+            let tail = format!("{sep}{q}");
+            hits = self
+                .symbols
+                .iter()
+                .filter(|s| s.name == q || s.qualified.ends_with(&tail))
+                .collect();
+        }
+        match hits.as_slice() {
+            [one] => Ok(one),
+            [] => Err(Error::SymbolNotFound {
+                candidates: self.close_to(&q),
+                query: q,
+            }),
+            many => Err(Error::AmbiguousSymbol {
+                query: q,
+                candidates: many
+                    .iter()
+                    .map(|s| (s.qualified.clone(), s.lines[0]))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// Qualified names that look like `q` (same last segment, ignoring
+    /// case), else the first dozen symbols.
+    fn close_to(&self, q: &str) -> Vec<String> {
+        let sep = self.language.separator();
+        let last = q.rsplit(sep).next().unwrap_or(q).to_lowercase();
+        let mut v: Vec<String> = self
+            .symbols
+            .iter()
+            .filter(|s| {
+                let n = s.name.to_lowercase();
+                !last.is_empty() && (n.contains(&last) || last.contains(&n))
+            })
+            .map(|s| s.qualified.clone())
+            .collect();
+        if v.is_empty() {
+            v = self.symbols.iter().map(|s| s.qualified.clone()).collect();
+        }
+        v.truncate(12);
+        v
+    }
+
+    /// A plain-text listing, one symbol a line, members indented:
+    /// `  12-20  method     Greeter::hello`.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for s in &self.symbols {
+            let range = format!("{}-{}", s.lines[0], s.lines[1]);
+            out.push_str(&format!(
+                "{range:>11}  {:<9}  {:indent$}{}\n",
+                s.kind.name(),
+                "",
+                s.qualified,
+                indent = 2 * s.depth
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_by_name_line_and_either_separator() {
+        let src = "struct A;\nimpl A {\n    fn f(&self) {}\n    fn g(&self) {}\n}\nfn f() {}\n";
+        let o = outline(src, Language::Rust).unwrap();
+        let names: Vec<&str> = o.symbols.iter().map(|s| s.qualified.as_str()).collect();
+        assert_eq!(names, ["A", "impl A", "A::f", "A::g", "f"]);
+        assert_eq!(o.find("A.g").unwrap().qualified, "A::g");
+        assert_eq!(o.find("g").unwrap().qualified, "A::g");
+        assert_eq!(o.find("f").unwrap().lines, [6, 6], "exact beats suffix");
+        assert_eq!(o.find("3").unwrap().qualified, "A::f");
+        assert_eq!(o.find(":2").unwrap().qualified, "impl A");
+        assert_eq!(o.find("99"), Err(Error::NoSymbolAtLine(99)));
+        match o.find("nope") {
+            Err(Error::SymbolNotFound { candidates, .. }) => assert_eq!(candidates.len(), 5),
+            other => panic!("{other:?}"),
+        }
+        let twice = "impl A { fn f() {} }\nimpl B { fn f() {} }\n";
+        let o = outline(twice, Language::Rust).unwrap();
+        assert_eq!(
+            o.find("f"),
+            Err(Error::AmbiguousSymbol {
+                query: "f".into(),
+                candidates: vec![("A::f".into(), 1), ("B::f".into(), 2)]
+            })
+        );
+        let r = o.render();
+        assert_eq!(r.lines().next(), Some("        1-1  impl       impl A"));
+    }
+}

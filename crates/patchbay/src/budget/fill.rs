@@ -1,0 +1,398 @@
+//! The planner's greedy fill, tier by tier (see the module docs of
+//! [`super`]). Each candidate is priced by re-rendering the file's excerpt
+//! and counting it, so the totals are exact for the chosen tokenizer:
+//! `O(sections × excerpt)` counting per file, a few milliseconds with the
+//! estimator.
+
+use super::select::{self, Score};
+use super::{chosen, line_index, FilePlan, Part, Plan, PlanError, PlannedSection, Request, Totals};
+use crate::counts::output_size_warning;
+use std::collections::BTreeSet;
+
+struct FileState<'a> {
+    path: &'a str,
+    lines: Vec<&'a str>,
+    full_tokens: usize,
+    index: Vec<PlannedSection>,
+    scores: Vec<Score>,
+    /// Sections the task matches, best first.
+    ranked: Vec<usize>,
+    tokens: usize,
+    /// Whether the whole file was too big for what was left (a small file
+    /// sent as sections).
+    trimmed_from: Option<usize>,
+}
+
+impl FileState<'_> {
+    fn ranges(&self, set: &BTreeSet<usize>) -> Vec<(usize, usize)> {
+        let sections: Vec<_> = self.index.iter().map(|p| p.section.clone()).collect();
+        select::ranges(&sections, set)
+    }
+
+    fn render(&self, set: &BTreeSet<usize>, req: &Request) -> String {
+        select::render(
+            self.path,
+            &self.lines,
+            &self.ranges(set),
+            req.options.line_numbers,
+        )
+    }
+
+    /// Tokens of the excerpt with `k` added.
+    fn cost_with(&self, k: usize, req: &Request) -> usize {
+        let mut set = chosen(&self.index);
+        set.insert(k);
+        req.options.tokenizer.count(&self.render(&set, req))
+    }
+
+    fn select(&mut self, k: usize, tokens: usize, reason: String) {
+        self.index[k].selected = true;
+        if self.index[k].reason.is_empty() {
+            self.index[k].reason = reason;
+        }
+        self.tokens = tokens;
+    }
+}
+
+/// Replaces a part of `old` tokens by one of `new` when the room `left`
+/// allows; an excerpt can shrink when a section joins two runs.
+fn take(left: &mut usize, old: usize, new: usize) -> bool {
+    if new <= old + *left {
+        *left = *left + old - new;
+        true
+    } else {
+        false
+    }
+}
+
+fn part(kind: &str, name: &str, tokens: usize, status: &str, reason: String) -> Part {
+    Part {
+        kind: kind.into(),
+        name: name.into(),
+        tokens,
+        status: status.into(),
+        reason,
+    }
+}
+
+pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
+    let opt = &req.options;
+    let tok = opt.tokenizer;
+    let window = req.window;
+    let (system, task) = (tok.count(&req.system), tok.count(&req.task));
+    let fixed = system + task + req.reserve + opt.overhead;
+    let mut parts = vec![
+        part("system", "system prompt", system, "kept", String::new()),
+        part("task", "task", task, "kept", String::new()),
+        part(
+            "reserve",
+            "reply reserve",
+            req.reserve,
+            "kept",
+            String::new(),
+        ),
+    ];
+    if opt.overhead > 0 {
+        parts.push(part(
+            "overhead",
+            "chat template",
+            opt.overhead,
+            "kept",
+            String::new(),
+        ));
+    }
+    if fixed > window {
+        return Err(PlanError::DoesNotFit {
+            need: fixed,
+            window,
+            message: format!(
+                "the system prompt ({system}), task ({task}) and reply reserve ({}) need {fixed} tokens, more than the window of {window}",
+                req.reserve + opt.overhead
+            ),
+        });
+    }
+    let terms = select::terms(&req.task);
+    let mut warnings = vec![];
+    let mut files: Vec<FileState> = req
+        .files
+        .iter()
+        .map(|f| {
+            let lines: Vec<&str> = f.text.lines().collect();
+            let index = line_index(&f.path, &f.text, f.sections.clone(), tok);
+            let sections: Vec<_> = index.iter().map(|p| p.section.clone()).collect();
+            let scores = select::score(&sections, &lines, &terms);
+            let mut ranked: Vec<usize> = (0..index.len())
+                .filter(|&k| scores[k].score > 0.0)
+                .collect();
+            // Best first; among equals, nearest the best (the target) first,
+            // so that what is added around it stays in one piece.
+            let best = ranked
+                .iter()
+                .copied()
+                .max_by(|&a, &b| scores[a].score.total_cmp(&scores[b].score).then(b.cmp(&a)));
+            let dist = |k: usize| best.map_or(k, |t| k.abs_diff(t));
+            ranked.sort_by(|&a, &b| {
+                scores[b]
+                    .score
+                    .total_cmp(&scores[a].score)
+                    .then(dist(a).cmp(&dist(b)))
+                    .then(a.cmp(&b))
+            });
+            let whole = select::render(&f.path, &lines, &[(1, lines.len())], opt.line_numbers);
+            FileState {
+                path: &f.path,
+                full_tokens: tok.count(&whole),
+                lines,
+                index,
+                scores,
+                ranked,
+                tokens: 0,
+                trimmed_from: None,
+            }
+        })
+        .collect();
+
+    // 1. The minimum: each file's target section.
+    let mut need = fixed;
+    let mut mins = vec![];
+    for f in &mut files {
+        if f.index.is_empty() {
+            f.tokens = f.full_tokens;
+            need += f.tokens;
+            continue;
+        }
+        let (target, reason) = match f.ranked.first() {
+            Some(&k) => (k, format!("target: {}", f.scores[k].reason)),
+            None => {
+                warnings.push(format!(
+                    "the task names nothing in {}: its first section of code stands in as the target",
+                    f.path
+                ));
+                let k = f
+                    .index
+                    .iter()
+                    .position(|p| !matches!(p.section.kind.as_str(), "imports" | "comment"))
+                    .unwrap_or(0);
+                (
+                    k,
+                    "target: first section of code (the task names nothing here)".into(),
+                )
+            }
+        };
+        let cost = f.cost_with(target, req);
+        f.select(target, cost, reason);
+        need += cost;
+        let s = &f.index[target].section;
+        mins.push(format!(
+            "{} lines {}-{} ({cost})",
+            f.path, s.start_line, s.end_line
+        ));
+    }
+    if need > window {
+        return Err(PlanError::DoesNotFit {
+            need,
+            window,
+            message: format!(
+                "even the minimum does not fit: system prompt ({system}) + task ({task}) + reply reserve ({}) + target sections [{}] need {need} tokens, more than the window of {window}",
+                req.reserve + opt.overhead,
+                mins.join(", ")
+            ),
+        });
+    }
+    let mut left = window - need;
+
+    // 2. The code the task wants.
+    for f in &mut files {
+        if f.index.is_empty() {
+            continue;
+        }
+        if f.lines.len() <= opt.index_threshold {
+            let all: BTreeSet<usize> = (0..f.index.len()).collect();
+            if take(&mut left, f.tokens, f.full_tokens) {
+                for k in all {
+                    f.select(k, f.full_tokens, "part of a file sent whole".into());
+                }
+                continue;
+            }
+            f.trimmed_from = Some(left + f.tokens);
+        }
+        for k in f.ranked.clone() {
+            if f.index[k].selected || !f.scores[k].strong {
+                continue;
+            }
+            let cost = f.cost_with(k, req);
+            if take(&mut left, f.tokens, cost) {
+                let reason = f.scores[k].reason.clone();
+                f.select(k, cost, reason);
+            }
+        }
+    }
+
+    // 3. Memory, newest first; 4. context, in order. Each stops at the first
+    // entry that does not fit, so what goes is the oldest memory and the
+    // last context.
+    let mut memory_kept = 0;
+    let mut mem_parts = vec![];
+    let mut stopped = false;
+    for (i, m) in req.memory.iter().enumerate().rev() {
+        let t = tok.count(m);
+        let name = format!("memory {} of {}", i + 1, req.memory.len());
+        if !stopped && t <= left {
+            left -= t;
+            memory_kept += t;
+            mem_parts.push(part("memory", &name, t, "kept", String::new()));
+        } else {
+            let why = if stopped {
+                "older than a memory entry that did not fit (oldest go first)".to_string()
+            } else {
+                format!("needs {t} tokens, {left} were left after the code (memory goes before code; oldest first)")
+            };
+            stopped = true;
+            mem_parts.push(part("memory", &name, t, "dropped", why));
+        }
+    }
+    mem_parts.reverse();
+    let mut context_kept = 0;
+    let mut stopped = false;
+    for c in &req.context {
+        let t = tok.count(&c.text);
+        if !stopped && t <= left {
+            left -= t;
+            context_kept += t;
+            parts.push(part("context", &c.name, t, "kept", String::new()));
+        } else {
+            let why = if stopped {
+                "after a context entry that did not fit".to_string()
+            } else {
+                format!("needs {t} tokens, {left} were left after the code and memory (folder context goes first)")
+            };
+            stopped = true;
+            parts.push(part("context", &c.name, t, "dropped", why));
+        }
+    }
+    parts.extend(mem_parts);
+
+    // 5. Sections that use the task's identifiers, then neighbours of what
+    // was chosen, until the budget is spent.
+    for f in &mut files {
+        for k in f.ranked.clone() {
+            if f.index[k].selected {
+                continue;
+            }
+            let cost = f.cost_with(k, req);
+            if take(&mut left, f.tokens, cost) {
+                let reason = f.scores[k].reason.clone();
+                f.select(k, cost, reason);
+            }
+        }
+        while let Some((k, cost)) = next_neighbour(f, req, left) {
+            take(&mut left, f.tokens, cost);
+            f.select(k, cost, "next to the selected sections".into());
+        }
+    }
+
+    let mut out_files = vec![];
+    let mut code = 0;
+    for f in files {
+        let set = chosen(&f.index);
+        let ranges = if f.index.is_empty() {
+            vec![]
+        } else {
+            f.ranges(&set)
+        };
+        let whole = f.index.is_empty() || ranges == [(1, f.lines.len())];
+        code += f.tokens;
+        let reason = if whole {
+            if let Some(w) = output_size_warning(f.full_tokens, 1, req.reserve) {
+                warnings.push(format!("if the model rewrites {} whole: {w}", f.path));
+            }
+            String::new()
+        } else if let Some(room) = f.trimmed_from {
+            format!(
+                "trimmed to the sections the task needs: the whole file needs {} tokens, {room} were left for it",
+                f.full_tokens
+            )
+        } else {
+            format!(
+                "{} lines, over the line-index threshold of {}: sent the sections the task needs and their neighbours ({} of {} tokens)",
+                f.lines.len(),
+                opt.index_threshold,
+                f.tokens,
+                f.full_tokens
+            )
+        };
+        let status = if whole { "kept" } else { "trimmed" };
+        parts.push(part("file", f.path, f.tokens, status, reason));
+        let excerpt = f.render(&set, req);
+        out_files.push(FilePlan {
+            path: f.path.to_string(),
+            lines: f.lines.len(),
+            full_tokens: f.full_tokens,
+            tokens: f.tokens,
+            mode: if whole { "whole" } else { "sections" }.into(),
+            ranges,
+            index: f.index,
+            excerpt,
+        });
+    }
+    if let Some(e) = opt.expected_output {
+        warnings.extend(output_size_warning(e.per_item, e.items, req.reserve));
+    }
+    let fixed_kept = system + task + req.reserve + opt.overhead;
+    let totals = Totals {
+        system,
+        task,
+        reserve: req.reserve,
+        overhead: opt.overhead,
+        memory: memory_kept,
+        context: context_kept,
+        code,
+        free: left,
+        code_budget: window - fixed_kept - memory_kept - context_kept,
+    };
+    Ok(Plan {
+        window,
+        tokenizer: tok,
+        totals,
+        parts,
+        files: out_files,
+        warnings,
+    })
+}
+
+/// The unselected section next to the selection that fits in `left`:
+/// candidates are the sections just before and after each selected run,
+/// the better scored first, then the nearest to what the task asked for. Returns it and the new
+/// excerpt cost.
+fn next_neighbour(f: &FileState, req: &Request, left: usize) -> Option<(usize, usize)> {
+    let sel = chosen(&f.index);
+    let mut cands: BTreeSet<usize> = BTreeSet::new();
+    for &k in &sel {
+        if k > 0 && !sel.contains(&(k - 1)) {
+            cands.insert(k - 1);
+        }
+        if k + 1 < f.index.len() && !sel.contains(&(k + 1)) {
+            cands.insert(k + 1);
+        }
+    }
+    // Nearest to a section the task asked for (in sections), so the context
+    // grows on both sides of the target in turn; earlier first on a tie.
+    let anchors: Vec<usize> = sel
+        .iter()
+        .copied()
+        .filter(|&k| f.scores[k].score > 0.0)
+        .collect();
+    let dist = |k: usize| anchors.iter().map(|&a| a.abs_diff(k)).min().unwrap_or(0);
+    let mut cands: Vec<usize> = cands.into_iter().collect();
+    cands.sort_by(|&a, &b| {
+        f.scores[b]
+            .score
+            .total_cmp(&f.scores[a].score)
+            .then(dist(a).cmp(&dist(b)))
+            .then(a.cmp(&b))
+    });
+    cands
+        .into_iter()
+        .map(|k| (k, f.cost_with(k, req)))
+        .find(|&(_, cost)| cost <= f.tokens + left)
+}

@@ -1,0 +1,473 @@
+//! `apply-patch`: OpenAI Codex's V4A patch.
+//!
+//! ````text
+//! *** Begin Patch
+//! *** Update File: src/app.py
+//! *** Move to: src/main.py
+//! @@ class App:
+//! @@     def run(self):
+//!          x = 1
+//! -        return x
+//! +        return x + 1
+//! *** Add File: NOTES.md
+//! +hello
+//! *** Delete File: old.py
+//! *** End Patch
+//! ````
+//!
+//! Each `@@` chunk becomes one [`Op::Replace`]: context (` `) and removed
+//! (`-`) lines are the block to find, context and added (`+`) lines its
+//! replacement. The texts of the `@@ line` headers before it are anchors,
+//! found first and in order (several in a row nest: class, then method);
+//! `*** End of File` pins the block to the end of the file. A chunk with only
+//! added lines goes right after its last anchor, or, without one, at the end
+//! of the file (as Codex does). `Add File` is [`Op::Create`], `Delete File`
+//! [`Op::Delete`], `Move to` an [`Op::Rename`] after the file's chunks.
+//!
+//! Unlike Codex, chunks are located independently against the original, so
+//! their order does not matter and context that occurs twice is `ambiguous`
+//! instead of "the first one after the previous chunk"; the whole patch is
+//! one transaction. Lenient reading (the default) accepts markers padded with
+//! whitespace, a patch in a fence or in prose, a missing `*** Begin Patch`, a
+//! chunk line without a prefix (read as context: the space was lost), blank
+//! lines in an added file, and a unified-diff header `@@ -1,2 +1,3 @@ text`
+//! (its numbers mean nothing here; `text` is the anchor). Strict mode refuses
+//! these. Without `*** End Patch` the output is `truncated`: the complete
+//! sections before the cut are located and held back, nothing applies.
+//!
+//! Rendering writes the patch a careful model would: one `@@` chunk per
+//! change with the least context that is unique (see
+//! [`crate::diff::unique_blocks`]), so it needs no anchors. One pass,
+//! `O(len)`; rendering costs a line diff.
+
+use super::{Format, ParseOptions};
+use crate::diff::{changes, unique_blocks};
+use crate::edit::{Code, Edit, Op, Parsed};
+use crate::scan::{out_lines, OutLine};
+use crate::text::Text;
+use std::ops::Range;
+
+pub struct ApplyPatch;
+
+/// A marker line, recognised with surrounding whitespace trimmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark<'a> {
+    Begin,
+    End,
+    Add(&'a str),
+    Delete(&'a str),
+    Update(&'a str),
+    Move(&'a str),
+    EndOfFile,
+    /// `@@`, with the anchor text after it, if any.
+    Chunk(Option<&'a str>),
+}
+
+fn mark(line: &str, strict: bool) -> Option<Mark<'_>> {
+    let t = line.trim();
+    match t {
+        "*** Begin Patch" => return Some(Mark::Begin),
+        "*** End Patch" => return Some(Mark::End),
+        "*** End of File" => return Some(Mark::EndOfFile),
+        "@@" => return Some(Mark::Chunk(None)),
+        _ => {}
+    }
+    if let Some(rest) = t.strip_prefix("@@") {
+        // `@@count` (a Ruby class variable) is a line, not a header.
+        if !rest.starts_with(char::is_whitespace) {
+            return None;
+        }
+        return Some(Mark::Chunk(anchor_text(rest.trim(), strict)));
+    }
+    let file = |p: &str| {
+        t.strip_prefix(p)
+            .map(|r| r.trim().trim_matches(['`', '"', '\'']).trim())
+    };
+    if let Some(p) = file("*** Add File:") {
+        return Some(Mark::Add(p));
+    }
+    if let Some(p) = file("*** Delete File:") {
+        return Some(Mark::Delete(p));
+    }
+    if let Some(p) = file("*** Update File:") {
+        return Some(Mark::Update(p));
+    }
+    file("*** Move to:").map(Mark::Move)
+}
+
+/// The anchor of `@@ text`; a unified-diff range header before the text
+/// (`-12,3 +12,4 @@ def f():`) is dropped in lenient mode.
+fn anchor_text(rest: &str, strict: bool) -> Option<&str> {
+    let mut t = rest;
+    if !strict && t.starts_with('-') {
+        let mut words = t.splitn(4, ' ');
+        let ranges = |w: Option<&str>, sign: char| {
+            w.and_then(|w| w.strip_prefix(sign))
+                .is_some_and(|w| !w.is_empty() && w.split(',').all(|n| n.parse::<u64>().is_ok()))
+        };
+        if ranges(words.next(), '-') && ranges(words.next(), '+') && words.next() == Some("@@") {
+            t = words.next().unwrap_or("").trim();
+        }
+    }
+    (!t.is_empty()).then_some(t)
+}
+
+/// The chunk being read in an `Update File` section.
+#[derive(Default)]
+struct Chunk {
+    anchors: Vec<String>,
+    old: Vec<String>,
+    new: Vec<String>,
+    /// Content lines read (context, `-`, `+`).
+    body: usize,
+    /// Empty output lines at the end of the chunk: separators, not context.
+    empties: usize,
+    span: Option<Range<usize>>,
+}
+
+enum Kind {
+    Add {
+        text: Vec<String>,
+        blanks: usize,
+    },
+    Delete,
+    Update {
+        chunk: Chunk,
+        moved: Option<(String, Range<usize>)>,
+    },
+}
+
+/// One `*** ... File:` section and the edits it has produced so far.
+struct Section {
+    path: String,
+    head: Range<usize>,
+    kind: Kind,
+    edits: Vec<Edit>,
+}
+
+impl Section {
+    fn open(m: Mark, l: &OutLine) -> Option<Section> {
+        let (path, kind) = match m {
+            Mark::Add(p) => (
+                p,
+                Kind::Add {
+                    text: vec![],
+                    blanks: 0,
+                },
+            ),
+            Mark::Delete(p) => (p, Kind::Delete),
+            Mark::Update(p) => (
+                p,
+                Kind::Update {
+                    chunk: Chunk::default(),
+                    moved: None,
+                },
+            ),
+            _ => return None,
+        };
+        let mut s = Section {
+            path: path.to_owned(),
+            head: l.start..l.end,
+            kind,
+            edits: vec![],
+        };
+        if path.is_empty() {
+            s.invalid(
+                format!(
+                    "`{}` names no file; write the path after the colon",
+                    l.text.trim()
+                ),
+                l.start..l.end,
+            );
+        }
+        Some(s)
+    }
+
+    fn edit(&mut self, op: Op, span: Range<usize>) {
+        let path = Some(self.path.clone()).filter(|p| !p.is_empty());
+        self.edits.push(Edit { path, op, span });
+    }
+
+    fn invalid(&mut self, message: String, span: Range<usize>) {
+        let op = Op::Invalid {
+            code: Code::Malformed,
+            message,
+        };
+        self.edit(op, span);
+    }
+
+    /// Reads one line of the section's body (`no` is its 1-based number).
+    fn feed(&mut self, l: &OutLine, no: usize, strict: bool) {
+        let span = l.start..l.end;
+        let problem = match &mut self.kind {
+            Kind::Delete => {
+                let t = l.text.trim();
+                if t.is_empty() || (!strict && t.starts_with('-')) {
+                    return;
+                }
+                format!("output line {no}: `*** Delete File: {}` takes no lines after it; to change the file, use `*** Update File:`", self.path)
+            }
+            Kind::Add { text, blanks } => {
+                if let Some(rest) = l.text.strip_prefix('+') {
+                    text.extend(std::iter::repeat_n(String::new(), *blanks));
+                    *blanks = 0;
+                    text.push(rest.to_owned());
+                    return;
+                }
+                if !strict && l.text.trim().is_empty() {
+                    *blanks += 1;
+                    return;
+                }
+                format!("output line {no}: `{}` in an added file; every line of `*** Add File:` starts with `+`", l.text.trim())
+            }
+            Kind::Update { chunk, moved } => match mark(l.text, strict) {
+                Some(Mark::Move(to)) => {
+                    *moved = Some((to.to_owned(), span));
+                    return;
+                }
+                Some(Mark::Chunk(anchor)) => {
+                    if chunk.body > 0 {
+                        self.flush(false);
+                    }
+                    let Kind::Update { chunk, .. } = &mut self.kind else {
+                        return;
+                    };
+                    chunk.anchors.extend(anchor.map(str::to_owned));
+                    chunk.span.get_or_insert(span.clone()).end = span.end;
+                    return;
+                }
+                Some(Mark::EndOfFile) if chunk.body > 0 => {
+                    chunk.span.get_or_insert(span.clone()).end = span.end;
+                    chunk.empties = 0;
+                    return self.flush(true);
+                }
+                Some(Mark::EndOfFile) => {
+                    format!("output line {no}: `*** End of File` must follow the lines of a chunk")
+                }
+                Some(Mark::Begin) => return,
+                _ => {
+                    let (old, new) = match l.text.as_bytes().first() {
+                        None => (Some(""), Some("")),
+                        Some(b' ') => (Some(&l.text[1..]), Some(&l.text[1..])),
+                        Some(b'-') => (Some(&l.text[1..]), None),
+                        Some(b'+') => (None, Some(&l.text[1..])),
+                        Some(_) if !strict => (Some(l.text), Some(l.text)),
+                        Some(_) => (None, None),
+                    };
+                    if old.is_none() && new.is_none() {
+                        format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim())
+                    } else {
+                        chunk.old.extend(old.map(str::to_owned));
+                        chunk.new.extend(new.map(str::to_owned));
+                        chunk.body += 1;
+                        chunk.empties = if l.text.is_empty() {
+                            chunk.empties + 1
+                        } else {
+                            0
+                        };
+                        chunk.span.get_or_insert(span.clone()).end = span.end;
+                        return;
+                    }
+                }
+            },
+        };
+        self.invalid(problem, span);
+    }
+
+    /// Ends the current chunk of an update section as an edit.
+    fn flush(&mut self, at_end: bool) {
+        let Kind::Update { chunk, .. } = &mut self.kind else {
+            return;
+        };
+        let mut c = std::mem::take(chunk);
+        let span = c.span.clone().unwrap_or(self.head.clone());
+        if c.body == 0 {
+            if !c.anchors.is_empty() {
+                let msg = format!(
+                    "the chunk `@@ {}` has no lines after it; add the context, `-` and `+` lines",
+                    c.anchors.join(" / ")
+                );
+                self.invalid(msg, span);
+            }
+            return;
+        }
+        // Empty output lines that end a chunk separate it from the next one.
+        if !at_end {
+            for _ in 0..c.empties.min(c.old.len()).min(c.new.len()) {
+                c.old.pop();
+                c.new.pop();
+            }
+        }
+        let at_end = at_end || (c.old.is_empty() && c.anchors.is_empty());
+        let op = Op::Replace {
+            old: c.old,
+            new: c.new,
+            hint: None,
+            anchors: c.anchors,
+            at_end,
+        };
+        self.edit(op, span);
+    }
+
+    /// The section's edits once it is complete.
+    fn close(mut self) -> Vec<Edit> {
+        let span = self.head.start..self.head.end;
+        match std::mem::replace(&mut self.kind, Kind::Delete) {
+            Kind::Delete => self.edit(Op::Delete, span),
+            Kind::Add { text, .. } => self.edit(Op::Create { text }, span),
+            Kind::Update { chunk, moved } => {
+                self.kind = Kind::Update { chunk, moved: None };
+                self.flush(false);
+                match moved {
+                    Some((to, at)) => self.edit(Op::Rename { to }, at),
+                    None if self.edits.is_empty() => self.invalid(
+                        format!("`*** Update File: {}` has no chunks; add `@@` chunks with ` `, `-` and `+` lines, or `*** Move to:`", self.path),
+                        span,
+                    ),
+                    None => {}
+                }
+            }
+        }
+        self.edits
+    }
+}
+
+impl Format for ApplyPatch {
+    fn name(&self) -> &'static str {
+        "apply-patch"
+    }
+
+    fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
+        let lines = out_lines(output);
+        let mut parsed = Parsed::default();
+        let mut i = 0;
+        while i < lines.len() {
+            i = match mark(lines[i].text, opt.strict) {
+                Some(Mark::Begin) => patch(output, &lines, i, i + 1, opt.strict, &mut parsed),
+                Some(Mark::Add(_) | Mark::Delete(_) | Mark::Update(_)) if !opt.strict => {
+                    patch(output, &lines, i, i, opt.strict, &mut parsed)
+                }
+                _ => i + 1,
+            };
+        }
+        parsed
+    }
+
+    fn render(&self, path: &str, before: &str, after: &str) -> String {
+        let (b, a) = (Text::new(before), Text::new(after));
+        let (bl, al) = (b.lines(), a.lines());
+        let mut out = String::new();
+        if bl.is_empty() {
+            if al.is_empty() {
+                return out;
+            }
+            out.push_str(&format!("*** Begin Patch\n*** Add File: {path}\n"));
+            for l in &al {
+                out.push_str(&format!("+{l}\n"));
+            }
+        } else {
+            let blocks = unique_blocks(&bl, &al, 0);
+            if blocks.is_empty() {
+                return out;
+            }
+            out.push_str(&format!("*** Begin Patch\n*** Update File: {path}\n"));
+            for c in blocks {
+                out.push_str("@@\n");
+                push_chunk(&mut out, &bl[c.old], &al[c.new]);
+            }
+        }
+        out.push_str("*** End Patch\n");
+        out
+    }
+}
+
+/// Reads one patch whose sections start at line `from`; returns the line
+/// after its `*** End Patch` (or the end of the output when it is cut).
+fn patch(
+    output: &str,
+    lines: &[OutLine],
+    begin: usize,
+    from: usize,
+    strict: bool,
+    parsed: &mut Parsed,
+) -> usize {
+    let mut sec: Option<Section> = None;
+    for (i, l) in lines.iter().enumerate().skip(from) {
+        match mark(l.text, strict) {
+            Some(Mark::End) => {
+                parsed
+                    .edits
+                    .extend(sec.map(Section::close).unwrap_or_default());
+                return i + 1;
+            }
+            Some(m @ (Mark::Add(_) | Mark::Delete(_) | Mark::Update(_))) => {
+                parsed
+                    .edits
+                    .extend(sec.take().map(Section::close).unwrap_or_default());
+                sec = Section::open(m, l);
+            }
+            // Lines before the first section are prose.
+            _ => {
+                if let Some(s) = &mut sec {
+                    s.feed(l, i + 1, strict);
+                }
+            }
+        }
+    }
+    parsed.truncated = true;
+    let (path, start, what) = match sec {
+        Some(s) => (
+            Some(s.path.clone()).filter(|p| !p.is_empty()),
+            s.head.start,
+            format!("inside the section for {}", s.path),
+        ),
+        None => (None, lines[begin].start, "before its first section".into()),
+    };
+    parsed.edits.push(Edit {
+        path,
+        op: Op::Invalid {
+            code: Code::Truncated,
+            message: format!("the output ends {what} without `*** End Patch`; the reply was cut off (or the patch was not closed)"),
+        },
+        span: start..output.len(),
+    });
+    lines.len()
+}
+
+/// One chunk's lines: unchanged lines as context, the rest as `-` / `+`.
+fn push_chunk(out: &mut String, old: &[&str], new: &[&str]) {
+    let mut push = |prefix: char, l: &str| {
+        out.push(prefix);
+        out.push_str(l);
+        out.push('\n');
+    };
+    // A context line that would read as a marker is written as removed
+    // and added again, which means the same and cannot be misread.
+    let context = |l: &str, push: &mut dyn FnMut(char, &str)| {
+        if mark(&format!(" {l}"), false).is_some() {
+            push('-', l);
+            push('+', l);
+        } else {
+            push(' ', l);
+        }
+    };
+    let mut i = 0;
+    for c in changes(old, new) {
+        for l in &old[i..c.old.start] {
+            context(l, &mut push);
+        }
+        for l in &old[c.old.clone()] {
+            push('-', l);
+        }
+        for l in &new[c.new.clone()] {
+            push('+', l);
+        }
+        i = c.old.end;
+    }
+    for l in &old[i..] {
+        context(l, &mut push);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,375 @@
+//! `auto`: which format an output is written in, from its markers, with a
+//! confidence and a reason, so a playground user can paste anything.
+//!
+//! Every format is recognised by its own markers here, including formats
+//! whose module is not registered yet; a guess is only returned when
+//! [`super::by_name`] knows the name, otherwise the next guess is taken.
+//!
+//! | format | marker |
+//! |---|---|
+//! | `search-replace` | a `<<<<<<< SEARCH` line |
+//! | `apply-patch` | `*** Begin Patch` (or `*** Update/Add/Delete File:`) |
+//! | `udiff` | `diff --git`, a `---` line followed by `+++`, or `@@ -N,M +N,M @@` |
+//! | `lines` | an `@@ [PATH] RANGE` block header; JSON with a plain `lines` range, `crc32`, or `line` without a tag |
+//! | `hashline` | JSON with `tag`, or `lines` holding `N:TAG` entries |
+//! | `tool-call` | JSON with `command` and `old_str`/`new_str`/`insert_line`/`file_text`/`view_range` |
+//! | `whole` | a fenced block and none of the above |
+//!
+//! When markers of several formats occur, the one that comes first in the
+//! output wins: the outer structure starts first, and the other format's
+//! markers are then part of its content (a SEARCH block whose new text
+//! holds `*** Begin Patch` is search-replace; a V4A patch that adds a line
+//! `<<<<<<< SEARCH` is apply-patch). Inside one JSON object, `command` wins
+//! over `tag` (the tool-call's discriminator), and a `lines` value of digits
+//! only (`"10:23"`) is a range, not a line with tag `23`.
+//!
+//! Cost: one pass over the lines and one JSON scan of the output.
+
+use super::json_edits::{self, leaves, Piece};
+use super::{by_name, lines, search_replace, Detection};
+use crate::scan::{fence_open, out_lines};
+use serde_json::{Map, Value};
+
+/// A guess: a format, where its first marker is, how sure, why.
+struct Guess {
+    format: &'static str,
+    at: usize,
+    confidence: f64,
+    reason: String,
+}
+
+/// `@@ -N[,M] +N[,M] @@`: a unified-diff hunk header.
+fn hunk_header(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("@@ -") else {
+        return false;
+    };
+    let num = |s: &str| {
+        let mut p = s.splitn(2, ',');
+        let ok = |x: Option<&str>| {
+            x.is_some_and(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let a = p.next();
+        let b = p.next();
+        ok(a) && (b.is_none() || ok(b))
+    };
+    let mut t = rest.splitn(3, ' ');
+    let (Some(old), Some(new), Some(tail)) = (t.next(), t.next(), t.next()) else {
+        return false;
+    };
+    num(old) && new.strip_prefix('+').is_some_and(num) && tail.starts_with("@@")
+}
+
+fn v4a(line: &str) -> Option<bool> {
+    let t = line.trim();
+    if t == "*** Begin Patch" {
+        return Some(true);
+    }
+    ["*** Update File:", "*** Add File:", "*** Delete File:"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        .then_some(false)
+}
+
+/// Guesses from line markers, the first of each format.
+fn line_guesses(output: &str, out: &mut Vec<Guess>) {
+    let ls = out_lines(output);
+    let any = |f: &dyn Fn(&str) -> bool| ls.iter().any(|l| f(l.text));
+    let mut seen: Vec<&str> = vec![];
+    let mut push = |g: Guess, out: &mut Vec<Guess>| {
+        if !seen.contains(&g.format) {
+            seen.push(g.format);
+            out.push(g);
+        }
+    };
+    for (i, l) in ls.iter().enumerate() {
+        let t = l.text;
+        if search_replace::is_head(t) {
+            let sure = any(&search_replace::is_tail);
+            push(
+                Guess {
+                    format: "search-replace",
+                    at: l.start,
+                    confidence: if sure { 0.98 } else { 0.8 },
+                    reason: "has a `<<<<<<< SEARCH` marker".into(),
+                },
+                out,
+            );
+        } else if let Some(begin) = v4a(t) {
+            let end = any(&|x| x.trim() == "*** End Patch");
+            push(
+                Guess {
+                    format: "apply-patch",
+                    at: l.start,
+                    confidence: match (begin, end) {
+                        (true, true) => 0.98,
+                        (true, false) => 0.9,
+                        _ => 0.8,
+                    },
+                    reason: "has `*** Begin Patch` / `*** Update File:` markers".into(),
+                },
+                out,
+            );
+        } else if t.starts_with("diff --git ")
+            || (t.starts_with("--- ") && ls.get(i + 1).is_some_and(|n| n.text.starts_with("+++ ")))
+            || hunk_header(t)
+            || super::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text))
+        {
+            let hunk = any(&hunk_header);
+            push(
+                Guess {
+                    format: "udiff",
+                    at: l.start,
+                    confidence: if hunk { 0.95 } else { 0.75 },
+                    reason:
+                        "has unified-diff headers (`diff --git`, `---`/`+++`, `@@ -N,M +N,M @@`)"
+                            .into(),
+                },
+                out,
+            );
+        } else if lines::is_header(t) {
+            push(
+                Guess {
+                    format: "lines",
+                    at: l.start,
+                    confidence: 0.9,
+                    reason: "has `@@ PATH N:M` line-range block headers".into(),
+                },
+                out,
+            );
+        }
+    }
+}
+
+/// A `N:TAG` entry list whose tags are not all digits, or that has several
+/// entries: hashline's `lines`. A single `N:M` of digits is a range.
+fn tagged_lines(v: &Value) -> bool {
+    let items: Vec<&str> = match v {
+        Value::String(s) => s
+            .split(['\n', ','])
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .collect(),
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => return false,
+    };
+    let entries: Vec<(&str, &str)> = items.iter().filter_map(|x| x.split_once(':')).collect();
+    !entries.is_empty()
+        && entries
+            .iter()
+            .all(|(n, _)| n.trim().parse::<usize>().is_ok())
+        && (entries.len() > 1
+            || entries
+                .iter()
+                .any(|(_, t)| !t.trim().bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// The format of one JSON edit object, if it is one.
+fn classify(m: &Map<String, Value>) -> Option<(&'static str, f64, &'static str)> {
+    let has = |k: &str| m.contains_key(k);
+    if m.get("command").is_some_and(Value::is_string)
+        && [
+            "old_str",
+            "new_str",
+            "insert_line",
+            "file_text",
+            "view_range",
+            "path",
+        ]
+        .iter()
+        .any(|k| has(k))
+    {
+        return Some((
+            "tool-call",
+            0.95,
+            "JSON edits with `command` and the text-editor tool's fields",
+        ));
+    }
+    if has("tag") || m.get("lines").is_some_and(tagged_lines) {
+        return Some(("hashline", 0.95, "JSON edits naming lines by `N:TAG`"));
+    }
+    if has("lines") || has("crc32") || (has("line") && (has("new") || has("op"))) {
+        return Some((
+            "lines",
+            0.85,
+            "JSON edits naming plain line numbers or ranges",
+        ));
+    }
+    None
+}
+
+fn json_guesses(output: &str, out: &mut Vec<Guess>) {
+    let like = |s: &str| {
+        ["\"command\"", "\"tag\"", "\"line"]
+            .iter()
+            .any(|k| s.contains(k))
+    };
+    for piece in json_edits::scan(output, &like) {
+        let guess = match &piece {
+            Piece::Value(v, r) => leaves(v)
+                .iter()
+                .find_map(|(m, _)| classify(m))
+                .map(|c| (c, r.start)),
+            Piece::Truncated(r) | Piece::Broken(_, r) => {
+                let s = &output[r.clone()];
+                let f = if s.contains("\"command\"") {
+                    "tool-call"
+                } else if s.contains("\"tag\"") {
+                    "hashline"
+                } else {
+                    "lines"
+                };
+                Some(((f, 0.6, "an unfinished JSON edit"), r.start))
+            }
+        };
+        if let Some(((format, confidence, why), at)) = guess {
+            if !out.iter().any(|g| g.format == format) {
+                out.push(Guess {
+                    format,
+                    at,
+                    confidence,
+                    reason: why.into(),
+                });
+            }
+        }
+    }
+}
+
+/// Detects the format of an output (see the module docs for the rules).
+pub fn detect(output: &str) -> Detection {
+    let mut guesses = vec![];
+    line_guesses(output, &mut guesses);
+    json_guesses(output, &mut guesses);
+    guesses.sort_by(|a, b| a.at.cmp(&b.at).then(b.confidence.total_cmp(&a.confidence)));
+    let mut missing: Vec<&str> = vec![];
+    for g in guesses {
+        if let Some(f) = by_name(g.format) {
+            let mut reason = g.reason;
+            if !missing.is_empty() {
+                reason.push_str(&format!(
+                    "; it also looks like {}, which is not available",
+                    missing.join(", ")
+                ));
+            }
+            return Detection {
+                format: f.name(),
+                confidence: g.confidence,
+                reason,
+            };
+        }
+        missing.push(g.format);
+    }
+    let note = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (it looks like {}, which is not available)",
+            missing.join(", ")
+        )
+    };
+    if out_lines(output)
+        .iter()
+        .any(|l| fence_open(l.text).is_some())
+    {
+        return Detection {
+            format: "whole",
+            confidence: if missing.is_empty() { 0.6 } else { 0.3 },
+            reason: format!("has a fenced block and no other edit markers{note}"),
+        };
+    }
+    Detection {
+        format: "whole",
+        confidence: 0.1,
+        reason: format!("no edit markers found{note}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The detected name when `want` is available, else what the fallback
+    /// gives (a later guess, or `whole`) with `want` named in the reason.
+    fn check(output: &str, want: &str) {
+        let d = detect(output);
+        if by_name(want).is_some() {
+            assert_eq!(d.format, want, "{d:?}\n{output}");
+        } else {
+            assert_ne!(d.format, want);
+            assert!(d.reason.contains(want), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn each_format() {
+        check(
+            "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n",
+            "search-replace",
+        );
+        check(
+            "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-x\n+y\n*** End Patch\n",
+            "apply-patch",
+        );
+        check(
+            "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-x\n+y\n z\n",
+            "udiff",
+        );
+        check("--- a.py\n+++ a.py\n@@ -3 +3 @@\n-x\n+y\n", "udiff");
+        check("```json\n{\"command\": \"str_replace\", \"path\": \"a.py\", \"old_str\": \"x\", \"new_str\": \"y\"}\n```\n", "tool-call");
+        check("{\"name\": \"str_replace_based_edit_tool\", \"input\": {\"command\": \"insert\", \"path\": \"a.py\", \"insert_line\": 0, \"new_str\": \"y\"}}", "tool-call");
+        check("{\"tool\": \"edit\", \"path\": \"/tmp/example.c\", \"line\": 10, \"tag\": \"Q8fA\", \"new\": \"int count = 11;\"}", "hashline");
+        check(
+            "[{\"lines\": \"11:rA3_\\n12:Kq9z\", \"new\": \"x\"}]",
+            "hashline",
+        );
+        check("Here you go:\n@@ src/app.py 10:23\nnew\n@@ end\n", "lines");
+        check(
+            "{\"path\": \"a.py\", \"lines\": \"10:23\", \"new\": \"x\", \"crc32\": \"1a2b3c4d\"}",
+            "lines",
+        );
+        check("a.py\n```python\nx = 1\n```\n", "whole");
+        assert_eq!(detect("just prose").confidence, 0.1);
+    }
+
+    #[test]
+    fn ambiguous_pastes() {
+        // The outer structure comes first: a SEARCH block whose new text
+        // holds V4A and lines markers is search-replace.
+        check(
+            "a.md\n<<<<<<< SEARCH\nold\n=======\n*** Begin Patch\n@@ a.py 3:4\n>>>>>>> REPLACE\n",
+            "search-replace",
+        );
+        // A V4A patch adding a file whose text holds a hunk header.
+        check(
+            "*** Begin Patch\n*** Add File: t.txt\n+@@ -1 +1 @@\n*** End Patch\n",
+            "apply-patch",
+        );
+        // A diff in a fence is a diff, not a whole file.
+        check(
+            "```diff\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n```\n",
+            "udiff",
+        );
+        // Digits only: a range (lines); several entries or a letter: tags.
+        check("{\"lines\": \"10:23\", \"new\": \"x\"}", "lines");
+        check("{\"lines\": \"10:23\\n11:42\", \"new\": \"x\"}", "hashline");
+        check("{\"lines\": \"10:2b\", \"new\": \"x\"}", "hashline");
+        // `command` decides between tool-call and hashline in one object.
+        check("{\"command\": \"str_replace\", \"old_str\": \"a\", \"new_str\": \"b\", \"tag\": \"Q8fA\"}", "tool-call");
+        // A hashline edit cut off is still hashline (and then truncated).
+        check("{\"line\": 3, \"tag\": \"abcd\", \"new\": \"x", "hashline");
+        // V4A `@@ def f():` anchors are not lines headers.
+        assert!(!lines::is_header("@@ def f():"));
+        // JSON shown before a lines block: the first marker wins.
+        check(
+            "@@ a.py 3\nx\n@@ end\n{\"line\": 3, \"tag\": \"abcd\", \"new\": \"x\"}\n",
+            "lines",
+        );
+    }
+
+    #[test]
+    fn hunk_headers() {
+        assert!(hunk_header("@@ -1,3 +1,4 @@"));
+        assert!(hunk_header("@@ -1 +1 @@ fn main"));
+        assert!(!hunk_header("@@ a.py 1:3"));
+        assert!(!hunk_header("@@ -x +1 @@"));
+    }
+}

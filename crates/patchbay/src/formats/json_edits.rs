@@ -1,0 +1,433 @@
+//! JSON edit objects in model prose, for the formats whose edits are JSON
+//! (`hashline`, the JSON form of `lines`): one object, an array, or one per
+//! line; fenced or bare; prose around them.
+//!
+//! Values are found where an object (`{"`) or an array of objects (`[{`)
+//! starts, delimited by bracket matching that knows strings, and validated
+//! by `serde_json`. Models' two common slips are repaired: raw newlines or
+//! tabs inside strings, and trailing commas. A value that starts like an edit
+//! but reaches the end of the output is truncated; one that does not parse
+//! is malformed. [`leaves`] unwraps arrays, `{"edits": [...]}` and tool-call
+//! envelopes (`input`, `arguments` as an object or a JSON string,
+//! `function`, `tool_calls`), handing the path of a wrapper down.
+//!
+//! Cost: one pass over the output; each candidate start costs the length of
+//! its value, and starts inside a parsed value are skipped.
+
+use crate::edit::{Code, Edit, Op, Parsed};
+use serde_json::{Map, Value};
+use std::ops::Range;
+
+/// What was found at one place of the output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    /// A JSON value and its byte range.
+    Value(Value, Range<usize>),
+    /// A value that starts like an edit and is cut off by the end.
+    Truncated(Range<usize>),
+    /// A value that starts like an edit but is not JSON.
+    Broken(String, Range<usize>),
+}
+
+/// Whether a candidate starts at `i`: `{` then `"`, or `[` then `{`
+/// (whitespace allowed between).
+fn starts_value(b: &[u8], i: usize) -> bool {
+    let want = match b[i] {
+        b'{' => b'"',
+        b'[' => b'{',
+        _ => return false,
+    };
+    b[i + 1..]
+        .iter()
+        .find(|c| !c.is_ascii_whitespace())
+        .is_some_and(|&c| c == want)
+}
+
+/// The end (exclusive) of the value starting at `i`, or `None` when the
+/// output ends inside it.
+fn extent(b: &[u8], i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut esc = false;
+    for (k, &c) in b.iter().enumerate().skip(i) {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Escapes raw control characters inside strings and drops trailing commas
+/// before `}` or `]`: what models get wrong in otherwise valid JSON.
+fn repair(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut in_str = false;
+    let mut esc = false;
+    let chars: Vec<char> = s.chars().collect();
+    for (k, &c) in chars.iter().enumerate() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, '\\') => esc = true,
+                (false, '"') => in_str = false,
+                (false, '\n') => {
+                    out.push_str("\\n");
+                    continue;
+                }
+                (false, '\r') => {
+                    out.push_str("\\r");
+                    continue;
+                }
+                (false, '\t') => {
+                    out.push_str("\\t");
+                    continue;
+                }
+                _ => {}
+            }
+            out.push(c);
+            continue;
+        }
+        if c == '"' {
+            in_str = true;
+        }
+        if c == ',' {
+            let next = chars[k + 1..].iter().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}') | Some(']')) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn parse(s: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(s).or_else(|e| serde_json::from_str(&repair(s)).map_err(|_| e))
+}
+
+/// Finds the JSON values of an output. `edit_like` tells whether a piece of
+/// text that failed to parse was meant as an edit (it then becomes
+/// `Truncated` or `Broken`; otherwise it is prose and skipped). The objects
+/// of a top-level array are found one by one, each with its own range, so
+/// that the complete ones of a cut-off array are still known.
+pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
+    let b = output.as_bytes();
+    let mut out = vec![];
+    let mut cut_array = false;
+    let mut i = 0;
+    while i < b.len() {
+        if !starts_value(b, i) {
+            i += 1;
+            continue;
+        }
+        let end = extent(b, i);
+        // Cut off, or prose whose quotes never close: only a value that is
+        // valid as far as it goes is a truncated one.
+        let truncated = || {
+            let rest = &output[i..];
+            let eof = match serde_json::from_str::<Value>(&repair(rest)) {
+                Err(e) => e.is_eof(),
+                Ok(_) => false,
+            };
+            eof && edit_like(rest)
+        };
+        if b[i] == b'[' {
+            // Step inside: its objects are the next candidates.
+            cut_array |= end.is_none() && truncated();
+            i += 1;
+            continue;
+        }
+        match end {
+            Some(end) => {
+                let slice = &output[i..end];
+                match parse(slice) {
+                    Ok(v) => {
+                        out.push(Piece::Value(v, i..end));
+                        i = end;
+                    }
+                    Err(e) if edit_like(slice) => {
+                        out.push(Piece::Broken(e.to_string(), i..end));
+                        i = end;
+                    }
+                    Err(_) => i += 1,
+                }
+            }
+            None if truncated() => {
+                out.push(Piece::Truncated(i..output.len()));
+                return out;
+            }
+            None => i += 1,
+        }
+    }
+    if cut_array {
+        let from = match out.last() {
+            Some(Piece::Value(_, r) | Piece::Broken(_, r) | Piece::Truncated(r)) => r.end,
+            None => 0,
+        };
+        out.push(Piece::Truncated(from..output.len()));
+    }
+    out
+}
+
+/// Adds the failed edit for a piece that is not a value: `Broken` is
+/// malformed, `Truncated` is truncated (and marks the output so). Its path
+/// is the one it names before the damage, else the previous edit's.
+pub fn push_damaged(output: &str, piece: Piece, parsed: &mut Parsed) {
+    let (code, message, span) = match piece {
+        Piece::Value(..) => return,
+        Piece::Broken(e, span) => (
+            Code::Malformed,
+            format!("this edit is not valid JSON ({e}); write each edit as one JSON object"),
+            span,
+        ),
+        Piece::Truncated(span) => {
+            parsed.truncated = true;
+            (
+                Code::Truncated,
+                "the output ends inside a JSON edit; the reply was cut off".to_owned(),
+                span,
+            )
+        }
+    };
+    let path = partial_path(&output[span.clone()])
+        .or_else(|| parsed.edits.last().and_then(|e| e.path.clone()));
+    parsed.edits.push(Edit {
+        path,
+        op: Op::Invalid { code, message },
+        span,
+    });
+}
+
+/// The edit objects inside a value, each with the path a wrapper gave.
+pub fn leaves(v: &Value) -> Vec<(Map<String, Value>, Option<String>)> {
+    let mut out = vec![];
+    walk(v, None, 0, &mut out);
+    out
+}
+
+fn walk(
+    v: &Value,
+    path: Option<String>,
+    depth: usize,
+    out: &mut Vec<(Map<String, Value>, Option<String>)>,
+) {
+    if depth > 8 {
+        return;
+    }
+    match v {
+        Value::Array(items) => {
+            for it in items {
+                walk(it, path.clone(), depth + 1, out);
+            }
+        }
+        Value::Object(m) => {
+            let here = path_of(m).or(path);
+            let inner = ["input", "arguments", "parameters", "function"]
+                .iter()
+                .find_map(|k| m.get(*k));
+            if let Some(list) = m.get("edits").or_else(|| m.get("tool_calls")) {
+                walk(list, here, depth + 1, out);
+            } else if let Some(inner) = inner {
+                match inner {
+                    // OpenAI function calls carry their arguments as a string.
+                    Value::String(s) => {
+                        if let Ok(v) = parse(s) {
+                            walk(&v, here, depth + 1, out);
+                        }
+                    }
+                    other => walk(other, here, depth + 1, out),
+                }
+            } else {
+                out.push((m.clone(), here));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The path an object names (`path`, `file`, `file_path`, `filename`).
+pub fn path_of(m: &Map<String, Value>) -> Option<String> {
+    ["path", "file_path", "file", "filename"]
+        .iter()
+        .find_map(|k| m.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
+/// The path a cut-off or broken edit names before the damage, so that its
+/// receipt is filed under the right file.
+pub fn partial_path(s: &str) -> Option<String> {
+    ["\"path\"", "\"file_path\"", "\"file\""]
+        .iter()
+        .find_map(|k| {
+            let rest = s[s.find(k)? + k.len()..].trim_start().strip_prefix(':')?;
+            let rest = rest.trim_start().strip_prefix('"')?;
+            let end = rest.find('"')?;
+            let p = &rest[..end];
+            (!p.is_empty() && !p.contains('\\')).then(|| p.to_owned())
+        })
+}
+
+/// A line number: a JSON number or a numeric string.
+pub fn number(v: &Value) -> Option<usize> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// The first of `keys` the object has.
+pub fn field<'a>(m: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
+    keys.iter().find_map(|k| m.get(*k))
+}
+
+/// New text as lines: a string, read like a file's text (split on `\n`; a
+/// final `\n` ends the last line rather than starting an empty one, so `""`
+/// is no lines and `"\n"` one empty line), or an array of strings, one line
+/// each (an element holding `\n` is split the same way). `None` when it is
+/// neither.
+pub fn text_lines(v: &Value) -> Option<Vec<String>> {
+    fn split(s: &str, out: &mut Vec<String>) {
+        if s.is_empty() {
+            return;
+        }
+        let s = s.strip_suffix('\n').unwrap_or(s);
+        out.extend(
+            s.split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned()),
+        );
+    }
+    let mut out = vec![];
+    match v {
+        Value::String(s) => split(s, &mut out),
+        Value::Array(items) => {
+            for it in items {
+                match it {
+                    // An array element is one line even when it is empty.
+                    Value::String(s) if s.is_empty() => out.push(String::new()),
+                    Value::String(s) => split(s, &mut out),
+                    _ => return None,
+                }
+            }
+        }
+        Value::Null => {}
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// Renders lines as a JSON value for `new`: a string when that reads back
+/// the same, else an array.
+pub fn text_value(lines: &[String]) -> Value {
+    let last_blank = lines.last().is_some_and(|l| l.is_empty());
+    if lines.is_empty() || (!last_blank && !lines.iter().any(|l| l.contains('\r'))) {
+        Value::String(lines.join("\n"))
+    } else {
+        Value::Array(lines.iter().cloned().map(Value::String).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn any(_: &str) -> bool {
+        true
+    }
+
+    #[test]
+    fn finds_values_in_prose_and_fences() {
+        let out = "Sure {not json}.\n```json\n{\"line\": 3, \"new\": \"x\"}\n```\nand [{\"a\": 1}, {\"b\": 2}]\n{\"c\": 3}\n";
+        let p = scan(out, &any);
+        assert_eq!(p.len(), 4, "{p:?}");
+        match &p[0] {
+            Piece::Value(v, r) => {
+                assert_eq!(v["line"], 3);
+                assert_eq!(&out[r.clone()], "{\"line\": 3, \"new\": \"x\"}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&p[2], Piece::Value(v, _) if v["b"] == 2));
+    }
+
+    #[test]
+    fn cut_array_keeps_complete_objects() {
+        let p = scan("[\n{\"line\": 1},\n{\"line\": 2},\n", &any);
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(matches!(p[2], Piece::Truncated(_)));
+        let p = scan("[{\"line\": 1}, {\"line\": 2, \"new\": \"ab", &any);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(matches!(p[1], Piece::Truncated(_)));
+    }
+
+    #[test]
+    fn repairs_raw_newlines_and_trailing_commas() {
+        let out = "{\"new\": \"a\n\tb\", \"line\": 2,}";
+        match &scan(out, &any)[0] {
+            Piece::Value(v, _) => assert_eq!(v["new"], "a\n\tb"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn truncated_and_broken() {
+        let p = scan("Here:\n{\"line\": 2, \"new\": \"abc", &any);
+        assert!(matches!(p[0], Piece::Truncated(_)), "{p:?}");
+        let p = scan("{\"line\": 2 \"new\": 1}", &any);
+        assert!(matches!(p[0], Piece::Broken(..)), "{p:?}");
+        // Prose with a stray quote is not an edit.
+        assert!(scan("say {\"hi there", &|s| s.contains("\"line\"")).is_empty());
+    }
+
+    #[test]
+    fn paths_of_cut_edits() {
+        assert_eq!(
+            partial_path("{\"path\" : \"a/b.rs\", \"new\": \"x").as_deref(),
+            Some("a/b.rs")
+        );
+        assert_eq!(partial_path("{\"path\": \"a/b"), None);
+        assert_eq!(partial_path("{\"new\": 1"), None);
+    }
+
+    #[test]
+    fn envelopes_and_paths() {
+        let v: Value = serde_json::from_str(
+            r#"{"name": "edit", "arguments": "{\"path\": \"a.py\", \"edits\": [{\"line\": 1}, {\"line\": 2, \"path\": \"b.py\"}]}"}"#,
+        )
+        .unwrap();
+        let l = leaves(&v);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].1.as_deref(), Some("a.py"));
+        assert_eq!(l[1].1.as_deref(), Some("b.py"));
+    }
+
+    #[test]
+    fn new_text() {
+        let s = |x: &str| text_lines(&Value::String(x.into())).unwrap();
+        assert_eq!(s(""), Vec::<String>::new());
+        assert_eq!(s("a\n"), vec!["a"]);
+        assert_eq!(s("a\n\nb"), vec!["a", "", "b"]);
+        assert_eq!(s("\n"), vec![""]);
+        let lines = vec!["a".to_string(), String::new()];
+        assert_eq!(text_lines(&text_value(&lines)).unwrap(), lines);
+        let one = vec!["x".to_string(), "y".to_string()];
+        assert_eq!(text_value(&one), Value::String("x\ny".into()));
+    }
+}

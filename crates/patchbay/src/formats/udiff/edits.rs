@@ -1,0 +1,445 @@
+//! From a parsed diff to edits: one `Replace` per hunk located by the shared
+//! ladder (with the stated line as its hint), `Create` for `--- /dev/null`,
+//! `Delete` for `+++ /dev/null`, `Rename` for git's `rename from/to`.
+//!
+//! Lenient mode reads damaged lines generously. Lines in doubt are
+//! unmarked lines, empty lines, and unchanged lines with an odd number of
+//! leading spaces (indentation comes in even steps, so such a line most
+//! likely lost or gained its one-space marker, or is an added line that lost
+//! its `+`). A run of them reads as added when it lies between added lines,
+//! as unchanged, or next to added lines as added: all of it, only its first
+//! line after an added one, or only its last before one; odd indentation reads as written, one space more, or
+//! one space less. When that gives a hunk several readings, the hunk becomes
+//! an [`Op::OneOf`] and the file decides (see [`crate::readings`]); nothing
+//! here guesses a place.
+//! Strict mode reads like `git apply`: numbers and counts must agree with
+//! the body and every line needs its marker, else `malformed`.
+//!
+//! Cost: linear in the hunk per reading; at most fifteen readings a hunk,
+//! one when no line is in doubt.
+
+use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
+use crate::edit::{Check, Code, Edit, Op, Parsed};
+use crate::matcher::Level;
+use crate::readings::Reading;
+
+/// A hunk body with every line's kind decided.
+pub type Body = Vec<(Kind, String)>;
+
+/// The old and new lines of a body.
+pub fn old_new(body: &Body) -> (Vec<String>, Vec<String>) {
+    let old = body
+        .iter()
+        .filter(|l| l.0 != Kind::Add)
+        .map(|l| l.1.clone())
+        .collect();
+    let new = body
+        .iter()
+        .filter(|l| l.0 != Kind::Remove)
+        .map(|l| l.1.clone())
+        .collect();
+    (old, new)
+}
+
+/// The body as written: unmarked and empty lines are unchanged lines
+/// (what `git apply` and GNU `patch` make of an empty line).
+pub fn as_written(h: &Hunk) -> Body {
+    h.lines.iter().map(|l| (l.kind, l.text.clone())).collect()
+}
+
+fn space_indent(t: &str) -> usize {
+    t.len() - t.trim_start_matches(' ').len()
+}
+
+/// Whether odd indentation is this hunk's normal (its `+`/`-` lines, whose
+/// markers are explicit, mostly have it: arguments aligned under a `(`).
+fn odd_is_normal(h: &Hunk) -> bool {
+    let widths: Vec<usize> = h
+        .lines
+        .iter()
+        .filter(|l| l.kind != Kind::Context && l.damage.is_none())
+        .map(|l| space_indent(&l.text))
+        .filter(|&w| w > 0)
+        .collect();
+    widths.iter().filter(|w| *w % 2 == 1).count() * 2 > widths.len()
+}
+
+/// An unchanged line whose indentation has the other parity than the
+/// hunk's normal one, so it likely lost (or gained) its one-space marker.
+/// Doc-comment continuations (` * `) and tab indentation are left alone.
+fn doubtful_indent(t: &str, odd_normal: bool) -> bool {
+    let n = space_indent(t);
+    let rest = &t[n..];
+    if rest.is_empty() || rest.starts_with('\t') {
+        return false;
+    }
+    if odd_normal {
+        n > 0 && n.is_multiple_of(2)
+    } else {
+        n % 2 == 1 && !rest.starts_with('*')
+    }
+}
+
+/// Which doubtful lines next to added lines are read as added.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Adds {
+    /// None: every doubtful line is unchanged (what git reads).
+    None,
+    /// A run of doubtful lines between two added lines.
+    Inside,
+    /// A run next to an added line, entirely.
+    All,
+    /// Only the first line of a run that follows an added line.
+    First,
+    /// Only the last line of a run that precedes an added line.
+    Last,
+}
+
+fn read_as(h: &Hunk, adds: Adds, indent: i8) -> Body {
+    let lines = &h.lines;
+    // Lines whose kind is in doubt: unmarked, empty, or unchanged with odd
+    // indentation (an indented line that lost its `+` or its space looks
+    // like an unchanged line one column short).
+    let odd_normal = odd_is_normal(h);
+    let odd = |l: &BodyLine| {
+        l.kind == Kind::Context && l.damage.is_none() && doubtful_indent(&l.text, odd_normal)
+    };
+    let doubt = |l: &BodyLine| l.damage.is_some() || odd(l);
+    let mut out = Vec::with_capacity(lines.len());
+    let mut k = 0;
+    while k < lines.len() {
+        if !doubt(&lines[k]) {
+            out.push((lines[k].kind, lines[k].text.clone()));
+            k += 1;
+            continue;
+        }
+        let end = (k..lines.len())
+            .find(|&j| !doubt(&lines[j]))
+            .unwrap_or(lines.len());
+        let after_add = k > 0 && lines[k - 1].kind == Kind::Add;
+        let before_add = lines.get(end).is_some_and(|l| l.kind == Kind::Add);
+        // Empty lines at the very top or bottom of a hunk may be added lines
+        // that lost their `+` (a blank line added before a block).
+        let blank = |r: &[BodyLine]| r.iter().all(|l| l.damage == Some(Damage::Blank));
+        let edge_blank = |j: usize| {
+            (k == 0 && blank(&lines[k..=j])) || (end == lines.len() && blank(&lines[j..end]))
+        };
+        #[allow(clippy::needless_range_loop)] // `j` is compared with `k` and `end` too
+        for j in k..end {
+            let added = match adds {
+                Adds::None => false,
+                Adds::Inside => after_add && before_add,
+                Adds::All => after_add || before_add,
+                Adds::First => after_add && (j == k || before_add),
+                Adds::Last => before_add && (j + 1 == end || after_add),
+            } || (adds != Adds::None && edge_blank(j));
+            let l = &lines[j];
+            let line = match (l.damage, added) {
+                (Some(Damage::Blank), true) => (Kind::Add, String::new()),
+                (Some(_), true) => (Kind::Add, l.text.clone()),
+                (Some(_), false) => (Kind::Context, l.text.clone()),
+                // Odd indentation: the marker became part of the text.
+                (None, true) => (Kind::Add, format!(" {}", l.text)),
+                (None, false) if indent == 1 => (Kind::Context, format!(" {}", l.text)),
+                (None, false) if indent == -1 => (Kind::Context, l.text[1..].to_owned()),
+                (None, false) => (l.kind, l.text.clone()),
+            };
+            out.push(line);
+        }
+        k = end;
+    }
+    out
+}
+
+/// The readings of a hunk, most likely first, without duplicates, each
+/// with the most tolerant level it may be found at: a reading that gave
+/// lines a space back (or took one) must match without a further
+/// indentation shift. A hunk without doubtful lines has one reading.
+pub fn readings(h: &Hunk) -> Vec<(Body, Level)> {
+    let mut out: Vec<(Body, Level)> = vec![];
+    for indent in [0, 1, -1] {
+        let cap = if indent == 0 {
+            Level::Unicode
+        } else {
+            Level::TrailingWs
+        };
+        for adds in [Adds::Inside, Adds::None, Adds::All, Adds::First, Adds::Last] {
+            let b = read_as(h, adds, indent);
+            if !out.iter().any(|o| o.0 == b) {
+                out.push((b, cap));
+            }
+        }
+    }
+    out
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// "header says 7 old lines but the body has 6", for each side that disagrees.
+pub fn count_problems(h: &Hunk) -> Vec<(bool, String)> {
+    let (o, n) = h.counts();
+    let mut v = vec![];
+    for (old, side, have) in [(true, h.header.old, o), (false, h.header.new, n)] {
+        if let Some((_, said)) = side {
+            if said != have {
+                let word = if old { "old line" } else { "new line" };
+                v.push((
+                    old,
+                    format!("header says {} but the body has {have}", plural(said, word)),
+                ));
+            }
+        }
+    }
+    v
+}
+
+/// "line 3 of the hunk lacks its prefix ..."
+pub fn prefix_problem(k: usize, l: &BodyLine) -> String {
+    format!(
+        "line {k} of the hunk lacks its prefix (output line {}: `{}`); start it with a space if unchanged, `+` if added, `-` if removed",
+        l.out_line,
+        l.text.trim_end()
+    )
+}
+
+/// What strict mode (`git apply`) refuses in a hunk's text.
+pub fn strict_problems(h: &Hunk) -> Vec<String> {
+    let mut v = vec![];
+    if h.header.old.is_none() || h.header.new.is_none() {
+        v.push(format!(
+            "the hunk header `{}` has no line numbers; strict mode needs `@@ -START,COUNT +START,COUNT @@`",
+            h.header.text.trim()
+        ));
+    }
+    for (k, l) in h.lines.iter().enumerate() {
+        if l.damage == Some(Damage::NoPrefix) {
+            v.push(prefix_problem(k + 1, l));
+        }
+    }
+    v.extend(count_problems(h).into_iter().map(|p| p.1));
+    v
+}
+
+/// The message of a hunk cut off by the end of the output.
+pub fn cut_message(h: &Hunk) -> String {
+    let (o, n) = h.counts();
+    match h.header.old.zip(h.header.new) {
+        Some((ho, hn)) if o < ho.1 || n < hn.1 => format!(
+            "the hunk `{}` (output line {}) is cut off: its header says {} and {}, the output ends after {o} and {n}; the reply was cut off",
+            h.header.text.trim(),
+            h.out_line,
+            plural(ho.1, "old line"),
+            plural(hn.1, "new line")
+        ),
+        _ => format!(
+            "the output ends inside the fenced diff, in the hunk `{}` (output line {}); the reply was cut off",
+            h.header.text.trim(),
+            h.out_line
+        ),
+    }
+}
+
+/// The message of a hunk that has nothing to be found by.
+pub fn no_context_message(h: &Hunk) -> String {
+    format!(
+        "the hunk `{}` (output line {}) has no unchanged or removed lines, so there is nothing to find its place by; include 2-3 unchanged lines around the change",
+        h.header.text.trim(),
+        h.out_line
+    )
+}
+
+fn replace(old: Vec<String>, new: Vec<String>, hint: Option<usize>) -> Op {
+    Op::Replace {
+        old,
+        new,
+        hint,
+        anchors: vec![],
+        at_end: false,
+    }
+}
+
+/// The readings of a hunk as `Replace` ops with the stated line as hint,
+/// each with the index of its body in [`readings`]; readings with no old
+/// lines (nothing to find) are left out.
+pub fn replace_readings(h: &Hunk, all: &[(Body, Level)]) -> Vec<(usize, Reading)> {
+    let hint = h.old_start().map(|s| s.saturating_sub(1));
+    all.iter()
+        .enumerate()
+        .map(|(k, (b, cap))| (k, old_new(b), *cap))
+        .filter(|(_, (o, _), _)| !o.is_empty())
+        .map(|(k, (o, n), max_level)| {
+            let op = replace(o, n, hint);
+            (k, Reading { op, max_level })
+        })
+        .collect()
+}
+
+/// The edit for one hunk of an existing file.
+fn hunk_op(h: &Hunk, strict: bool) -> Op {
+    let invalid = |code, message| Op::Invalid { code, message };
+    if h.cut {
+        return invalid(Code::Truncated, cut_message(h));
+    }
+    if strict {
+        let p = strict_problems(h);
+        if !p.is_empty() {
+            return invalid(
+                Code::Malformed,
+                format!(
+                    "hunk `{}` (output line {}): {}. Strict mode reads diffs as `git apply` does",
+                    h.header.text.trim(),
+                    h.out_line,
+                    p.join("; ")
+                ),
+            );
+        }
+    }
+    let all = if strict {
+        vec![(as_written(h), Level::Unicode)]
+    } else {
+        readings(h)
+    };
+    let (old, new) = old_new(&all[0].0);
+    if old.is_empty() {
+        // Only additions: placed by number at the top, or where strict
+        // mode is told (as `git apply --unidiff-zero` does).
+        return match h.old_start() {
+            Some(0) => Op::Lines {
+                start: 0,
+                end: 0,
+                new,
+                check: Check::None,
+            },
+            Some(s) if strict => Op::Lines {
+                start: s,
+                end: s,
+                new,
+                check: Check::None,
+            },
+            _ => invalid(Code::Malformed, no_context_message(h)),
+        };
+    }
+    let mut ops: Vec<Reading> = replace_readings(h, &all).into_iter().map(|r| r.1).collect();
+    // One reading needs no choosing (and strict mode caps the level itself).
+    if ops.len() == 1 {
+        ops.pop().expect("one").op
+    } else {
+        Op::OneOf(ops)
+    }
+}
+
+/// Edits for every file part of a diff.
+pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
+    let mut parsed = Parsed::default();
+    for f in files {
+        let path = f.target().map(str::to_owned);
+        let mut push = |op: Op, span: std::ops::Range<usize>| {
+            parsed.edits.push(Edit {
+                path: path.clone(),
+                op,
+                span,
+            });
+        };
+        let name = path.clone().unwrap_or_else(|| "the file".into());
+        if let Some(why) = &f.unsupported {
+            push(
+                Op::Invalid {
+                    code: Code::Malformed,
+                    message: format!("{name}: {why}"),
+                },
+                f.span.clone(),
+            );
+            continue;
+        }
+        if f.cut {
+            let message = format!("the output ends right after the diff header of {name}, before its first hunk; the reply was cut off");
+            push(
+                Op::Invalid {
+                    code: Code::Truncated,
+                    message,
+                },
+                f.span.clone(),
+            );
+            continue;
+        }
+        if let Some(h) = f
+            .hunks
+            .iter()
+            .find(|h| h.cut)
+            .filter(|_| f.created || f.deleted)
+        {
+            push(
+                Op::Invalid {
+                    code: Code::Truncated,
+                    message: cut_message(h),
+                },
+                h.span.clone(),
+            );
+            continue;
+        }
+        if f.deleted {
+            // The removed lines are not compared: deleting is deleting.
+            push(Op::Delete, f.span.clone());
+            continue;
+        }
+        if f.created {
+            let bad: Vec<String> = f.hunks.iter().flat_map(strict_problems).collect();
+            let odd = f
+                .hunks
+                .iter()
+                .flat_map(|h| &h.lines)
+                .any(|l| l.kind == Kind::Context && l.damage.is_none());
+            if strict && (!bad.is_empty() || odd) {
+                let mut why = bad;
+                if odd {
+                    why.push("a new file's hunk may only add lines (`+`)".into());
+                }
+                push(
+                    Op::Invalid {
+                        code: Code::Malformed,
+                        message: format!("{name}: {}", why.join("; ")),
+                    },
+                    f.span.clone(),
+                );
+                continue;
+            }
+            let text = f
+                .hunks
+                .iter()
+                .flat_map(|h| &h.lines)
+                .filter(|l| l.is_new())
+                .map(|l| l.text.clone())
+                .collect();
+            push(Op::Create { text }, f.span.clone());
+            continue;
+        }
+        for h in &f.hunks {
+            push(hunk_op(h, strict), h.span.clone());
+        }
+        if f.hunks.is_empty() && f.rename.is_none() && !f.mode_only {
+            let message = format!("the diff for {name} has no hunks; each change is a `@@ -START,COUNT +START,COUNT @@` line followed by its lines");
+            push(
+                Op::Invalid {
+                    code: Code::Malformed,
+                    message,
+                },
+                f.span.clone(),
+            );
+        }
+        if let Some((_, to)) = &f.rename {
+            push(Op::Rename { to: to.clone() }, f.span.clone());
+        }
+    }
+    parsed.truncated = parsed.edits.iter().any(|e| {
+        matches!(
+            e.op,
+            Op::Invalid {
+                code: Code::Truncated,
+                ..
+            }
+        )
+    });
+    parsed
+}

@@ -1,0 +1,88 @@
+//! `udiff`: unified diffs, as git and GNU diff write them and as models get
+//! them wrong.
+//!
+//! ````text
+//! ```diff
+//! diff --git a/src/app.py b/src/app.py
+//! --- a/src/app.py
+//! +++ b/src/app.py
+//! @@ -48,7 +48,8 @@ def total(items):
+//!      subtotal = sum(i.price for i in items)
+//! -    tax = subtotal * RATE
+//! +    tax = subtotal * rate(items)
+//! +    log.info("tax %s", tax)
+//!      return subtotal + tax
+//! ```
+//! ````
+//!
+//! Several files, `diff --git` headers or plain `---`/`+++` lines, `a/` and
+//! `b/` prefixes or none, fenced or bare, prose around it. `--- /dev/null`
+//! creates a file, `+++ /dev/null` deletes one (its removed lines are not
+//! compared), git's `rename from`/`rename to` moves one after its hunks.
+//! Hunks without a file header use the path on the line before the fence
+//! (or in its info string), else the default file.
+//!
+//! Each hunk is one `Replace` of its unchanged and removed lines by its
+//! unchanged and added lines, located by the shared matcher ladder; the
+//! header's old start is only the hint that chooses among equal candidates.
+//! Lenient mode (the default) ignores wrong numbers and counts and reads
+//! damaged lines generously (see [`edits`]); strict mode reads like
+//! `git apply` (counts must agree, markers are required, context must match
+//! exactly) and reports the offset when the header's line is off. A hunk
+//! shorter than its header at the end of the output is `truncated`.
+//!
+//! Final newlines: the engine keeps the target's final-newline presence by
+//! design, so `\ No newline at end of file` is read (it marks the line before
+//! it) but does not change the result; a created file always ends with one.
+//! [`render`] writes the marker wherever git would, so its diffs also apply
+//! with `git apply`.
+//!
+//! Tools for teaching and recovery, all pure functions of the output and the
+//! files: [`diagnose`] (per hunk: why strict application fails or succeeds),
+//! [`repair`] (a corrected diff that `git apply --check` accepts) and
+//! [`patch_fuzz_simulation`] (where GNU `patch` with its default fuzz would
+//! put each hunk, flagging silent misapplies).
+
+pub mod diagnose;
+pub mod edits;
+pub mod fuzz;
+pub mod parse;
+mod place;
+mod render;
+pub mod repair;
+
+pub use diagnose::{diagnose, Finding, FindingKind, HunkDiagnosis};
+pub use fuzz::{patch_fuzz_apply, patch_fuzz_simulation, FuzzReport, FuzzVerdict};
+pub use repair::{repair, RepairError};
+
+use super::{Format, ParseOptions};
+use crate::edit::Parsed;
+
+pub struct Udiff;
+
+impl Format for Udiff {
+    fn name(&self) -> &'static str {
+        "udiff"
+    }
+
+    fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
+        edits::to_edits(&parse::read(output), opt.strict)
+    }
+
+    fn render(&self, path: &str, before: &str, after: &str) -> String {
+        render::render(path, before, after)
+    }
+}
+
+/// A hunk header without numbers as models write them (`@@ @@`,
+/// `@@ ... @@`) followed by a diff line: for format detection. A closing
+/// `@@` is required, so V4A's `@@ def f():` and the lines format's
+/// `@@ PATH RANGE` are not taken for one.
+pub fn bare_hunk_header(line: &str, next: Option<&str>) -> bool {
+    line.starts_with("@@")
+        && line[2..].contains("@@")
+        && next.is_some_and(|n| n.starts_with([' ', '+', '-']))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,596 @@
+//! Reading unified diffs out of a model's reply: files, hunks, body lines.
+//!
+//! Nothing is repaired here. Every deviation from the format is recorded on
+//! the line or hunk it concerns (a line without its marker, an empty line,
+//! counts that disagree with the body, a hunk cut off by the end of the
+//! output), so that the lenient reading, strict validation, diagnosis,
+//! repair and the `patch` simulation all start from the same parse.
+//!
+//! A hunk ends at the next hunk or file header, at the closing fence, or at
+//! the end of the output. In a bare (unfenced) diff, prose after the last
+//! hunk is cut off: a paragraph after a blank line without any marked line,
+//! or unmarked lines once the header's counts are met. Inside a fence,
+//! unmarked lines are damaged hunk lines, not prose. One pass, `O(len)`.
+
+use crate::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
+use crate::scan::{Fence, OutLine};
+use std::ops::Range;
+
+/// What a body line does, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Context,
+    Remove,
+    Add,
+}
+
+/// How a body line deviates from the format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Damage {
+    /// An empty line; git and GNU patch read it as an empty unchanged line.
+    Blank,
+    /// A line that starts with none of ` `, `+`, `-` (it reads as unchanged).
+    NoPrefix,
+}
+
+/// One line of a hunk body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLine {
+    /// The kind as written; unmarked lines read as unchanged.
+    pub kind: Kind,
+    /// The line without its marker (the whole line when it has none).
+    pub text: String,
+    pub damage: Option<Damage>,
+    /// Followed by `\ No newline at end of file`.
+    pub no_newline: bool,
+    /// The line ended with CR LF in the output.
+    pub cr: bool,
+    /// 1-based line in the output.
+    pub out_line: usize,
+}
+
+impl BodyLine {
+    pub fn is_old(&self) -> bool {
+        self.kind != Kind::Add
+    }
+    pub fn is_new(&self) -> bool {
+        self.kind != Kind::Remove
+    }
+}
+
+/// `@@ -a,b +c,d @@`: each side's (start, count), when written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub old: Option<(usize, usize)>,
+    pub new: Option<(usize, usize)>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    pub header: Header,
+    pub lines: Vec<BodyLine>,
+    /// Byte range in the output, header included.
+    pub span: Range<usize>,
+    /// 1-based output line of the `@@` header.
+    pub out_line: usize,
+    /// The output ends inside this hunk: its counts are not met, or its
+    /// fence is never closed.
+    pub cut: bool,
+}
+
+impl Hunk {
+    /// (old, new) line counts of the body as written.
+    pub fn counts(&self) -> (usize, usize) {
+        let old = self.lines.iter().filter(|l| l.is_old()).count();
+        let new = self.lines.iter().filter(|l| l.is_new()).count();
+        (old, new)
+    }
+    /// The old-side start line the header states (1-based; 0 = before line 1).
+    pub fn old_start(&self) -> Option<usize> {
+        self.header.old.map(|o| o.0)
+    }
+}
+
+/// The part of a diff about one file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileDiff {
+    /// Paths with `a/` / `b/` removed; `None` for `/dev/null` or unnamed.
+    pub old_path: Option<String>,
+    pub new_path: Option<String>,
+    /// `--- /dev/null` or `new file mode`.
+    pub created: bool,
+    /// `+++ /dev/null` or `deleted file mode`.
+    pub deleted: bool,
+    /// `rename from` / `rename to`.
+    pub rename: Option<(String, String)>,
+    /// Started by `diff --git`.
+    pub git: bool,
+    /// Had `---` / `+++` lines.
+    pub headers: bool,
+    /// Only a mode change (git `old mode` / `new mode`).
+    pub mode_only: bool,
+    pub hunks: Vec<Hunk>,
+    pub span: Range<usize>,
+    /// 1-based output line where the file's part starts.
+    pub out_line: usize,
+    /// Why the part cannot be used (binary patch, copy).
+    pub unsupported: Option<String>,
+    /// The output ends right after the file's header, before any hunk.
+    pub cut: bool,
+}
+
+impl FileDiff {
+    /// The path the hunks apply to.
+    pub fn target(&self) -> Option<&str> {
+        if self.created {
+            self.new_path.as_deref()
+        } else if let Some((from, _)) = &self.rename {
+            Some(from)
+        } else {
+            self.old_path.as_deref().or(self.new_path.as_deref())
+        }
+    }
+}
+
+/// Reads every file part of a diff in `output`.
+pub fn read(output: &str) -> Vec<FileDiff> {
+    let lines = out_lines(output);
+    let mut files: Vec<FileDiff> = vec![];
+    let mut fence: Option<Fence> = None;
+    // A path named by a line of prose or a fence's info string, and the
+    // byte offset where it was named.
+    let mut hint: Option<(String, usize)> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].text;
+        match fence {
+            Some(f) if closes(t, &f) => {
+                fence = None;
+                i += 1;
+                continue;
+            }
+            None => {
+                if let Some(f) = fence_open(t) {
+                    let p = path_from_info(f.info)
+                        .or_else(|| i.checked_sub(1).and_then(|k| path_from_line(lines[k].text)));
+                    if let Some(p) = p {
+                        hint = Some((p, lines[i].start));
+                    }
+                    fence = Some(f);
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        if let Some(rest) = t.strip_prefix("diff --git ") {
+            let (old, new) = git_paths(rest);
+            files.push(FileDiff {
+                old_path: old,
+                new_path: new,
+                git: true,
+                span: lines[i].start..lines[i].end,
+                out_line: i + 1,
+                ..Default::default()
+            });
+            i = extended_headers(&lines, i + 1, files.last_mut().expect("pushed"));
+            continue;
+        }
+        if is_file_header(&lines, i) {
+            let attach = files.last().is_some_and(|f| {
+                f.git && !f.headers && f.hunks.is_empty() && f.span.end == lines[i].start
+            });
+            if !attach {
+                files.push(FileDiff {
+                    span: lines[i].start..lines[i].start,
+                    out_line: i + 1,
+                    ..Default::default()
+                });
+            }
+            let f = files.last_mut().expect("exists");
+            set_side_paths(f, &lines[i].text[4..], &lines[i + 1].text[4..]);
+            f.span.end = lines[i + 1].end;
+            i += 2;
+            continue;
+        }
+        if t.starts_with("@@") {
+            // A path named after the current file's part starts a new one.
+            let fresh = match (files.last(), &hint) {
+                (None, _) => true,
+                (Some(f), Some((p, at))) => *at >= f.span.end && f.target() != Some(p.as_str()),
+                (Some(_), None) => false,
+            };
+            if fresh {
+                let p = hint.as_ref().map(|h| h.0.clone());
+                files.push(FileDiff {
+                    old_path: p.clone(),
+                    new_path: p,
+                    span: lines[i].start..lines[i].start,
+                    out_line: i + 1,
+                    ..Default::default()
+                });
+            }
+            let (h, next) = hunk(output, &lines, i, fence);
+            let f = files.last_mut().expect("exists");
+            f.span.end = h.span.end;
+            f.hunks.push(h);
+            i = next;
+            continue;
+        }
+        if let Some(p) = path_from_line(t) {
+            hint = Some((p, lines[i].start));
+        }
+        i += 1;
+    }
+    // A file header at the very end, before any hunk: the reply was cut.
+    let rest_blank = |from: usize| {
+        lines[from.min(lines.len())..]
+            .iter()
+            .all(|l| l.text.trim().is_empty())
+    };
+    if let Some(f) = files.last_mut() {
+        let after = lines.partition_point(|l| l.start < f.span.end);
+        let bare =
+            f.hunks.is_empty() && f.rename.is_none() && !f.created && !f.deleted && !f.mode_only;
+        if bare && f.unsupported.is_none() && (rest_blank(after) || fence.is_some()) {
+            f.cut = true;
+        }
+    }
+    files
+}
+
+/// A closing fence; inside a hunk a marked line (` ```` `) is content.
+fn closes(t: &str, f: &Fence) -> bool {
+    t.starts_with(f.ch) && fence_closes(t, f)
+}
+
+/// `--- path` directly followed by `+++ path`.
+fn is_file_header(lines: &[OutLine], i: usize) -> bool {
+    lines[i].text.starts_with("--- ")
+        && lines.get(i + 1).is_some_and(|l| l.text.starts_with("+++ "))
+}
+
+/// Reads git's extended header lines after `diff --git`; returns the index
+/// of the first line that is not one.
+fn extended_headers(lines: &[OutLine], mut i: usize, f: &mut FileDiff) -> usize {
+    let mut from = None;
+    while let Some(l) = lines.get(i) {
+        let t = l.text;
+        if let Some(p) = t.strip_prefix("rename from ") {
+            from = Some(unquote(p.trim_end()));
+        } else if let Some(p) = t.strip_prefix("rename to ") {
+            if let Some(from) = from.take() {
+                f.rename = Some((from, unquote(p.trim_end())));
+            }
+        } else if t.starts_with("new file mode ") {
+            f.created = true;
+        } else if t.starts_with("deleted file mode ") {
+            f.deleted = true;
+        } else if t.starts_with("old mode ") || t.starts_with("new mode ") {
+            f.mode_only = true;
+        } else if t.starts_with("copy from ") || t.starts_with("copy to ") {
+            f.unsupported = Some(
+                "file copies are not supported; write the new file as a creation (`--- /dev/null`)"
+                    .into(),
+            );
+        } else if t.starts_with("Binary files ") || t.starts_with("GIT binary patch") {
+            f.unsupported = Some("binary patches are not supported".into());
+        } else if !(t.starts_with("index ")
+            || t.starts_with("similarity index ")
+            || t.starts_with("dissimilarity index "))
+        {
+            break;
+        }
+        f.span.end = l.end;
+        i += 1;
+    }
+    i
+}
+
+/// Paths from `--- X` / `+++ Y`: timestamps dropped, `/dev/null` noted,
+/// `a/` and `b/` removed when the pair carries them (as git writes it).
+fn set_side_paths(f: &mut FileDiff, old: &str, new: &str) {
+    f.headers = true;
+    let (mut o, mut n) = (side_path(old), side_path(new));
+    if o.is_none() {
+        f.created = true;
+    }
+    if n.is_none() {
+        f.deleted = true;
+    }
+    let ok_o = o.as_deref().is_none_or(|p| p.starts_with("a/"));
+    let ok_n = n.as_deref().is_none_or(|p| p.starts_with("b/"));
+    if (ok_o && ok_n) || f.git {
+        o = o.map(|p| p.strip_prefix("a/").map(str::to_owned).unwrap_or(p));
+        n = n.map(|p| p.strip_prefix("b/").map(str::to_owned).unwrap_or(p));
+    } else if let (Some(a), Some(b)) = (&o, &n) {
+        // Only one side has its prefix: `--- a/x` with `+++ x`.
+        if a.strip_prefix("a/") == Some(b.as_str()) {
+            o = n.clone();
+        } else if b.strip_prefix("b/") == Some(a.as_str()) {
+            n = o.clone();
+        }
+    }
+    if f.git {
+        // The `diff --git` names stand for a `/dev/null` side.
+        f.old_path = o.or(f.old_path.take());
+        f.new_path = n.or(f.new_path.take());
+    } else {
+        (f.old_path, f.new_path) = (o, n);
+    }
+}
+
+/// One side's path: `None` for `/dev/null`.
+fn side_path(rest: &str) -> Option<String> {
+    let p = rest.split('\t').next().unwrap_or("").trim();
+    let p = if p.starts_with('"') {
+        unquote(p)
+    } else {
+        // `diff -u` style timestamp or a model's `(original)` after a space.
+        match p.split_once(' ') {
+            Some((first, tail))
+                if tail
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '(') =>
+            {
+                first.to_owned()
+            }
+            _ => p.to_owned(),
+        }
+    };
+    (p != "/dev/null").then_some(p)
+}
+
+/// `a/X b/Y` of a `diff --git` line, split where both halves agree.
+fn git_paths(rest: &str) -> (Option<String>, Option<String>) {
+    let rest = rest.trim_end();
+    let strip = |p: String, pre: &str| p.strip_prefix(pre).map(str::to_owned).unwrap_or(p);
+    if rest.starts_with('"') {
+        let end = quoted_end(rest);
+        let (a, b) = rest.split_at(end);
+        return (
+            Some(strip(unquote(a), "a/")),
+            Some(strip(unquote(b.trim()), "b/")),
+        );
+    }
+    let splits: Vec<usize> = rest.match_indices(" b/").map(|(k, _)| k).collect();
+    let k = splits
+        .iter()
+        .copied()
+        .find(|&k| rest[..k].strip_prefix("a/") == Some(&rest[k + 3..]))
+        .or(splits.first().copied());
+    match k {
+        Some(k) => (
+            Some(strip(rest[..k].to_owned(), "a/")),
+            Some(rest[k + 3..].to_owned()),
+        ),
+        None => (None, None),
+    }
+}
+
+fn quoted_end(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut k = 1;
+    while k < b.len() {
+        match b[k] {
+            b'\\' => k += 2,
+            b'"' => return k + 1,
+            _ => k += 1,
+        }
+    }
+    s.len()
+}
+
+/// Undoes git's C-style quoting (`"a/\303\251 x.txt"`); plain text stays.
+pub fn unquote(s: &str) -> String {
+    let Some(inner) = s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else {
+        return s.to_owned();
+    };
+    let b = inner.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        if b[k] != b'\\' || k + 1 >= b.len() {
+            out.push(b[k]);
+            k += 1;
+            continue;
+        }
+        let c = b[k + 1];
+        k += 2;
+        match c {
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                for _ in 0..2 {
+                    if let Some(d @ b'0'..=b'7') = b.get(k) {
+                        v = v * 8 + u32::from(d - b'0');
+                        k += 1;
+                    }
+                }
+                out.push(v as u8);
+            }
+            other => out.push(other),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `@@ -a,b +c,d @@ section`; a side without numbers is `None`.
+pub fn parse_header(t: &str) -> Header {
+    let body = t.trim_start_matches('@');
+    let ranges = body.find("@@").map_or(body, |k| &body[..k]);
+    let range = |s: &str| -> Option<(usize, usize)> {
+        let (a, b) = s.split_once(',').unwrap_or((s, "1"));
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    let (mut old, mut new) = (None, None);
+    for tok in ranges.split_whitespace() {
+        if let Some(r) = tok.strip_prefix('-') {
+            old = old.or(range(r));
+        } else if let Some(r) = tok.strip_prefix('+') {
+            new = new.or(range(r));
+        }
+    }
+    Header {
+        old,
+        new,
+        text: t.to_owned(),
+    }
+}
+
+/// Whether a line stops a hunk whatever the counts say.
+fn hard_stop(lines: &[OutLine], j: usize, fence: Option<Fence>) -> bool {
+    let t = lines[j].text;
+    t.starts_with("@@")
+        || t.starts_with("diff --git ")
+        || t.starts_with("Index: ")
+        || is_file_header(lines, j)
+        || match fence {
+            Some(f) => closes(t, &f),
+            None => t.starts_with(['`', '~']) && fence_open(t).is_some(),
+        }
+}
+
+fn marked(t: &str) -> bool {
+    t.starts_with([' ', '+', '-', '\\'])
+}
+
+/// The first `k` at which the lines `cands[..k]` meet the counts.
+fn counts_met_at(cands: &[OutLine], old: usize, new: usize) -> Option<usize> {
+    let (mut o, mut n) = (0, 0);
+    for (k, l) in cands.iter().enumerate() {
+        if o == old && n == new {
+            return Some(k);
+        }
+        match l.text.as_bytes().first() {
+            Some(b'-') => o += 1,
+            Some(b'+') => n += 1,
+            Some(b'\\') => {}
+            _ => (o, n) = (o + 1, n + 1),
+        }
+        if o > old || n > new {
+            return None;
+        }
+    }
+    (o == old && n == new).then_some(cands.len())
+}
+
+/// Where the body ends among the candidate lines after a header.
+fn body_end(cands: &[OutLine], h: &Header, fenced: bool) -> usize {
+    let counts = h.old.zip(h.new).map(|(o, n)| (o.1, n.1));
+    let mut end = cands.len();
+    if !fenced {
+        // Trailing prose paragraphs: after a blank line, nothing marked.
+        loop {
+            // Only empty lines: a line holding a space is a marked one.
+            while end > 0 && cands[end - 1].text.is_empty() {
+                end -= 1;
+            }
+            let para = (0..end).rev().find(|&k| cands[k].text.is_empty());
+            match para {
+                Some(p) if cands[p + 1..end].iter().all(|l| !marked(l.text)) => end = p,
+                _ => break,
+            }
+        }
+        // Counts met and only unmarked lines after them: prose.
+        if let Some((o, n)) = counts {
+            if let Some(mut k) = counts_met_at(&cands[..end], o, n) {
+                while k < end && cands[k].text.starts_with('\\') {
+                    k += 1;
+                }
+                if cands[k..end].iter().all(|l| !marked(l.text)) {
+                    end = k;
+                }
+            }
+        }
+    }
+    // Trailing empty lines stay only as far as the counts still need them.
+    let mut core = end;
+    while core > 0 && cands[core - 1].text.is_empty() {
+        core -= 1;
+    }
+    let mut need = counts.map_or(0, |(o, n)| {
+        let (mut so, mut sn) = (0usize, 0usize);
+        for l in &cands[..core] {
+            match l.text.as_bytes().first() {
+                Some(b'-') => so += 1,
+                Some(b'+') => sn += 1,
+                Some(b'\\') => {}
+                _ => (so, sn) = (so + 1, sn + 1),
+            }
+        }
+        o.saturating_sub(so).min(n.saturating_sub(sn))
+    });
+    let mut k = core;
+    while k < cands.len() && cands[k].text.is_empty() && need > 0 {
+        k += 1;
+        need -= 1;
+    }
+    k
+}
+
+/// Reads the hunk whose header is line `at`; returns it and the index of
+/// the first line after it.
+fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hunk, usize) {
+    let header = parse_header(lines[at].text);
+    let mut stop = at + 1;
+    while stop < lines.len() && !hard_stop(lines, stop, fence) {
+        stop += 1;
+    }
+    let cands = &lines[at + 1..stop];
+    let end = body_end(cands, &header, fence.is_some());
+    let mut body: Vec<BodyLine> = vec![];
+    for (k, l) in cands[..end].iter().enumerate() {
+        let t = l.text;
+        if t.starts_with('\\') {
+            if let Some(last) = body.last_mut() {
+                last.no_newline = true;
+            }
+            continue;
+        }
+        let (kind, text, damage) = match t.chars().next() {
+            Some(' ') => (Kind::Context, &t[1..], None),
+            Some('+') => (Kind::Add, &t[1..], None),
+            Some('-') => (Kind::Remove, &t[1..], None),
+            None => (Kind::Context, "", Some(Damage::Blank)),
+            Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
+        };
+        body.push(BodyLine {
+            kind,
+            text: text.to_owned(),
+            damage,
+            no_newline: false,
+            cr: output[l.start..l.end].ends_with("\r\n"),
+            out_line: at + 2 + k,
+        });
+    }
+    let last = if end > 0 {
+        cands[end - 1].end
+    } else {
+        lines[at].end
+    };
+    let mut h = Hunk {
+        header,
+        lines: body,
+        span: lines[at].start..last,
+        out_line: at + 1,
+        cut: false,
+    };
+    let (o, n) = h.counts();
+    let short = h
+        .header
+        .old
+        .zip(h.header.new)
+        .is_some_and(|(ho, hn)| o < ho.1 || n < hn.1);
+    let rest_blank = cands[end..].iter().all(|l| l.text.trim().is_empty());
+    h.cut = stop == lines.len() && (fence.is_some() || (short && rest_blank));
+    (h, stop)
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

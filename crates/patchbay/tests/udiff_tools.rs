@@ -1,0 +1,491 @@
+//! The udiff format against the real tools: rendered and repaired diffs
+//! must pass `git apply` (and give the same files as patchbay), and the
+//! GNU `patch` simulation must place every hunk where `/usr/bin/patch`
+//! does, with the same fuzz and offset, leaving the same files.
+//!
+//! Both binaries are required: `git` is everywhere; GNU `patch` comes with
+//! Debian's `patch` package (`apt-get install patch`).
+
+use patchbay::formats::udiff::{patch_fuzz_apply, repair, FuzzVerdict};
+use patchbay::{apply, render, ApplyOptions, Status};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A scratch folder, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(files: &BTreeMap<String, String>) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "patchbay-udiff-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (p, t) in files {
+            let fp = dir.join(p);
+            std::fs::create_dir_all(fp.parent().unwrap()).unwrap();
+            std::fs::write(fp, t).unwrap();
+        }
+        Scratch(dir)
+    }
+
+    fn run(&self, cmd: &str, args: &[&str], stdin: Option<&str>) -> (bool, String) {
+        use std::io::Write;
+        let mut c = Command::new(cmd);
+        c.args(args).current_dir(&self.0);
+        c.stdin(std::process::Stdio::piped());
+        c.stdout(std::process::Stdio::piped());
+        c.stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap_or_else(|e| {
+            panic!("cannot run {cmd} ({e}); install it (Debian: apt-get install {cmd})")
+        });
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.unwrap_or("").as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    }
+
+    fn read(&self, p: &str) -> Option<String> {
+        std::fs::read_to_string(self.0.join(p)).ok()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn one(path: &str, text: &str) -> BTreeMap<String, String> {
+    BTreeMap::from([(path.to_owned(), text.to_owned())])
+}
+
+/// Applies `diff` with `git apply` in a fresh repository holding `files`;
+/// returns the files afterwards (`None` for a path that is gone).
+fn git_apply(
+    files: &BTreeMap<String, String>,
+    diff: &str,
+    paths: &[&str],
+) -> BTreeMap<String, Option<String>> {
+    let s = Scratch::new(files);
+    assert!(s.run("git", &["init", "-q"], None).0, "git init");
+    std::fs::write(s.0.join("change.diff"), diff).unwrap();
+    let (ok, msg) = s.run("git", &["apply", "--check", "-v", "change.diff"], None);
+    assert!(
+        ok,
+        "git apply --check refused:\n{msg}\n--- diff ---\n{diff}"
+    );
+    let (ok, msg) = s.run("git", &["apply", "change.diff"], None);
+    assert!(ok, "git apply failed:\n{msg}");
+    paths.iter().map(|p| (p.to_string(), s.read(p))).collect()
+}
+
+fn lenient(out: &str, files: &BTreeMap<String, String>) -> patchbay::Report {
+    let opt = ApplyOptions {
+        format: "udiff".into(),
+        ..Default::default()
+    };
+    apply(out, files, &opt).unwrap()
+}
+
+fn source(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/tools/sources")
+        .join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
+#[test]
+fn rendered_diffs_pass_git_apply() {
+    let py = source("textwrap.py");
+    let go = source("strings_builder.go");
+    let edit = |t: &str, from: &str, to: &str| t.replacen(from, to, 1);
+    let cases: Vec<(&str, String, String)> = vec![
+        (
+            "src/textwrap.py",
+            py.clone(),
+            edit(
+                &edit(&py, "import re", "import re\nimport sys"),
+                "        self.width = width",
+                "        self.width = int(width)",
+            ),
+        ),
+        (
+            "src/builder.go",
+            go.clone(),
+            edit(
+                &go,
+                "\tb.copyCheck()\n",
+                "\tb.copyCheck() // checked\n\tb.checked = true\n",
+            ),
+        ),
+        // CRLF, no final newline, tabs, non-ASCII, the first and last lines.
+        (
+            "crlf.txt",
+            "a\r\nb\r\nc\r\nd\r\n".into(),
+            "A\r\nb\r\nc\r\nD\r\n".into(),
+        ),
+        (
+            "nofinal.txt",
+            "one\ntwo\nthree".into(),
+            "one\n2\nthree".into(),
+        ),
+        (
+            "nofinal_end.txt",
+            "one\ntwo\nthree".into(),
+            "one\ntwo\nTHREE".into(),
+        ),
+        ("add_final.txt", "one\ntwo".into(), "one\ntwo\n".into()),
+        (
+            "tabs.go",
+            "func f() {\n\tx := 1\n\treturn\n}\n".into(),
+            "func f() {\n\tx := 2\n\t\ty := x\n\treturn\n}\n".into(),
+        ),
+        (
+            "unicode/é.txt",
+            "héllo\nwörld 😀\n¡olé!\n".into(),
+            "héllo\nmünde 😀\n¡olé!\n".into(),
+        ),
+        ("created.txt", "".into(), "new\nfile\n".into()),
+        ("emptied.txt", "x\ny\n".into(), "".into()),
+        (
+            "blank_lines.md",
+            "# T\n\n\n\ntext\n\n\n\nmore\n".into(),
+            "# T\n\n\n\ntext\n\nadded\n\nmore\n".into(),
+        ),
+    ];
+    for (path, before, after) in cases {
+        let diff = render("udiff", path, &before, &after).unwrap();
+        let files = if before.is_empty() {
+            BTreeMap::new()
+        } else {
+            one(path, &before)
+        };
+        let got = git_apply(&files, &diff, &[path]);
+        assert_eq!(
+            got[path].as_deref(),
+            Some(after.as_str()),
+            "git result for {path}:\n{diff}"
+        );
+        // patchbay keeps the final-newline state by design: skip the one
+        // case that changes only it.
+        if path != "add_final.txt" {
+            let r = lenient(&diff, &files);
+            assert_eq!(r.status, Status::Applied, "{path}: {}", r.feedback);
+            assert_eq!(r.files[0].content.as_deref().unwrap_or(""), after, "{path}");
+        }
+    }
+}
+
+/// Damaged model diffs: repaired, they pass `git apply`, which then gives
+/// the same files as patchbay's lenient reading of the damaged diff.
+#[test]
+fn repaired_diffs_pass_git_apply() {
+    let py = source("json_decoder.py");
+    let rs = source("either_lib.rs");
+    let c = source("ring_poly1305.c");
+    let crlf = py.replace('\n', "\r\n");
+    let nofinal = py.trim_end().to_owned();
+    let files = BTreeMap::from([
+        ("src/json_decoder.py".to_string(), py.clone()),
+        ("src/either_lib.rs".to_string(), rs.clone()),
+        ("src/poly.c".to_string(), c.clone()),
+        ("src/crlf.py".to_string(), crlf),
+        ("src/nofinal.py".to_string(), nofinal),
+    ]);
+    let cases = [
+        // Wrong numbers and counts, lost one-space prefixes, a missing `+`.
+        "```diff\n--- a/src/json_decoder.py\n+++ b/src/json_decoder.py\n@@ -1,3 +1,3 @@\n\"\"\"Implementation of JSONDecoder\n\"\"\"\n+# patched\nimport re\n```\n",
+        // A numberless header on an indented block that lost its markers.
+        "--- a/src/either_lib.rs\n+++ b/src/either_lib.rs\n@@ @@\n#[derive(Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]\npub enum Either<L, R> {\n    /// A value of type `L`.\n-    Left(L),\n+    Left(L), // left\n    /// A value of type `R`.\n",
+        // No unchanged line after the change (git would anchor it at the end).
+        "--- a/src/poly.c\n+++ b/src/poly.c\n@@ -19 +19,2 @@\n #include <ring-core/base.h>\n+#include <stdint.h>\n",
+        // CRLF file, diff written with LF.
+        "--- a/src/crlf.py\n+++ b/src/crlf.py\n@@ -9,2 +9,2 @@\n-import re\n+import re  # regex\n \n",
+        // The last line of a file without a final newline.
+        "--- a/src/nofinal.py\n+++ b/src/nofinal.py\n@@ @@\n # Use speedup if available\n-scanstring = c_scanstring or py_scanstring\n+scanstring = c_scanstring or py_scanstring  # fast\n",
+        // Several files, a creation and a rename.
+        "diff --git a/src/either_lib.rs b/src/either_lib.rs\n--- a/src/either_lib.rs\n+++ b/src/either_lib.rs\n@@ -30,1 +30,1 @@\n-    Left(L),\n+    Left(L),\n+    // two\ndiff --git a/src/new.txt b/src/new.txt\n--- /dev/null\n+++ b/src/new.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\ndiff --git a/src/poly.c b/src/poly2.c\nrename from src/poly.c\nrename to src/poly2.c\n",
+    ];
+    for (k, out) in cases.iter().enumerate() {
+        let report = lenient(out, &files);
+        assert_eq!(
+            report.status,
+            Status::Applied,
+            "case {k}: {}",
+            report.feedback
+        );
+        let fixed = repair(out, &files).unwrap_or_else(|e| panic!("case {k}: {e}"));
+        let mut paths: Vec<String> = files.keys().cloned().collect();
+        paths.extend(report.files.iter().map(|f| f.path.clone()));
+        paths.sort();
+        paths.dedup();
+        let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let got = git_apply(&files, &fixed, &refs);
+        let mut want: BTreeMap<String, Option<String>> = files
+            .iter()
+            .map(|(p, t)| (p.clone(), Some(t.clone())))
+            .collect();
+        for f in &report.files {
+            match f.status {
+                patchbay::FileStatus::Deleted => {
+                    want.insert(f.path.clone(), None);
+                }
+                _ => {
+                    if let Some(c) = &f.content {
+                        want.insert(f.path.clone(), Some(c.clone()));
+                    }
+                }
+            }
+        }
+        for p in &paths {
+            assert_eq!(
+                got[p],
+                want.get(p).cloned().flatten(),
+                "case {k}, {p}:\n{fixed}"
+            );
+        }
+    }
+}
+
+/// One line of `patch --verbose`: hunk number, then `Ok((line, fuzz,
+/// offset))` or `Err(line)` for FAILED.
+/// Per hunk: its number, and where GNU patch put it (line, fuzz, offset) or
+/// the line it failed at.
+type PatchLine = (usize, Result<(usize, usize, isize), usize>);
+
+fn patch_lines(text: &str) -> Vec<PatchLine> {
+    let num = |s: &str| -> isize {
+        s.trim_matches(|c: char| !c.is_ascii_digit() && c != '-')
+            .parse()
+            .unwrap()
+    };
+    let mut v = vec![];
+    for l in text.lines() {
+        let Some(rest) = l.strip_prefix("Hunk #") else {
+            continue;
+        };
+        let (n, rest) = rest.split_once(' ').unwrap();
+        let n = n.parse().unwrap();
+        if let Some(r) = rest.strip_prefix("FAILED at ") {
+            v.push((n, Err(num(r.split_whitespace().next().unwrap()) as usize)));
+        } else if let Some(r) = rest.strip_prefix("succeeded at ") {
+            let w: Vec<&str> = r.split_whitespace().collect();
+            let line = num(w[0]) as usize;
+            let fuzz = w
+                .iter()
+                .position(|x| *x == "fuzz")
+                .map_or(0, |i| num(w[i + 1]) as usize);
+            let offset = w
+                .iter()
+                .position(|x| *x == "(offset")
+                .map_or(0, |i| num(w[i + 1]));
+            v.push((n, Ok((line, fuzz, offset))));
+        }
+    }
+    v
+}
+
+/// Runs the real GNU patch (`-f`: no questions, never assume reversed) and
+/// compares it with the simulation, hunk by hunk and file by file.
+fn check_against_patch(
+    name: &str,
+    files: &BTreeMap<String, String>,
+    diff: &str,
+) -> Vec<FuzzVerdict> {
+    let s = Scratch::new(files);
+    let (ok, text) = s.run(
+        "patch",
+        &[
+            "-p1",
+            "-f",
+            "--verbose",
+            "--no-backup-if-mismatch",
+            "-r",
+            "/dev/null",
+        ],
+        Some(diff),
+    );
+    let (reports, changed) = patch_fuzz_apply(diff, files);
+    if reports.iter().any(|r| r.verdict == FuzzVerdict::Malformed) {
+        assert!(
+            !ok && text.contains("malformed patch"),
+            "{name}: patch did not stop:\n{text}"
+        );
+        return reports.iter().map(|r| r.verdict).collect();
+    }
+    let real = patch_lines(&text);
+    assert_eq!(real.len(), reports.len(), "{name}: hunk count\n{text}");
+    for (r, (n, res)) in reports.iter().zip(&real) {
+        assert_eq!(r.hunk, *n, "{name}");
+        match res {
+            Ok((line, fuzz, offset)) => {
+                let sim = (r.patch_reported_line.unwrap_or(0), r.fuzz, r.offset);
+                assert_eq!(
+                    sim,
+                    (*line, *fuzz, *offset),
+                    "{name}, hunk {n}: simulated vs real\n{text}\n{r:#?}"
+                );
+            }
+            Err(_) => assert_eq!(
+                r.verdict,
+                FuzzVerdict::Rejected,
+                "{name}, hunk {n}:\n{text}"
+            ),
+        }
+    }
+    for (p, t) in files {
+        let want = changed.get(p).unwrap_or(t);
+        assert_eq!(
+            s.read(p).as_deref(),
+            Some(want.as_str()),
+            "{name}: {p} differs from the simulation\n{text}"
+        );
+    }
+    reports.iter().map(|r| r.verdict).collect()
+}
+
+#[test]
+fn patch_simulation_matches_gnu_patch() {
+    let twins = "import x\n\ndef a(x):\n    y = x + 1\n    return y\n\ndef b(x):\n    y = x + 1\n    return y\n\ndef c(x):\n    return x\n";
+    let twin_hunk = "--- a/m.py\n+++ b/m.py\n@@ -6,5 +6,5 @@\n \n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
+    let m = one("m.py", twins);
+    use FuzzVerdict::*;
+    let v = check_against_patch(
+        "twins, stated in a",
+        &m,
+        &twin_hunk.replace("-6,5 +6,5", "-2,5 +2,5"),
+    );
+    assert_eq!(v, [Misplaced]);
+    assert_eq!(
+        check_against_patch("twins, stated right", &m, twin_hunk),
+        [Agrees]
+    );
+    let v = check_against_patch(
+        "twins, wrong first line",
+        &m,
+        &twin_hunk.replace(" def b(x):", " def bb(x):"),
+    );
+    assert_eq!(v, [NoSafePlace]);
+    assert_eq!(
+        check_against_patch(
+            "twins, counts wrong",
+            &m,
+            &twin_hunk.replace("-6,5", "-6,7")
+        ),
+        [Malformed]
+    );
+
+    // Real code: rendered hunks, then numbers shifted (offsets carried from
+    // hunk to hunk), a hunk that matches nowhere, hunks at both ends.
+    let py = source("textwrap.py");
+    let mut after = py.replacen("import re", "import re\nimport sys", 1);
+    after = after.replacen(
+        "        self.width = width",
+        "        self.width = int(width)",
+        1,
+    );
+    after = after.replacen(
+        "        self.max_lines = max_lines",
+        "        self.max_lines = max_lines or None",
+        1,
+    );
+    let diff = render("udiff", "src/t.py", &py, &after).unwrap();
+    let files = one("src/t.py", &py);
+    assert!(check_against_patch("textwrap, exact", &files, &diff)
+        .iter()
+        .all(|v| *v == Agrees));
+    let shifted = shift_numbers(&diff, 7);
+    assert!(check_against_patch("textwrap, +7", &files, &shifted)
+        .iter()
+        .all(|v| *v == Agrees));
+    let shifted = shift_numbers(&diff, -3);
+    assert!(check_against_patch("textwrap, -3", &files, &shifted)
+        .iter()
+        .all(|v| *v == Agrees));
+    let bad = diff.replacen(" class TextWrapper:", " class TextWrapperX:", 1);
+    let v = check_against_patch("textwrap, one hunk hallucinated", &files, &bad);
+    assert!(v.contains(&Agrees));
+
+    let go = source("strings_reader.go");
+    let last: Vec<&str> = go.lines().collect();
+    let n = last.len();
+    let mut after: Vec<String> = last.iter().map(|s| s.to_string()).collect();
+    after[0] = format!("{} // edited", after[0]);
+    after[n - 1] = format!("{} // edited", after[n - 1]);
+    let after = after.join("\n") + "\n";
+    let diff = render("udiff", "src/r.go", &go, &after).unwrap();
+    let files = one("src/r.go", &go);
+    assert!(check_against_patch("reader, both ends", &files, &diff)
+        .iter()
+        .all(|v| *v == Agrees));
+    let v = check_against_patch(
+        "reader, both ends shifted",
+        &files,
+        &shift_numbers(&diff, 4),
+    );
+    assert_eq!(v.len(), 2);
+
+    // Duplicated context: patch takes the copy nearest the stated line.
+    let dup = format!("{twins}\ndef b(x):\n    y = x + 1\n    return y\n\n");
+    let sym = "--- a/m.py\n+++ b/m.py\n@@ -7,4 +7,4 @@\n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
+    let v = check_against_patch(
+        "duplicate",
+        &one("m.py", &dup),
+        &sym.replace("-7,4 +7,4", "-12,4 +12,4"),
+    );
+    assert_eq!(v, [NoSafePlace]);
+    // A hallucinated context line: patch drops it (fuzz 1) and reports
+    // success; nothing matches in full.
+    let v = check_against_patch(
+        "hallucinated",
+        &m,
+        &sym.replace("    y = x + 1", "    y = x + 2"),
+    );
+    assert_eq!(v, [NoSafePlace]);
+    // A removed line that is not there: rejected at every fuzz.
+    let v = check_against_patch(
+        "nowhere",
+        &m,
+        &sym.replace("-    return y", "-    return z"),
+    );
+    assert_eq!(v, [Rejected]);
+}
+
+/// Adds `by` to every hunk header's start lines.
+fn shift_numbers(diff: &str, by: isize) -> String {
+    diff.lines()
+        .map(|l| {
+            if !l.starts_with("@@ ") {
+                return format!("{l}\n");
+            }
+            let parts: Vec<String> = l
+                .split(' ')
+                .map(
+                    |w| match w.strip_prefix('-').or_else(|| w.strip_prefix('+')) {
+                        Some(r) if r.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+                            let (s, rest) = r
+                                .split_once(',')
+                                .map_or((r, String::new()), |(a, b)| (a, format!(",{b}")));
+                            let s: isize = s.parse().unwrap();
+                            format!("{}{}{rest}", &w[..1], (s + by).max(1))
+                        }
+                        _ => w.to_owned(),
+                    },
+                )
+                .collect();
+            parts.join(" ") + "\n"
+        })
+        .collect()
+}

@@ -1,0 +1,1 @@
+"""Generators of the apply-patch and tool-call corpus cases."""
