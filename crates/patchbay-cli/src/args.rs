@@ -14,6 +14,7 @@ Commands:
   apply    apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files under a root
   render   print the canonical edit in a format that turns BEFORE into AFTER
   tag      print a file's tagged view (`N:TAG content`) for hashline edits
+  diagnose say hunk by hunk why a unified diff fails strictly; --repair, --fuzz
   check-output  check a reply with declared counts (`Total: N`, `## Item n/N`) for truncation
   outline  list a file's definitions (functions, classes, methods, ...) with their lines
   slice    print one symbol of a file, dedented, to edit it alone
@@ -163,6 +164,25 @@ Options:
   -h, --help       print help
 ";
 
+pub const DIAGNOSE_HELP: &str = "\
+Diagnose a unified diff against the files under a root: for every hunk, why
+strict application (`git apply`) fails or succeeds, and where the default
+lenient mode applies it.
+
+Usage: patchbay diagnose OUT.txt [--root DIR] [--json] [--repair | --fuzz]
+
+Options:
+  --root DIR  the folder the diff's paths resolve under [default: .]
+  --json      print the findings as JSON
+  --repair    print a corrected diff that `git apply` accepts instead
+  --fuzz      show where GNU patch (default fuzz 2) would put each hunk,
+              and flag the places that differ from the only safe one
+  -h, --help  print help
+
+Exit codes: 0 every hunk applies strictly (or the repair succeeded),
+1 some hunk does not, 2 usage or I/O error.
+";
+
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -172,6 +192,7 @@ pub enum Command {
     Apply(ApplyArgs),
     Render(RenderArgs),
     Tag(TagArgs),
+    Diagnose(DiagnoseArgs),
     CheckOutput(CheckArgs),
     /// `tokens`, `compare`, `budget` (parsed in `token_args.rs`).
     Tokens(crate::budget::TokenCmd),
@@ -189,6 +210,15 @@ pub struct SyntaxArgs {
     pub json: bool,
     pub dry_run: bool,
     pub language: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct DiagnoseArgs {
+    pub output: String,
+    pub root: PathBuf,
+    pub json: bool,
+    pub repair: bool,
+    pub fuzz: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -275,6 +305,7 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
             Some("apply") => Ok(Command::Help(APPLY_HELP)),
             Some("render") => Ok(Command::Help(RENDER_HELP)),
             Some("tag") => Ok(Command::Help(TAG_HELP)),
+            Some("diagnose") => Ok(Command::Help(DIAGNOSE_HELP)),
             Some("check-output") => Ok(Command::Help(CHECK_HELP)),
             Some(c @ ("tokens" | "compare" | "budget")) => {
                 Ok(Command::Help(crate::budget::help(c)))
@@ -287,6 +318,7 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
         "apply" => apply(rest),
         "render" => render(rest),
         "tag" => tag(rest),
+        "diagnose" => diagnose(rest),
         "check-output" => check_output(rest),
         "tokens" | "compare" | "budget" => crate::budget::parse(cmd, rest),
         "outline" => syntax("outline", OUTLINE_HELP, 1, rest),
@@ -396,6 +428,36 @@ fn tag_len(s: &Split) -> Result<usize, String> {
             Ok(n) if (2..=8).contains(&n) => Ok(n),
             _ => Err(format!("--tag-len takes a number from 2 to 8, not {v:?}")),
         },
+    }
+}
+
+fn diagnose(args: &[String]) -> Result<Command, Usage> {
+    let err = |message: String| Usage {
+        message,
+        help: DIAGNOSE_HELP,
+    };
+    let s = split(
+        "diagnose",
+        args,
+        &["--root"],
+        &["--json", "--repair", "--fuzz"],
+    )
+    .map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(DIAGNOSE_HELP));
+    }
+    if s.switch("--repair") && s.switch("--fuzz") {
+        return Err(err("--repair and --fuzz do not go together".into()));
+    }
+    match <[String; 1]>::try_from(s.positionals.clone()) {
+        Ok([output]) => Ok(Command::Diagnose(DiagnoseArgs {
+            output,
+            root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
+            json: s.switch("--json"),
+            repair: s.switch("--repair"),
+            fuzz: s.switch("--fuzz"),
+        })),
+        Err(p) => Err(err(format!("expected one OUT.txt, got {}", p.len()))),
     }
 }
 

@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Command::Apply(a) => apply::run(&a),
         Command::Render(r) => render(&r),
         Command::Tag(t) => small::tag(&t),
+        Command::Diagnose(d) => small::diagnose(&d),
         Command::CheckOutput(c) => small::check_output(&c),
         Command::Tokens(c) => budget::run(&c),
         Command::Syntax(s) => syntax::run(&s),

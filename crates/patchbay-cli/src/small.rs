@@ -1,9 +1,12 @@
 //! The small read-only commands: `tag` and `check-output`. Each reads one
 //! file, calls one core function and prints; none writes anything.
 
-use crate::args::{CheckArgs, TagArgs};
+use crate::args::{CheckArgs, DiagnoseArgs, TagArgs};
+use crate::fsio::{self, Root};
 use crate::{out, Failure};
 use patchbay::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
+use patchbay::formats::udiff;
+use std::collections::BTreeMap;
 
 fn read(path: &str) -> Result<String, Failure> {
     let text = if path == "-" {
@@ -66,5 +69,83 @@ pub fn check_output(a: &CheckArgs) -> Result<i32, Failure> {
         Verdict::Complete => 0,
         Verdict::Truncated { .. } => 3,
         Verdict::Inconsistent { .. } => 1,
+    })
+}
+
+/// `patchbay diagnose OUT.txt`: why a unified diff fails strictly, hunk by
+/// hunk; or its repair; or where GNU patch's fuzz would put each hunk.
+pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
+    let output = read(&a.output)?;
+    let root = Root::open(&a.root).map_err(Failure::Io)?;
+    let (_, parsed) =
+        patchbay::parse(&output, "udiff").map_err(|e| Failure::Usage(e.to_string()))?;
+    // Only files inside the root are read; others count as missing.
+    let mut files = BTreeMap::new();
+    for rel in patchbay::paths(&parsed, None) {
+        if let Ok(r) = root.resolve(&rel) {
+            if let Some(text) = fsio::read_text(&r.real, &rel).map_err(Failure::Io)? {
+                files.insert(rel, text);
+            }
+        }
+    }
+    if a.repair {
+        return match udiff::repair(&output, &files) {
+            Ok(diff) => {
+                out(&diff);
+                Ok(0)
+            }
+            Err(e) => {
+                eprintln!("cannot repair: {e}");
+                Ok(1)
+            }
+        };
+    }
+    if a.fuzz {
+        let reports = udiff::patch_fuzz_simulation(&output, &files);
+        if a.json {
+            out(&(serde_json::to_string(&reports).unwrap_or_default() + "\n"));
+        } else {
+            for r in &reports {
+                out(&format!(
+                    "hunk {} ({}): {:?}: {}\n",
+                    r.hunk,
+                    r.path.as_deref().unwrap_or("?"),
+                    r.verdict,
+                    r.message
+                ));
+            }
+        }
+        let safe = reports
+            .iter()
+            .all(|r| r.verdict == udiff::FuzzVerdict::Agrees);
+        return Ok(if safe { 0 } else { 1 });
+    }
+    let hunks = udiff::diagnose(&output, &files);
+    if a.json {
+        out(&(serde_json::to_string(&hunks).unwrap_or_default() + "\n"));
+    } else {
+        for h in &hunks {
+            let lenient = h
+                .lenient_lines
+                .map_or("does not apply".to_string(), |[x, y]| {
+                    format!("applies at lines {x}-{y}")
+                });
+            out(&format!(
+                "hunk {} ({}, output line {}) {}: strict {}; lenient {lenient}\n",
+                h.hunk,
+                h.path.as_deref().unwrap_or("?"),
+                h.output_line,
+                h.header,
+                if h.strict_ok { "applies" } else { "fails" }
+            ));
+            for f in &h.findings {
+                out(&format!("  - {}\n", f.message));
+            }
+        }
+    }
+    Ok(if hunks.iter().all(|h| h.strict_ok) {
+        0
+    } else {
+        1
     })
 }

@@ -757,3 +757,53 @@ fn stream_writes_what_plain_apply_writes() {
         "def f():\n    return 10\n\ndef g():\n    return 20\n"
     );
 }
+
+#[test]
+fn diagnose_explains_repairs_and_simulates_fuzz() {
+    let sb = Sandbox::new();
+    let file: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    sb.write("f.txt", &file);
+    // The header says line 5 (the hunk is at 12) and a context line lost
+    // its one-space prefix: strict fails, the lenient mode recovers.
+    let diff = "--- a/f.txt\n+++ b/f.txt\n@@ -5,3 +5,3 @@\nline 12\n-line 13\n+LINE 13\n line 14\n";
+    sb.write("d.diff", diff);
+    let o = run_in(&sb.dir, &["diagnose", "d.diff"], None);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(o.stdout.contains("strict fails"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("lenient applies at lines 12-14"),
+        "{}",
+        o.stdout
+    );
+    let o = run_in(&sb.dir, &["diagnose", "d.diff", "--json"], None);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v[0]["strict_ok"], false);
+    assert_eq!(v[0]["lenient_lines"], serde_json::json!([12, 14]));
+    // The repaired diff applies strictly.
+    let o = run_in(&sb.dir, &["diagnose", "d.diff", "--repair"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("@@ -12,3 +12,3 @@"), "{}", o.stdout);
+    sb.write("fixed.diff", &o.stdout);
+    let o = run_in(&sb.dir, &["diagnose", "fixed.diff"], None);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    let o = run_in(
+        &sb.dir,
+        &[
+            "apply",
+            "--edits",
+            "fixed.diff",
+            "--format",
+            "udiff",
+            "--strict",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert_eq!(sb.read("f.txt"), file.replace("line 13\n", "LINE 13\n"));
+    // GNU patch with fuzz on the damaged diff: no place matches the hunk as
+    // written, so wherever patch puts it, it is not a safe place.
+    let o = run_in(&sb.dir, &["diagnose", "d.diff", "--fuzz", "--json"], None);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v[0]["safe_line"], Value::Null);
+    assert_ne!(v[0]["verdict"], "agrees", "{}", o.stdout);
+}
