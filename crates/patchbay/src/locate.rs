@@ -204,16 +204,27 @@ pub fn str_replace(
             "old_str is empty; quote the text to replace".into(),
         ));
     }
-    let lines = text.lines();
     // The file as LF text, every line terminated, with each line's offset.
-    let mut flat = String::with_capacity(text.src().len() + 1);
-    let mut starts = Vec::with_capacity(lines.len() + 1);
-    for l in &lines {
+    // Most files already are that text: then it is borrowed, not rebuilt
+    // (a copy of the whole file per edit dominated multi-edit replies).
+    let src = text.src();
+    let plain = !text.has_bom() && (src.is_empty() || src.ends_with('\n')) && !src.contains('\r');
+    let (flat, starts): (std::borrow::Cow<str>, Vec<usize>) = if plain {
+        let mut starts: Vec<usize> = text.spans().iter().map(|sp| sp.start).collect();
+        starts.push(src.len());
+        (std::borrow::Cow::Borrowed(src), starts)
+    } else {
+        let mut flat = String::with_capacity(src.len() + 1);
+        let mut starts = Vec::with_capacity(text.len() + 1);
+        for i in 0..text.len() {
+            starts.push(flat.len());
+            flat.push_str(text.line(i));
+            flat.push('\n');
+        }
         starts.push(flat.len());
-        flat.push_str(l);
-        flat.push('\n');
-    }
-    starts.push(flat.len());
+        (std::borrow::Cow::Owned(flat), starts)
+    };
+    let n_lines = text.len();
     let line_of = |b: usize| starts.partition_point(|&s| s <= b).saturating_sub(1);
     // Overlapping occurrences count too (`a\na` in `a\na\na` is two
     // places), which `match_indices` would miss.
@@ -261,7 +272,7 @@ pub fn str_replace(
         let mut joined = format!("{}{new}{}", &flat[starts[first]..b], &flat[e..starts[end]]);
         // When the replacement no longer ends a line, the next line joins it.
         // (An empty one deleted whole lines: nothing to join.)
-        if !joined.is_empty() && !joined.ends_with('\n') && end < lines.len() {
+        if !joined.is_empty() && !joined.ends_with('\n') && end < n_lines {
             joined.push_str(&flat[starts[end]..starts[end + 1]]);
             end += 1;
         }
@@ -284,6 +295,7 @@ pub fn str_replace(
     // Not found as is: when old_str is whole lines, let the ladder absorb
     // whitespace and look-alike differences, as for a SEARCH block.
     let old_lines = split_lines(&old);
+    let lines = text.lines();
     let hay = Haystack::new(lines.clone());
     match hay.find(&old_lines, FindOptions { hint, ..fo }) {
         Ok(f) => {

@@ -30,19 +30,47 @@ pub fn out_lines(s: &str) -> Vec<OutLine<'_>> {
         .collect()
 }
 
-/// 1-based line numbers in the output of a byte range.
+/// 1-based line numbers in the output of a byte range. `O(len)`: a caller
+/// with many ranges builds an [`OutputLines`] once instead.
 pub fn output_line_range(s: &str, span: &std::ops::Range<usize>) -> [usize; 2] {
-    let first = s.as_bytes()[..span.start.min(s.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1;
-    let inner = s.as_bytes()[span.start.min(s.len())..span.end.min(s.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count();
-    let ends_nl = span.end > span.start && s.as_bytes().get(span.end - 1) == Some(&b'\n');
-    [first, first + inner - usize::from(ends_nl && inner > 0)]
+    OutputLines::new(s).range(span)
+}
+
+/// The line breaks of an output, found once (`O(len)`), so that the line
+/// range of each edit costs `O(log lines)`: a reply with many edits stays
+/// linear instead of rescanning the output for every edit.
+pub struct OutputLines {
+    /// Byte offsets of every `\n`, ascending.
+    breaks: Vec<usize>,
+    len: usize,
+}
+
+impl OutputLines {
+    pub fn new(s: &str) -> Self {
+        let breaks = s
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| i)
+            .collect();
+        OutputLines {
+            breaks,
+            len: s.len(),
+        }
+    }
+
+    /// What [`output_line_range`] returns for `span`.
+    pub fn range(&self, span: &std::ops::Range<usize>) -> [usize; 2] {
+        let start = span.start.min(self.len);
+        let end = span.end.min(self.len).max(start);
+        let before = |at: usize| self.breaks.partition_point(|&p| p < at);
+        let first = before(start) + 1;
+        let inner = before(end) - before(start);
+        let ends_nl = span.end > span.start
+            && span.end <= self.len
+            && self.breaks.binary_search(&(span.end - 1)).is_ok();
+        [first, first + inner - usize::from(ends_nl && inner > 0)]
+    }
 }
 
 /// A fence opener: the fence character, its run length, and the info string.

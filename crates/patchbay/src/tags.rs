@@ -53,23 +53,58 @@ fn crc(seed: Option<u32>, prefix: &[u8], line: &[u8]) -> u32 {
 
 /// The tag of one line (content without terminator); `line_no` is 1-based.
 pub fn tag(line: &str, line_no: usize, opt: TagOptions) -> String {
-    let body = line.trim_end().as_bytes();
-    let prefix = if opt.with_line {
-        format!("{line_no}:")
-    } else {
-        String::new()
-    };
-    let len = opt.chars();
-    let mut bytes = crc(None, prefix.as_bytes(), body).to_be_bytes().to_vec();
-    if len > 5 {
-        bytes.extend_from_slice(&crc(Some(WIDE_SEED), prefix.as_bytes(), body).to_be_bytes());
-    }
-    encode(&bytes).chars().take(len).collect()
+    let mut out = String::with_capacity(8);
+    push_tag(&mut out, line, line_no, opt);
+    out
 }
 
-/// Unpadded base64url.
-fn encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 4 / 3 + 2);
+/// Appends the tag of a line to `out` without allocating: the tagged view of
+/// a large file is one pass of this.
+pub fn push_tag(out: &mut String, line: &str, line_no: usize, opt: TagOptions) {
+    let body = line.trim_end().as_bytes();
+    let mut num = [0u8; 21];
+    let prefix: &[u8] = if opt.with_line {
+        let digits = write_decimal(&mut num[..20], line_no);
+        let start = 20 - digits;
+        num[20] = b':';
+        &num[start..21]
+    } else {
+        &[]
+    };
+    let len = opt.chars();
+    let mut bytes = [0u8; 8];
+    // The common case (no line number) takes crc32fast's one-shot hash.
+    let first = if prefix.is_empty() {
+        crc32fast::hash(body)
+    } else {
+        crc(None, prefix, body)
+    };
+    bytes[..4].copy_from_slice(&first.to_be_bytes());
+    let used = if len > 5 {
+        bytes[4..].copy_from_slice(&crc(Some(WIDE_SEED), prefix, body).to_be_bytes());
+        8
+    } else {
+        4
+    };
+    encode_into(out, &bytes[..used], len);
+}
+
+/// Writes `n` in decimal right-aligned at the end of `buf`; returns digits.
+fn write_decimal(buf: &mut [u8], mut n: usize) -> usize {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return buf.len() - i;
+        }
+    }
+}
+
+/// Unpadded base64url of `bytes`, at most `max` characters.
+fn encode_into(out: &mut String, bytes: &[u8], max: usize) {
+    let mut written = 0;
     for chunk in bytes.chunks(3) {
         let b = [
             chunk[0],
@@ -77,24 +112,36 @@ fn encode(bytes: &[u8]) -> String {
             *chunk.get(2).unwrap_or(&0),
         ];
         let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
+        for i in 0..chunk.len() + 1 {
+            if written == max {
+                return;
+            }
             out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+            written += 1;
         }
     }
-    out
+}
+
+/// Unpadded base64url.
+#[cfg(test)]
+fn encode(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    encode_into(&mut s, bytes, usize::MAX);
+    s
 }
 
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
 /// Linear in the text; one allocation for the output.
 pub fn view(text: &str, opt: TagOptions) -> String {
     let t = crate::text::Text::new(text);
-    let mut out = String::with_capacity(text.len() + t.len() * (opt.chars() + 8));
+    let mut out = String::with_capacity(text.len() + t.len() * (opt.chars() + 9));
+    let mut num = [0u8; 20];
     for i in 0..t.len() {
         let line = t.line(i);
-        out.push_str(&(i + 1).to_string());
+        let d = write_decimal(&mut num, i + 1);
+        out.push_str(std::str::from_utf8(&num[20 - d..]).expect("ASCII digits"));
         out.push(':');
-        out.push_str(&tag(line, i + 1, opt));
+        push_tag(&mut out, line, i + 1, opt);
         out.push(' ');
         out.push_str(line);
         out.push('\n');

@@ -19,7 +19,7 @@ use crate::locate;
 use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
-use crate::scan::output_line_range;
+use crate::scan::OutputLines;
 use crate::text::Text;
 use std::collections::BTreeMap;
 
@@ -107,9 +107,10 @@ pub fn run(
         };
     }
     let mut work: Vec<FileWork> = Vec::new();
+    let output_lines = OutputLines::new(output);
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
-        let out_lines = output_line_range(output, &edit.span);
+        let out_lines = output_lines.range(&edit.span);
         let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
             Ok(p) => (p, None),
             // An unusable part keeps its own code (a cut-off edit that did

@@ -99,14 +99,13 @@ fn damage(diff: &str, bits: &[u8], lost: Lost) -> String {
     let lines: Vec<&str> = diff.split_inclusive('\n').collect();
     for (k, &l) in lines.iter().enumerate() {
         let b = bits[k % bits.len()];
-        // An empty added line that ends its hunk, once its `+` is gone, is
-        // an empty line before the next header or the fence: no reader can
-        // tell it from layout, so that damage is not generated.
-        let next_body = lines
-            .get(k + 1)
-            .is_some_and(|n| n.starts_with([' ', '+', '-']));
+        // An empty added line without its `+` is an empty line, which git
+        // reads as a blank unchanged line; next to blank lines or at a
+        // hunk's end no reader can tell the two apart, so that damage is
+        // not generated (between two added lines it is recovered, see the
+        // unit tests).
         let spaces = matches!(lost, Lost::Spaces | Lost::Both);
-        let pluses = matches!(lost, Lost::Pluses | Lost::Both) && (l != "+\n" || next_body);
+        let pluses = matches!(lost, Lost::Pluses | Lost::Both) && l != "+\n";
         if l.starts_with("@@ ") {
             out.push_str(match b % 3 {
                 0 => "@@ @@\n",

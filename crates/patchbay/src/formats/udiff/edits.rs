@@ -2,20 +2,23 @@
 //! ladder (with the stated line as its hint), `Create` for `--- /dev/null`,
 //! `Delete` for `+++ /dev/null`, `Rename` for git's `rename from/to`.
 //!
-//! Lenient mode reads damaged lines generously. Lines in doubt are
-//! unmarked lines, empty lines, and unchanged lines with an odd number of
-//! leading spaces (indentation comes in even steps, so such a line most
-//! likely lost or gained its one-space marker, or is an added line that lost
-//! its `+`). A run of them reads as added when it lies between added lines,
-//! as unchanged, or next to added lines as added: all of it, only its first
-//! line after an added one, or only its last before one; odd indentation reads as written, one space more, or
-//! one space less. When that gives a hunk several readings, the hunk becomes
-//! an [`Op::OneOf`] and the file decides (see [`crate::readings`]); nothing
-//! here guesses a place.
+//! Lenient mode reads damaged lines generously. Lines in doubt are unmarked
+//! lines, empty lines, and unchanged lines whose indentation has the other
+//! parity than the hunk's `+`/`-` lines (indentation comes in even steps, so
+//! such a line most likely lost or gained its one-space marker, or is an
+//! added line that lost its `+`). A run of them reads as added when it lies
+//! between added lines; as unchanged; or, next to added lines, as added: all
+//! of it, only its first line after an added one, or only its last before
+//! one. Indentation reads as written, one space more (on the doubtful lines,
+//! or on every indented unchanged line: a model that drops the marker
+//! usually drops it everywhere), or one space less. When that gives a hunk
+//! several readings, the hunk becomes an [`Op::OneOf`] and the file decides
+//! (see [`crate::readings`]); nothing here guesses a place.
+//!
 //! Strict mode reads like `git apply`: numbers and counts must agree with
 //! the body and every line needs its marker, else `malformed`.
 //!
-//! Cost: linear in the hunk per reading; at most fifteen readings a hunk,
+//! Cost: linear in the hunk per reading; at most twenty readings a hunk,
 //! one when no line is in doubt.
 
 use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
@@ -80,6 +83,20 @@ fn doubtful_indent(t: &str, odd_normal: bool) -> bool {
     }
 }
 
+/// How unchanged lines' indentation is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Indent {
+    /// As written.
+    Keep,
+    /// Doubtful ones (the other parity) get their space back.
+    Back,
+    /// Every one indented with spaces gets its space back: the model wrote
+    /// all unchanged lines without their marker, whatever their parity.
+    AllBack,
+    /// Doubtful ones lose a space (the model doubled the marker).
+    Away,
+}
+
 /// Which doubtful lines next to added lines are read as added.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Adds {
@@ -95,7 +112,7 @@ enum Adds {
     Last,
 }
 
-fn read_as(h: &Hunk, adds: Adds, indent: i8) -> Body {
+fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
     let lines = &h.lines;
     // Lines whose kind is in doubt: unmarked, empty, or unchanged with odd
     // indentation (an indented line that lost its `+` or its space looks
@@ -109,7 +126,14 @@ fn read_as(h: &Hunk, adds: Adds, indent: i8) -> Body {
     let mut k = 0;
     while k < lines.len() {
         if !doubt(&lines[k]) {
-            out.push((lines[k].kind, lines[k].text.clone()));
+            let l = &lines[k];
+            let text = match indent {
+                Indent::AllBack if l.kind == Kind::Context && l.text.starts_with(' ') => {
+                    format!(" {}", l.text)
+                }
+                _ => l.text.clone(),
+            };
+            out.push((l.kind, text));
             k += 1;
             continue;
         }
@@ -140,8 +164,10 @@ fn read_as(h: &Hunk, adds: Adds, indent: i8) -> Body {
                 (Some(_), false) => (Kind::Context, l.text.clone()),
                 // Odd indentation: the marker became part of the text.
                 (None, true) => (Kind::Add, format!(" {}", l.text)),
-                (None, false) if indent == 1 => (Kind::Context, format!(" {}", l.text)),
-                (None, false) if indent == -1 => (Kind::Context, l.text[1..].to_owned()),
+                (None, false) if matches!(indent, Indent::Back | Indent::AllBack) => {
+                    (Kind::Context, format!(" {}", l.text))
+                }
+                (None, false) if indent == Indent::Away => (Kind::Context, l.text[1..].to_owned()),
                 (None, false) => (l.kind, l.text.clone()),
             };
             out.push(line);
@@ -157,8 +183,8 @@ fn read_as(h: &Hunk, adds: Adds, indent: i8) -> Body {
 /// indentation shift. A hunk without doubtful lines has one reading.
 pub fn readings(h: &Hunk) -> Vec<(Body, Level)> {
     let mut out: Vec<(Body, Level)> = vec![];
-    for indent in [0, 1, -1] {
-        let cap = if indent == 0 {
+    for indent in [Indent::Keep, Indent::Back, Indent::AllBack, Indent::Away] {
+        let cap = if indent == Indent::Keep {
             Level::Unicode
         } else {
             Level::TrailingWs
@@ -415,6 +441,13 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
             push(Op::Create { text }, f.span.clone());
             continue;
         }
+        // The move is listed where its header is, before the hunks (edits
+        // come in output order; the transaction moves the file after its
+        // other edits whatever the order).
+        if let Some((_, to)) = &f.rename {
+            let head = f.span.start..f.hunks.first().map_or(f.span.end, |h| h.span.start);
+            push(Op::Rename { to: to.clone() }, head);
+        }
         for h in &f.hunks {
             push(hunk_op(h, strict), h.span.clone());
         }
@@ -427,9 +460,6 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
                 },
                 f.span.clone(),
             );
-        }
-        if let Some((_, to)) = &f.rename {
-            push(Op::Rename { to: to.clone() }, f.span.clone());
         }
     }
     parsed.truncated = parsed.edits.iter().any(|e| {

@@ -34,18 +34,19 @@
 //! Final newlines: the engine keeps the target's final-newline presence by
 //! design, so `\ No newline at end of file` is read (it marks the line before
 //! it) but does not change the result; a created file always ends with one.
-//! [`render`] writes the marker wherever git would, so its diffs also apply
+//! Rendering writes the marker wherever git would, so its diffs also apply
 //! with `git apply`.
 //!
 //! Tools for teaching and recovery, all pure functions of the output and the
-//! files: [`diagnose`] (per hunk: why strict application fails or succeeds),
-//! [`repair`] (a corrected diff that `git apply --check` accepts) and
+//! files: [`diagnose()`] (per hunk: why strict application fails or succeeds),
+//! [`repair()`] (a corrected diff that `git apply --check` accepts) and
 //! [`patch_fuzz_simulation`] (where GNU `patch` with its default fuzz would
 //! put each hunk, flagging silent misapplies).
 
 pub mod diagnose;
 pub mod edits;
 pub mod fuzz;
+mod headers;
 pub mod parse;
 mod place;
 mod render;

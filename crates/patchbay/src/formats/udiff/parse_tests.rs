@@ -138,3 +138,29 @@ fn header_numbers() {
     let h = parse_header("@@ ... @@");
     assert_eq!((h.old, h.new), (None, None));
 }
+
+#[test]
+fn header_only_parts_cut_or_complete() {
+    // Cut inside the fence right after `new file mode`: not an empty file.
+    assert!(read("```diff\ndiff --git a/n.js b/n.js\nnew file mode 100644\n")[0].cut);
+    // git's own empty-file creation and a pure rename are complete.
+    assert!(
+        !read("diff --git a/n.js b/n.js\nnew file mode 100644\nindex 0000000..e69de29\n")[0].cut
+    );
+    assert!(!read("```diff\ndiff --git a/x b/y\nrename from x\nrename to y\n```\n")[0].cut);
+    // A creation's `---`/`+++` with no hunk after it: cut.
+    assert!(read("diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n")[0].cut);
+}
+
+#[test]
+fn sql_comments_are_not_file_headers_while_counts_are_open() {
+    let out = "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,3 @@\n SELECT 1;\n--- old note\n+++ new note\n SELECT 2;\n";
+    let f = read(out);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].hunks[0].lines[1].text, "-- old note");
+    // An overstated count does not swallow the next file's header.
+    let out =
+        "--- a/x\n+++ b/x\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-d\n+e\n";
+    let f = read(out);
+    assert_eq!((f.len(), f[1].target()), (2, Some("y")));
+}

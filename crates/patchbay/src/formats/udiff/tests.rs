@@ -419,3 +419,25 @@ fn never_panics_on_marker_soup() {
         let _ = patch_fuzz_simulation(&out, &fs);
     }
 }
+
+#[test]
+fn an_empty_line_between_added_lines_is_added() {
+    // The file has no blank line there, so the empty line can only be an
+    // added one that lost its `+`.
+    let out = "```diff\n--- a/app.py\n+++ b/app.py\n@@ -5,2 +5,5 @@\n     subtotal = sum(i.price for i in items)\n+    a = 1\n\n+    b = 2\n     tax = subtotal * RATE\n```\n";
+    let r = run(out, &files("app.py", PY), false);
+    assert_eq!(r.status, Status::Applied, "{}", r.feedback);
+    let want = PY.replace("items)\n    tax", "items)\n    a = 1\n\n    b = 2\n    tax");
+    assert_eq!(content(&r), want);
+}
+
+#[test]
+fn detection_takes_numberless_hunks_but_not_v4a_anchors() {
+    let d = crate::formats::detect(
+        "src/app.py\n```diff\n@@ @@\n def f():\n-    return 1\n+    return 2\n```\n",
+    );
+    assert_eq!(d.format, "udiff", "{d:?}");
+    assert!(!bare_hunk_header("@@ def f():", Some(" x")));
+    assert!(!bare_hunk_header("@@ src/app.py 10:23", Some("+x")));
+    assert!(bare_hunk_header("@@ ... @@", Some("-x")));
+}

@@ -1,0 +1,169 @@
+//! Every format on the same change, and the tagged view's throughput.
+//!
+//! A deterministic 100,000-line file gets 50 scattered changes; each format
+//! renders the canonical edit for them (`patchbay::render`), which must apply
+//! back to the exact expected file before anything is timed. The table gives
+//! each format's apply time with the ratio against `search-replace`, the
+//! peer run in the same process. Then the tagged view of a 10 MB file, in
+//! MB/s, against a plain numbered view (the same formatting without the
+//! CRC) as the peer. `cargo bench -p patchbay --bench formats`; without
+//! `--bench` (as `cargo test --benches` runs it) each case is checked once.
+
+use patchbay::{ApplyOptions, Status, TagOptions};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const PATH: &str = "src/big.go";
+
+/// A small xorshift generator: deterministic input without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// About `lines` lines of Go-like code with repeated boilerplate, and the
+/// same file with one line changed in 50 functions spread over it.
+fn fixture(lines: usize) -> (String, String) {
+    let mut rng = Rng(0x6672_6d74_7321);
+    let mut before = Vec::with_capacity(lines + 16);
+    let mut funcs = vec![];
+    let mut i = 0;
+    while before.len() < lines {
+        funcs.push(before.len());
+        before.push(format!("func handler{i}(w Writer, r *Request) error {{"));
+        before.push(format!("\tv, err := load{}(r)", rng.next() % 97));
+        before.push("\tif err != nil {".to_string());
+        before.push("\t\treturn err".to_string());
+        before.push("\t}".to_string());
+        before.push(format!("\tw.Write(render(v, {}))", rng.next() % 13));
+        before.push("\treturn nil".to_string());
+        before.push("}".to_string());
+        before.push(String::new());
+        i += 1;
+    }
+    let mut after = before.clone();
+    let step = funcs.len() / 50;
+    for k in 0..50 {
+        let f = funcs[k * step + (rng.next() as usize % step.max(1))];
+        after[f + 5] = format!("\tw.Write(renderV2(v, {k}))");
+    }
+    (before.join("\n") + "\n", after.join("\n") + "\n")
+}
+
+fn median(mut f: impl FnMut(), runs: usize) -> Duration {
+    for _ in 0..3 {
+        f();
+    }
+    let mut ts: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    ts.sort();
+    ts[ts.len() / 2]
+}
+
+fn main() {
+    let bench = std::env::args().any(|a| a == "--bench");
+    let runs = if bench { 21 } else { 1 };
+    let (before, after) = fixture(100_000);
+    let mut files = BTreeMap::new();
+    files.insert(PATH.to_string(), before.clone());
+
+    let mut rows = vec![];
+    for f in patchbay::formats::all() {
+        let reply = patchbay::render(f.name(), PATH, &before, &after).expect("registered");
+        let opt = ApplyOptions {
+            format: f.name().into(),
+            ..Default::default()
+        };
+        let r = patchbay::apply(&reply, &files, &opt).expect("known format");
+        assert_eq!(r.status, Status::Applied, "{}: {}", f.name(), r.feedback);
+        assert!(
+            r.files[0].content.as_deref() == Some(after.as_str()),
+            "{}: the result differs from the expected file",
+            f.name()
+        );
+        let t = median(
+            || {
+                black_box(patchbay::apply(black_box(&reply), &files, &opt).unwrap());
+            },
+            runs,
+        );
+        let parse = median(
+            || {
+                black_box(patchbay::parse(black_box(&reply), f.name()).unwrap());
+            },
+            runs,
+        );
+        rows.push((f.name(), reply.len(), t, parse));
+    }
+
+    // The tagged view of a 10 MB file against a numbered view without tags.
+    let (big, _) = fixture(650_000);
+    assert!(big.len() >= 10_000_000, "{} bytes", big.len());
+    let view = patchbay::tags::view(&big, TagOptions::default());
+    assert_eq!(view.lines().count(), big.lines().count());
+    let tagged = median(
+        || {
+            black_box(patchbay::tags::view(black_box(&big), TagOptions::default()));
+        },
+        runs.min(7),
+    );
+    let numbered = median(
+        || {
+            let mut out = String::with_capacity(big.len() + big.len() / 4);
+            for (i, l) in big.lines().enumerate() {
+                out.push_str(&(i + 1).to_string());
+                out.push(' ');
+                out.push_str(l);
+                out.push('\n');
+            }
+            black_box(out);
+        },
+        runs.min(7),
+    );
+    if !bench {
+        println!(
+            "bench formats: {} formats and the tagged view checked (pass --bench to time)",
+            rows.len()
+        );
+        return;
+    }
+    let sr = rows
+        .iter()
+        .find(|r| r.0 == "search-replace")
+        .map(|r| r.2)
+        .unwrap_or(Duration::from_nanos(1));
+    println!(
+        "file: 100,000 lines, {} bytes; 50 changed lines spread over it; {runs} runs, median\n",
+        before.len()
+    );
+    println!("| format | reply bytes | apply median | of which parsing | vs search-replace |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, bytes, t, parse) in &rows {
+        println!(
+            "| {name} | {bytes} | {:.2} ms | {:.2} ms | {:.2}x |",
+            t.as_secs_f64() * 1e3,
+            parse.as_secs_f64() * 1e3,
+            t.as_secs_f64() / sr.as_secs_f64()
+        );
+    }
+    let mbs = |d: Duration| big.len() as f64 / 1e6 / d.as_secs_f64();
+    println!(
+        "\ntagged view of {:.1} MB: {:.1} ms = {:.0} MB/s; numbered view without tags: {:.0} MB/s (tags cost {:.2}x)",
+        big.len() as f64 / 1e6,
+        tagged.as_secs_f64() * 1e3,
+        mbs(tagged),
+        mbs(numbered),
+        tagged.as_secs_f64() / numbered.as_secs_f64()
+    );
+}
