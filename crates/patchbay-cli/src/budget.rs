@@ -4,6 +4,7 @@
 //! prints text or JSON; none writes anything. Their arguments and help
 //! texts are in `token_args.rs`.
 
+use crate::small::read;
 pub use crate::token_args::{help, parse, BudgetArgs, TokenCmd};
 use crate::{out, Failure};
 use patchbay::advisor::{compare, CompareOptions};
@@ -11,16 +12,6 @@ use patchbay::budget::{
     plan, ExpectedOutput, FileInput, LineNumbers, Named, PlanOptions, Request, Section,
 };
 use patchbay::tokens::Tokenizer;
-
-fn read(path: &str) -> Result<String, Failure> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    text.map_err(|e| Failure::Io(format!("cannot read {path} as UTF-8 text: {e}")))
-}
 
 fn tokenizer(name: &str) -> Result<Tokenizer, Failure> {
     Tokenizer::parse(name).map_err(|e| Failure::Usage(e.to_string()))

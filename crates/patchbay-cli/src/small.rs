@@ -8,7 +8,8 @@ use patchbay::counts::{check_output as check, continuation_prompt, Protocol, Ver
 use patchbay::formats::udiff;
 use std::collections::BTreeMap;
 
-fn read(path: &str) -> Result<String, Failure> {
+/// Reads a text argument (`-` is stdin); shared by the small commands.
+pub fn read(path: &str) -> Result<String, Failure> {
     let text = if path == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)

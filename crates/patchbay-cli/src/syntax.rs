@@ -4,6 +4,7 @@
 
 use crate::args::SyntaxArgs;
 use crate::fsio::{self, Change, Refusal, Root};
+use crate::small::read;
 use crate::{out, Failure};
 use patchbay::report::Report;
 use patchbay_syntax::{Language, Slice};
@@ -15,16 +16,6 @@ macro_rules! json {
     ($v:expr) => {
         serde_json::to_string($v).unwrap_or_default() + "\n"
     };
-}
-
-fn read(path: &str) -> Result<String, Failure> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(path)
-    };
-    text.map_err(|e| Failure::Io(format!("cannot read {path} as UTF-8 text: {e}")))
 }
 
 /// Runs `outline`, `slice` or `splice`; returns the exit code.

@@ -92,7 +92,7 @@ pub fn kit(format: &str) -> Option<Kit> {
             let crc = crate::tags::file_crc(EXAMPLE_BEFORE);
             (
                 "lines",
-                format!("The file is shown with numbered lines under a header `# file: PATH crc32=XXXXXXXX`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=XXXXXXXX` (the crc32 copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
+                format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
                 crate::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
                 format!("EDITS: 1\n@@ app.py 2:2 crc32={crc:08x}\n    print(f\"Hello, {{name}}!\")\n@@ end\n"),
             )
