@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh             60 seconds a target
 #   scripts/fuzz.sh 300         5 minutes a target
 #   scripts/fuzz.sh 30 parse    only the named targets
+#   FUZZ_SEED=1 scripts/fuzz.sh 15   a fixed libFuzzer seed (scripts/test.sh)
 #
 # cargo-fuzz needs nightly compiler flags (-Zsanitizer); the stable
 # toolchain accepts them with RUSTC_BOOTSTRAP=1, which this script sets for
@@ -66,7 +67,7 @@ for t in "${targets[@]}"; do
   say "running $t for ${seconds}s"
   set +e
   (cd fuzz && cargo fuzz run -O "$t" -- -max_total_time="$seconds" -timeout=20 \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1) >"$log" 2>&1
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${FUZZ_SEED:+-seed=$FUZZ_SEED}) >"$log" 2>&1
   rc=$?
   set -e
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -9,12 +9,13 @@
 #   scripts/setup.sh rust       rustfmt and clippy
 #   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
 #   scripts/setup.sh e2e        node packages of tests/e2e
+#   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e tools)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -77,6 +78,23 @@ setup_browser() {
   fi
 }
 
+setup_tools() {
+  # crates/patchbay/tests/udiff_tools.rs checks repaired diffs with `git apply`
+  # and the fuzz simulation against GNU `patch`.
+  local missing=() cmd pkg
+  for pair in patch:patch diff:diffutils git:git; do
+    cmd=${pair%%:*} pkg=${pair#*:}
+    command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "patch, diff and git present"
+  else
+    say "installing ${missing[*]} (Debian packages)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+  fi
+}
+
 setup_e2e() {
   local dir=tests/e2e stamp=tests/e2e/node_modules/.patchbay-setup
   # Skip when node_modules was installed from this very lock file.
@@ -97,7 +115,7 @@ setup_e2e() {
 
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | tools) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, tools)" >&2; exit 2 ;;
   esac
 done

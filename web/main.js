@@ -1,6 +1,7 @@
 // The playground: reads the inputs, calls the wasm module, shows the report.
 // Plain DOM code on purpose; nothing is loaded from the network.
 import init, { applyEdits, detectFormat, formats } from './pkg/patchbay_wasm.js';
+import { hideUdiff, showUdiff } from './udiff.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,7 +28,7 @@ const fence = '```';
 const block = (search, replace) =>
   ['src/app.py', `${fence}python`, '<<<<<<< SEARCH', ...search, '=======', ...replace, '>>>>>>> REPLACE', fence];
 
-// Each example is a reply to FILE.
+// Each example is a reply to FILE, or to its own `file` at `path`.
 const EXAMPLES = [
   {
     label: 'Example: an edit that applies',
@@ -76,6 +77,58 @@ const EXAMPLES = [
       '',
       'if __name__ == "__main__":',
       '    greet("world")',
+      fence,
+    ],
+  },
+  {
+    label: 'Example: a unified diff with wrong numbers and a lost space',
+    reply: [
+      'Capitalise the greeting:',
+      '',
+      `${fence}diff`,
+      '--- a/src/app.py',
+      '+++ b/src/app.py',
+      '@@ -14,3 +14,3 @@',
+      ' def greet(name):',
+      '    name = name.strip()',
+      '-    print("Hello, " + name)',
+      '+    print("Hello, " + name.title())',
+      fence,
+    ],
+  },
+  {
+    label: 'Example: a unified diff GNU patch would misapply',
+    // Two look-alike functions and a wrong line number: with fuzz 2, patch
+    // drops the two top context lines and edits `net` instead of `gross`.
+    path: 'src/prices.py',
+    file: [
+      'import math',
+      '',
+      'def net(amount):',
+      '    value = amount * 1.0',
+      '    return round(value, 2)',
+      '',
+      'def gross(amount):',
+      '    value = amount * 1.0',
+      '    return round(value, 2)',
+      '',
+      'def tax(amount):',
+      '    return gross(amount) - net(amount)',
+      '',
+    ].join('\n'),
+    reply: [
+      'Add the 20% tax in `gross`:',
+      '',
+      `${fence}diff`,
+      '--- a/src/prices.py',
+      '+++ b/src/prices.py',
+      '@@ -2,5 +2,5 @@',
+      ' ',
+      ' def gross(amount):',
+      '     value = amount * 1.0',
+      '-    return round(value, 2)',
+      '+    return round(value * 1.2, 2)',
+      ' ',
       fence,
     ],
   },
@@ -134,6 +187,7 @@ function apply() {
     $('result').textContent = '';
     $('receipts').tBodies[0].replaceChildren();
     $('feedback').textContent = String(e?.message ?? e);
+    hideUdiff();
     return;
   }
   setStatus(report.status);
@@ -154,6 +208,7 @@ function apply() {
   if (others.length > 0) $('note').textContent += ` Other files in the reply: ${others.join(', ')}.`;
   showReceipts(report);
   $('feedback').textContent = report.feedback;
+  showUdiff(files, $('reply').value, report.format);
 }
 
 function setup() {
@@ -161,9 +216,10 @@ function setup() {
   for (const [i, e] of EXAMPLES.entries()) $('example').add(new Option(e.label, String(i)));
   $('reply').value = EXAMPLES[0].reply;
   $('example').addEventListener('change', () => {
-    $('file').value = FILE;
-    $('path').value = 'src/app.py';
-    $('reply').value = EXAMPLES[Number($('example').value)].reply;
+    const e = EXAMPLES[Number($('example').value)];
+    $('file').value = e.file ?? FILE;
+    $('path').value = e.path ?? 'src/app.py';
+    $('reply').value = e.reply;
   });
 }
 

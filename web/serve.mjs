@@ -14,6 +14,7 @@ const types = {
   '.json': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
   '.ts': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',

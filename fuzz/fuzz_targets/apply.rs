@@ -77,5 +77,8 @@ fuzz_target!(|data: &[u8]| {
         i = j;
     }
     let streamed = s.finish();
-    assert_eq!(streamed, report, "the stream's final report differs from apply");
+    assert_eq!(
+        streamed, report,
+        "the stream's final report differs from apply"
+    );
 });

@@ -27,7 +27,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let check = counts::check_output(&text, &p, stop);
     if let Some(n) = check.last_complete {
-        assert!(check.items.iter().any(|i| i.n == n), "last complete {n} is not an item");
+        assert!(
+            check.items.iter().any(|i| i.n == n),
+            "last complete {n} is not an item"
+        );
     }
     serde_json::to_string(&check).expect("serialises");
     let _ = counts::continuation_prompt(&check, &p);

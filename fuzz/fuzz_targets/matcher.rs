@@ -85,7 +85,12 @@ fn damage(block: &[String], d: &Damage) -> Vec<String> {
 }
 
 fuzz_target!(|inp: Input| {
-    let lines: Vec<String> = inp.file.iter().take(4000).map(|b| line(*b, &inp.extra)).collect();
+    let lines: Vec<String> = inp
+        .file
+        .iter()
+        .take(4000)
+        .map(|b| line(*b, &inp.extra))
+        .collect();
     if lines.is_empty() {
         return;
     }
@@ -107,7 +112,11 @@ fuzz_target!(|inp: Input| {
     if let Ok(f) = &got {
         assert!(f.start <= f.end && f.end <= lines.len(), "{f:?}");
         assert!(f.level <= max_level);
-        assert_eq!(f.end - f.start, block.len() - f.trimmed.0 - f.trimmed.1, "{f:?}");
+        assert_eq!(
+            f.end - f.start,
+            block.len() - f.trimmed.0 - f.trimmed.1,
+            "{f:?}"
+        );
         assert!(f.start >= opt.min_start, "{f:?} before min_start");
         if f.level == Level::Exact {
             assert_eq!(&lines[f.start..f.end], &block[..], "exact match differs");
@@ -132,7 +141,13 @@ fuzz_target!(|inp: Input| {
         _ => {
             if opt.hint.is_none() {
                 assert!(
-                    matches!(got, Err(Miss::Ambiguous { level: Level::Exact, .. })),
+                    matches!(
+                        got,
+                        Err(Miss::Ambiguous {
+                            level: Level::Exact,
+                            ..
+                        })
+                    ),
                     "{} verbatim places, got {got:?}",
                     verbatim.len()
                 );

@@ -37,7 +37,10 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     for p in patchbay::paths(&parsed, Some("src/default.rs")) {
-        assert!(!p.starts_with('/') && !p.split('/').any(|c| c == ".."), "{p:?}");
+        assert!(
+            !p.starts_with('/') && !p.split('/').any(|c| c == ".."),
+            "{p:?}"
+        );
     }
     let d = patchbay::formats::detect(&output);
     assert!(patchbay::formats::by_name(d.format).is_some());

@@ -100,3 +100,72 @@ test('tag view, declared-count check and prompt kit from the core', () => {
   assert.match(kit.example_reply, /<<<<<<< SEARCH/);
   assert.throws(() => wasm.promptKit('nope'), /no prompt kit/);
 });
+
+// Unified diffs: diagnosis, repair and the GNU patch simulation (seed 000).
+const APP = 'def greet(name):\n    name = name.strip()\n    print("Hello, " + name)\n\n\ndef main():\n    greet("world")\n';
+// Wrong line numbers, and the first context line lost its leading space.
+const BROKEN = '```diff\n--- a/app.py\n+++ b/app.py\n@@ -14,3 +14,3 @@\ndef greet(name):\n     name = name.strip()\n-    print("Hello, " + name)\n+    print("Hello, " + name.title())\n```\n';
+// Two look-alike functions; the hunk edits `gross` but states line 2.
+const PRICES = 'import math\n\ndef net(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef gross(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef tax(amount):\n    return gross(amount) - net(amount)\n';
+const TRAP = '--- a/prices.py\n+++ b/prices.py\n@@ -2,5 +2,5 @@\n \n def gross(amount):\n     value = amount * 1.0\n-    return round(value, 2)\n+    return round(value * 1.2, 2)\n \n';
+
+test('udiffDiagnose explains each hunk as plain objects', () => {
+  const [d, ...rest] = wasm.udiffDiagnose(BROKEN, { 'app.py': APP });
+  assert.equal(rest.length, 0);
+  assert.equal(Object.getPrototypeOf(d), Object.prototype);
+  assert.deepEqual(
+    [d.hunk, d.path, d.output_line, d.header, d.strict_ok, d.lenient_lines],
+    [1, 'app.py', 4, '@@ -14,3 +14,3 @@', false, [1, 3]],
+  );
+  assert.deepEqual(d.findings.map((f) => [f.kind, f.fatal]), [['missing_prefix', true], ['offset', false], ['git_anchor', false]]);
+  assert.match(d.findings[0].message, /line 1 of the hunk lacks its prefix \(output line 5: `def greet\(name\):`\)/);
+  assert.equal(d.findings[1].message, 'context found at line 1, header says 14');
+  // A missing file and a reply without a diff are data too.
+  assert.equal(wasm.udiffDiagnose(BROKEN, {})[0].findings.at(-1).kind, 'file_missing');
+  assert.deepEqual(wasm.udiffDiagnose('no diff here', {}), []);
+});
+
+test('udiffRepair returns a diff that git-style strict mode applies, to the same result', () => {
+  const files = { 'app.py': APP };
+  const fixed = wasm.udiffRepair(BROKEN, files);
+  assert.equal(
+    fixed,
+    'diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1,6 +1,6 @@\n def greet(name):\n     name = name.strip()\n-    print("Hello, " + name)\n+    print("Hello, " + name.title())\n \n \n def main():\n',
+  );
+  const strict = wasm.applyEdits(files, fixed, { format: 'udiff', strict: true });
+  assert.equal(strict.status, 'applied');
+  assert.equal(strict.files[0].content, wasm.applyEdits(files, BROKEN).files[0].content);
+  assert.equal(wasm.udiffDiagnose(fixed, files).every((h) => h.strict_ok), true);
+});
+
+test('udiffRepair throws an Error with the problems when the default mode would refuse', () => {
+  const gone = BROKEN.replace('def greet(name):', 'def hello(name):');
+  assert.throws(
+    () => wasm.udiffRepair(gone, { 'app.py': APP }),
+    (e) => e instanceof Error && /^cannot repair: app\.py, hunk 1 \(output line 4\): the context was not found/.test(e.message)
+      && Array.isArray(e.problems) && e.problems.length === 1,
+  );
+  assert.throws(() => wasm.udiffRepair('no diff here', {}), (e) => e instanceof Error && /holds no unified diff/.test(e.message));
+});
+
+test('udiffPatchFuzz flags where GNU patch with fuzz 2 would silently misapply', () => {
+  const [r] = wasm.udiffPatchFuzz(TRAP, { 'prices.py': PRICES });
+  assert.deepEqual(
+    [r.hunk, r.path, r.verdict, r.stated_line, r.patch_line, r.fuzz, r.safe_line],
+    [1, 'prices.py', 'misplaced', 2, 2, 2, 6],
+  );
+  assert.match(r.message, /patch applies it at line 2 with fuzz 2, but the whole hunk matches only at line 6: a silent misapply/);
+  // patchbay itself puts the hunk at the one safe place.
+  const report = wasm.applyEdits({ 'prices.py': PRICES }, TRAP);
+  assert.deepEqual(report.files[0].edits[0].lines, [6, 10]);
+  // With the right line, patch agrees.
+  const ok = wasm.udiffPatchFuzz(TRAP.replace('@@ -2,5 +2,5 @@', '@@ -6,5 +6,5 @@'), { 'prices.py': PRICES });
+  assert.deepEqual([ok[0].verdict, ok[0].patch_line], ['agrees', 6]);
+  assert.equal(wasm.udiffPatchFuzz(TRAP, {})[0].verdict, 'no_file');
+});
+
+test('the udiff tools throw a JS Error for bad files arguments', () => {
+  for (const f of [wasm.udiffDiagnose, wasm.udiffRepair, wasm.udiffPatchFuzz]) {
+    assert.throws(() => f(TRAP, { 'prices.py': 42 }), (e) => e instanceof Error && /expected a string/.test(e.message), f.name);
+  }
+});

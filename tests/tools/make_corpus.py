@@ -15,6 +15,7 @@ Usage: python3 tests/tools/make_corpus.py   (rewrites tests/corpus/gen-*)
 Deterministic: the same sources give the same cases.
 """
 
+import difflib
 import json
 import os
 import random
@@ -95,6 +96,17 @@ def change(src, block, tag="patched"):
         new[1 if len(block) > 1 else 0] = new[1 if len(block) > 1 else 0] + f"  {src.comment} {tag}"
     new.insert(2 if len(block) > 1 else 1, src.note(ind, f"corpus edit: {tag}"))
     return new
+
+
+def kept(old, new, file_old):
+    """`new` with each line the edit leaves unchanged (equal to a line of
+    `old`) written as the file has it: the engine never copies a tolerance
+    granted to the quoted text (trailing spaces, look-alikes) into the file."""
+    out = list(new)
+    for i, j, n in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+        for k in range(n):
+            out[j + k] = file_old[i + k]
+    return out
 
 
 def sr_block(path, lang, old, new, fence=True):
@@ -213,7 +225,7 @@ def sr_simple(src, rng, fault):
         raise ValueError(fault)
     before_text = bom + join(file_lines, eol, final)
     after_lines = list(file_lines)
-    after_lines[s : s + 3] = new
+    after_lines[s : s + 3] = kept(old, new, file_lines[s : s + 3])
     after_text = bom + join(after_lines, eol, final)
     out = rng.choice(PROSE) + sr_block(src.path, src.lang, search, replace)
     return Case(None, "search-replace", {src.path: before_text}, out, "applied",

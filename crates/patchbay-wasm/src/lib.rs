@@ -5,6 +5,7 @@
 //! becomes a `js_sys::Error` through [`js_error`]; failed edits are not errors
 //! but data in the returned report.
 
+use patchbay::formats::udiff;
 use patchbay::ApplyOptions;
 use serde::Serialize;
 use serde_wasm_bindgen::from_value;
@@ -108,10 +109,15 @@ fn plain(value: &JsValue) -> JsResult {
     js_sys::JSON::parse(&String::from(js_sys::JSON::stringify(value)?))
 }
 
+/// The files argument as the core takes it: path -> text.
+fn files_map(files: Files) -> JsResult<BTreeMap<String, String>> {
+    from_value(files.into()).map_err(js_error)
+}
+
 /// Applies a model reply to `files` (path -> text) as one transaction.
 #[wasm_bindgen(js_name = applyEdits, unchecked_return_type = "Report")]
 pub fn apply_edits(files: Files, output: &str, options: Option<Options>) -> JsResult {
-    let files: BTreeMap<String, String> = from_value(files.into()).map_err(js_error)?;
+    let files = files_map(files)?;
     let options: ApplyOptions = match options {
         Some(o) => from_value(plain(&o)?).map_err(js_error)?,
         None => ApplyOptions::default(),
@@ -280,4 +286,93 @@ pub fn prompt_kit(format: &str) -> JsResult {
     let kit = patchbay::prompts::kit(format)
         .ok_or_else(|| js_error(format!("no prompt kit for {format:?}")))?;
     to_js(&kit)
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_UDIFF_TYPES: &'static str = r#"
+/** What a finding of `udiffDiagnose` is about. */
+export type FindingKind =
+  | "truncated" | "no_numbers" | "old_count" | "new_count" | "missing_prefix" | "blank_line"
+  | "unsupported" | "no_path" | "path_escape" | "file_missing" | "file_exists" | "creates" | "deletes"
+  | "no_context" | "found" | "offset" | "by_hint" | "git_anchor" | "tolerated" | "reread"
+  | "ambiguous" | "not_found" | (string & {});
+
+export interface Finding {
+  kind: FindingKind;
+  /** What was found and what to write instead. */
+  message: string;
+  /** Whether it makes strict application (`git apply`) fail. */
+  fatal: boolean;
+}
+
+/** Everything found about one hunk of a unified diff. */
+export interface HunkDiagnosis {
+  /** 1-based number of the hunk in the reply. */
+  hunk: number;
+  /** The file it targets, as written. */
+  path: string | null;
+  /** 1-based reply line of its `@@` header. */
+  output_line: number;
+  header: string;
+  /** Strict mode (exact context, counts and markers, as `git apply`) applies it. */
+  strict_ok: boolean;
+  /** Where the default mode applies it: first and last original line replaced ([n, n-1] inserts before n). */
+  lenient_lines: [number, number] | null;
+  findings: Finding[];
+}
+
+/** How GNU patch's placement compares with the one safe place. */
+export type FuzzVerdict =
+  | "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file";
+
+/** Where GNU patch (2.7, default fuzz 2) would put one hunk. */
+export interface FuzzReport {
+  /** 1-based number of the hunk in the reply. */
+  hunk: number;
+  path: string | null;
+  output_line: number;
+  /** The old start line the header states. */
+  stated_line: number | null;
+  /** Where patch applies the hunk: its first line in the original file. */
+  patch_line: number | null;
+  /** The line patch prints ("Hunk #1 succeeded at L"). */
+  patch_reported_line: number | null;
+  /** Context lines patch ignored at each end. */
+  fuzz: number;
+  /** The offset patch prints. */
+  offset: number;
+  /** The only place where the whole hunk matches exactly (1-based). */
+  safe_line: number | null;
+  /** `misplaced` and `no_safe_place` are silent misapplies. */
+  verdict: FuzzVerdict;
+  message: string;
+}
+"#;
+
+/// Why each hunk of a unified diff fails strict application (as
+/// `git apply`) or succeeds, and where the default mode puts it.
+#[wasm_bindgen(js_name = udiffDiagnose, unchecked_return_type = "HunkDiagnosis[]")]
+pub fn udiff_diagnose(reply: &str, files: Files) -> JsResult {
+    to_js(&udiff::diagnose(reply, &files_map(files)?))
+}
+
+/// The reply's unified diff, corrected so that `git apply` accepts it.
+/// Throws an `Error` (`cannot repair: ...`, one line per problem, also
+/// as its `problems` array) when the default mode would refuse a hunk.
+#[wasm_bindgen(js_name = udiffRepair)]
+pub fn udiff_repair(reply: &str, files: Files) -> JsResult<String> {
+    udiff::repair(reply, &files_map(files)?).map_err(|e| {
+        let err = js_error(format!("cannot repair: {e}"));
+        if let Ok(problems) = to_js(&e.problems) {
+            let _ = js_sys::Reflect::set(&err, &"problems".into(), &problems);
+        }
+        err
+    })
+}
+
+/// Where GNU `patch` with its default fuzz would put each hunk, and
+/// whether that is the one place where the whole hunk matches.
+#[wasm_bindgen(js_name = udiffPatchFuzz, unchecked_return_type = "FuzzReport[]")]
+pub fn udiff_patch_fuzz(reply: &str, files: Files) -> JsResult {
+    to_js(&udiff::patch_fuzz_simulation(reply, &files_map(files)?))
 }

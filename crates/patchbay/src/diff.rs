@@ -47,6 +47,25 @@ pub fn changes(old: &[&str], new: &[&str]) -> Vec<Change> {
     out
 }
 
+/// The pairs `(i, j)` of lines that Myers' diff keeps unchanged
+/// (`old[i] == new[j]`), in order.
+pub fn equal_pairs<T: AsRef<str>>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
+    let old: Vec<&str> = old.iter().map(AsRef::as_ref).collect();
+    let new: Vec<&str> = new.iter().map(AsRef::as_ref).collect();
+    let mut cap = Capture::new();
+    if myers::diff(&mut cap, &old, 0..old.len(), &new, 0..new.len()).is_err() {
+        return vec![];
+    }
+    let mut out = vec![];
+    for op in cap.into_ops() {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            out.extend(o.zip(n));
+        }
+    }
+    out
+}
+
 /// Changed regions grown by equal context lines until each old block is
 /// non-blank and unique in `old`; regions whose context would overlap are
 /// merged. `min_context` lines are always added where available.

@@ -15,6 +15,67 @@ use crate::matcher::{Found, Level, Shift};
 use crate::report::{Report, Status};
 use std::collections::HashMap;
 
+/// How a format names the parts of an edit, so that a message speaks the
+/// language of the reply it answers (a diff has no "SEARCH text").
+#[derive(Debug)]
+pub struct Words {
+    /// The quoted old text, as a subject: "the SEARCH text".
+    pub old: &'static str,
+    /// Its name in a line reference: "SEARCH line 2".
+    pub short: &'static str,
+    /// The new text: "the REPLACE text".
+    pub new: &'static str,
+    /// How to create a file instead.
+    pub create: &'static str,
+    /// Why an edit could be read in several ways, and how to write it so
+    /// that it cannot (for `crate::readings::conflict_message`).
+    pub readings: &'static str,
+}
+
+pub const SEARCH_WORDS: Words = Words {
+    old: "the SEARCH text",
+    short: "SEARCH",
+    new: "the REPLACE text",
+    create: "write a block with an empty SEARCH section",
+    readings: "its text holds a `=======` line, so where SEARCH ends is unclear. Write the block with markers one character longer than any in its text (`<<<<<<<< SEARCH`, `========`, `>>>>>>>> REPLACE`)",
+};
+
+/// The words of `str_replace` tool calls.
+pub const fn words_of_tool_call() -> &'static Words {
+    const TOOL: Words = Words {
+        old: "old_str",
+        short: "old_str",
+        new: "new_str",
+        create: "use the `create` command",
+        readings: "quote old_str exactly as the file has it",
+    };
+    &TOOL
+}
+
+/// The words of a format (by contract name; SEARCH/REPLACE's otherwise).
+pub fn words(format: &str) -> &'static Words {
+    const UDIFF: Words = Words {
+        old: "the hunk's unchanged and removed lines",
+        short: "hunk",
+        new: "the hunk's result",
+        create: "write a diff from `--- /dev/null`",
+        readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+    };
+    const PATCH: Words = Words {
+        old: "the chunk's context and `-` lines",
+        short: "chunk",
+        new: "the chunk's result",
+        create: "use `*** Add File:`",
+        readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+    };
+    match format {
+        "udiff" => &UDIFF,
+        "apply-patch" => &PATCH,
+        "tool-call" => words_of_tool_call(),
+        _ => &SEARCH_WORDS,
+    }
+}
+
 pub fn no_edits(format: &str) -> String {
     format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
@@ -29,8 +90,11 @@ pub fn elided(path: &str, k: usize, line: &str) -> String {
     )
 }
 
-pub fn already_applied(path: &str) -> String {
-    format!("the SEARCH text is not in {path}, but the REPLACE text already is: this edit seems to be applied already; drop it")
+pub fn already_applied(w: &Words, path: &str) -> String {
+    format!(
+        "{} is not in {path}, but {} already is: this edit seems to be applied already; drop it",
+        w.old, w.new
+    )
 }
 
 pub fn overlap(idx: usize, other: usize) -> String {
@@ -105,10 +169,11 @@ fn similarity(a: &str, b: &str) -> f32 {
     similar::TextDiff::from_chars(&cap(a), &cap(b)).ratio()
 }
 
-pub fn not_found<S: AsRef<str>>(path: &str, file: &[&str], old: &[S]) -> String {
+pub fn not_found<S: AsRef<str>>(w: &Words, path: &str, file: &[&str], old: &[S]) -> String {
     let block: Vec<&str> = old.iter().map(|s| s.as_ref()).collect();
     let mut msg = format!(
-        "the SEARCH text ({} line{}) was not found in {path}, not even with whitespace, indentation and look-alike characters ignored.",
+        "{} ({} line{}) was not found in {path}, not even with whitespace, indentation and look-alike characters ignored.",
+        w.old,
         block.len(),
         if block.len() == 1 { "" } else { "s" }
     );
@@ -127,12 +192,16 @@ pub fn not_found<S: AsRef<str>>(path: &str, file: &[&str], old: &[S]) -> String 
             if let Some((i, col)) = first_difference(&file[s..end], &block) {
                 let f = file.get(s + i).copied().unwrap_or("");
                 let b = block.get(i).copied().unwrap_or("");
+                // Aligned: `  file:   x` over `  SEARCH: x`.
+                let pad = " ".repeat(w.short.len().saturating_sub(3).max(1));
                 msg.push_str(&format!(
-                    "\nFirst difference at line {} (SEARCH line {}), column {}:\n  file:   {}\n  SEARCH: {}\nCopy the lines exactly as they are in the file.",
+                    "\nFirst difference at line {} ({} line {}), column {}:\n  file:{pad}{}\n  {}: {}\nCopy the lines exactly as they are in the file.",
                     s + i + 1,
+                    w.short,
                     i + 1,
                     col,
                     visible_ws(f),
+                    w.short,
                     visible_ws(b)
                 ));
             }
@@ -156,7 +225,14 @@ fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
     None
 }
 
-pub fn ambiguous(path: &str, file: &[&str], cands: &[usize], len: usize, level: Level) -> String {
+pub fn ambiguous(
+    w: &Words,
+    path: &str,
+    file: &[&str],
+    cands: &[usize],
+    len: usize,
+    level: Level,
+) -> String {
     let places: Vec<String> = cands
         .iter()
         .map(|&c| format!("{}-{}", c + 1, c + len))
@@ -167,7 +243,8 @@ pub fn ambiguous(path: &str, file: &[&str], cands: &[usize], len: usize, level: 
         ""
     };
     let mut msg = format!(
-        "the SEARCH text matches {} places in {path} (level {}): lines {}{more}. Nothing was applied there.",
+        "{} matches {} places in {path} (level {}): lines {}{more}. Nothing was applied there.",
+        w.old,
         cands.len(),
         level.name(),
         places.join(", ")
@@ -301,7 +378,12 @@ mod tests {
             "def g(y):",
             "    return y",
         ];
-        let msg = not_found("m.py", &file, &["def f(x):", "    return x + 2"]);
+        let msg = not_found(
+            &SEARCH_WORDS,
+            "m.py",
+            &file,
+            &["def f(x):", "    return x + 2"],
+        );
         assert!(msg.contains("Closest region: lines 2-3"), "{msg}");
         assert!(
             msg.contains("First difference at line 3 (SEARCH line 2), column 16"),
@@ -313,9 +395,35 @@ mod tests {
     #[test]
     fn ambiguous_names_context() {
         let file = ["fn a() {", "    x();", "}", "fn b() {", "    x();", "}"];
-        let msg = ambiguous("m.rs", &file, &[1, 4], 1, Level::Exact);
+        let msg = ambiguous(&SEARCH_WORDS, "m.rs", &file, &[1, 4], 1, Level::Exact);
         assert!(msg.contains("lines 2-2, 5-5"), "{msg}");
         assert!(msg.contains("Include 1 more line"), "{msg}");
         assert!(msg.contains("above `fn a() {`"), "{msg}");
+    }
+
+    #[test]
+    fn messages_speak_the_format_of_the_reply() {
+        let file = ["def f(x):", "    return x + 1"];
+        let old = ["def f(x):", "    return x + 2"];
+        let msg = not_found(words("udiff"), "m.py", &file, &old);
+        assert!(
+            msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
+            "{msg}"
+        );
+        assert!(msg.contains("(hunk line 2)"), "{msg}");
+        assert!(
+            msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
+            "{msg}"
+        );
+        let msg = not_found(words("search-replace"), "m.py", &file, &old);
+        assert!(
+            msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
+            "{msg}"
+        );
+        for f in ["udiff", "apply-patch", "tool-call"] {
+            let msg = ambiguous(words(f), "m.rs", &["x", "x"], &[0, 1], 1, Level::Exact);
+            assert!(!msg.contains("SEARCH"), "{f}: {msg}");
+            assert!(!already_applied(words(f), "m.rs").contains("SEARCH"), "{f}");
+        }
     }
 }

@@ -11,7 +11,10 @@ use crate::edit::{Check, Code};
 use crate::feedback;
 use crate::matcher::{FindOptions, Haystack, Level, Miss};
 use crate::tags::{file_crc, tag, TagOptions};
-use crate::text::{split_lines, Text};
+use crate::text::{split_lines, LineSpan, Text};
+
+/// Messages about `str_replace` speak of `old_str`, as the tool does.
+const TOOL: &feedback::Words = feedback::words_of_tool_call();
 
 /// A located edit: original lines `start..end` become `new`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,13 +209,14 @@ pub fn str_replace(
     }
     // The file as LF text, every line terminated, with each line's offset.
     // Most files already are that text: then it is borrowed, not rebuilt
-    // (a copy of the whole file per edit dominated multi-edit replies).
+    // (a copy of the whole file per edit dominated multi-edit replies), and
+    // the offsets are the spans the text already has.
     let src = text.src();
-    let plain = !text.has_bom() && (src.is_empty() || src.ends_with('\n')) && !src.contains('\r');
-    let (flat, starts): (std::borrow::Cow<str>, Vec<usize>) = if plain {
-        let mut starts: Vec<usize> = text.spans().iter().map(|sp| sp.start).collect();
-        starts.push(src.len());
-        (std::borrow::Cow::Borrowed(src), starts)
+    let plain = !text.has_bom()
+        && (src.is_empty() || src.ends_with('\n'))
+        && memchr::memchr(b'\r', src.as_bytes()).is_none();
+    let flat = if plain {
+        Flat::Borrowed(src, text.spans())
     } else {
         let mut flat = String::with_capacity(src.len() + 1);
         let mut starts = Vec::with_capacity(text.len() + 1);
@@ -222,18 +226,23 @@ pub fn str_replace(
             flat.push('\n');
         }
         starts.push(flat.len());
-        (std::borrow::Cow::Owned(flat), starts)
+        Flat::Owned(flat, starts)
     };
     let n_lines = text.len();
-    let line_of = |b: usize| starts.partition_point(|&s| s <= b).saturating_sub(1);
-    // Overlapping occurrences count too (`a\na` in `a\na\na` is two
-    // places), which `match_indices` would miss.
+    let line_of = |b: usize| flat.line_of(b);
+    let starts = |i: usize| flat.start(i);
+    let flat_str = flat.text();
+    // Every occurrence (up to 64), with a vectorised substring search (the
+    // scan of the whole file is the cost of an edit). Overlapping
+    // occurrences count too (`a\na` in `a\na\na` is two places), which
+    // `match_indices` would miss.
+    let finder = memchr::memmem::Finder::new(old.as_bytes());
     let mut hits: Vec<usize> = Vec::new();
     while hits.len() < 64 {
         let from = hits.last().map_or(0, |&h| {
-            h + flat[h..].chars().next().map_or(1, char::len_utf8)
+            h + flat_str[h..].chars().next().map_or(1, char::len_utf8)
         });
-        match flat[from..].find(old.as_str()) {
+        match finder.find(&flat_str.as_bytes()[from..]) {
             Some(k) => hits.push(from + k),
             None => break,
         }
@@ -269,11 +278,15 @@ pub fn str_replace(
         let e = b + old.len();
         let first = line_of(b);
         let mut end = line_of(e - 1) + 1;
-        let mut joined = format!("{}{new}{}", &flat[starts[first]..b], &flat[e..starts[end]]);
+        let mut joined = format!(
+            "{}{new}{}",
+            &flat_str[starts(first)..b],
+            &flat_str[e..starts(end)]
+        );
         // When the replacement no longer ends a line, the next line joins it.
         // (An empty one deleted whole lines: nothing to join.)
         if !joined.is_empty() && !joined.ends_with('\n') && end < n_lines {
-            joined.push_str(&flat[starts[end]..starts[end + 1]]);
+            joined.push_str(&flat_str[starts(end)..starts(end + 1)]);
             end += 1;
         }
         let body = joined.strip_suffix('\n').unwrap_or(&joined);
@@ -299,7 +312,9 @@ pub fn str_replace(
     let hay = Haystack::new(lines.clone());
     match hay.find(&old_lines, FindOptions { hint, ..fo }) {
         Ok(f) => {
-            let new_lines = f.shift.apply(&split_lines(&new));
+            // Lines new_str leaves as they were stay as the file has them.
+            let new_lines =
+                crate::transaction::replacement(&old_lines, &split_lines(&new), &f, &lines);
             let note = Some(feedback::tolerated(&f));
             Ok(Spot {
                 start: f.start,
@@ -315,12 +330,46 @@ pub fn str_replace(
             len,
         }) => Err((
             Code::Ambiguous,
-            feedback::ambiguous(path, &lines, &candidates, len, level),
+            feedback::ambiguous(TOOL, path, &lines, &candidates, len, level),
         )),
         Err(_) => Err((
             Code::NotFound,
-            feedback::not_found(path, &lines, &old_lines),
+            feedback::not_found(TOOL, path, &lines, &old_lines),
         )),
+    }
+}
+
+/// The file as LF text with every line terminated, and where its lines
+/// start: the file itself and its spans when it already is that text, else
+/// a copy with its own offsets (`n + 1` of them, the last one the end).
+enum Flat<'a> {
+    Borrowed(&'a str, &'a [LineSpan]),
+    Owned(String, Vec<usize>),
+}
+
+impl Flat<'_> {
+    fn text(&self) -> &str {
+        match self {
+            Flat::Borrowed(s, _) => s,
+            Flat::Owned(s, _) => s,
+        }
+    }
+
+    /// The offset of line `i` (0-based); `i == n` is the end.
+    fn start(&self, i: usize) -> usize {
+        match self {
+            Flat::Borrowed(s, spans) => spans.get(i).map_or(s.len(), |sp| sp.start),
+            Flat::Owned(_, starts) => starts[i],
+        }
+    }
+
+    /// The line holding byte `b` (`O(log n)`).
+    fn line_of(&self, b: usize) -> usize {
+        match self {
+            Flat::Borrowed(_, spans) => spans.partition_point(|sp| sp.start <= b),
+            Flat::Owned(_, starts) => starts.partition_point(|&s| s <= b),
+        }
+        .saturating_sub(1)
     }
 }
 
@@ -375,6 +424,71 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.start, 2);
+    }
+
+    #[test]
+    fn overlapping_and_unterminated_files_and_crlf() {
+        // `a\na` occurs twice in `a\na\na`, overlapping.
+        let e = sr("a\na\na\n", "a\na", "b").unwrap_err();
+        assert_eq!(e.0, Code::Ambiguous);
+        assert!(
+            e.1.contains("2 times") && e.1.contains("lines 1, 2"),
+            "{}",
+            e.1
+        );
+        // A file without a final newline, CRLF and a BOM take the copy.
+        for file in ["x\ny = 1", "x\r\ny = 1\r\n", "\u{feff}x\ny = 1\n"] {
+            let s = sr(file, "y = 1", "y = 2").unwrap();
+            assert_eq!((s.start, s.end, s.new), (1, 2, vec!["y = 2".to_string()]));
+        }
+        let s = sr("x\r\ny\r\nz\r\n", "x\r\ny\r\n", "w\n").unwrap();
+        assert_eq!((s.start, s.end, s.new), (0, 2, vec!["w".to_string()]));
+        // Non-ASCII around the match, and a match at the very end.
+        let s = sr("é = 1\nπ = 2\n", "= 2\n", "= 3\n").unwrap();
+        assert_eq!((s.start, s.end, s.new), (1, 2, vec!["π = 3".to_string()]));
+    }
+
+    proptest::proptest! {
+        /// Occurrences as a naive scan counts them (overlapping ones too):
+        /// one is located on its line, several are refused with their count
+        /// and lines, on LF, CRLF and unterminated files alike.
+        #[test]
+        fn occurrences_are_counted_as_a_naive_scan_does(
+            lines in proptest::collection::vec("[ab é]{0,4}", 1..30),
+            crlf in proptest::bool::ANY,
+            last in proptest::bool::ANY,
+            from in 0usize..200,
+            len in 1usize..8,
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let mut file = lines.join(eol);
+            if last {
+                file.push_str(eol);
+            }
+            let flat: String = Text::new(&file).lines().iter().map(|l| format!("{l}\n")).collect();
+            proptest::prop_assume!(!flat.is_empty());
+            let chars: Vec<char> = flat.chars().collect();
+            let from = from % chars.len();
+            let old: String = chars[from..(from + len).min(chars.len())].iter().collect();
+            let at: Vec<usize> = (0..flat.len())
+                .filter(|&i| flat.is_char_boundary(i) && flat[i..].starts_with(&old))
+                .collect();
+            let line = |b: usize| flat[..b].matches('\n').count();
+            match sr(&file, &old, "X") {
+                // None found as is: the ladder may still place whole lines.
+                Ok(s) if at.is_empty() => proptest::prop_assert!(s.level != Some(Level::Exact)),
+                Ok(s) => {
+                    proptest::prop_assert_eq!(at.len(), 1);
+                    proptest::prop_assert_eq!(s.start, line(at[0]));
+                }
+                Err((Code::Ambiguous, msg)) if at.len() > 1 => {
+                    let lines: Vec<String> = at.iter().map(|&b| (line(b) + 1).to_string()).collect();
+                    let want = format!("occurs {} times in f, starting on lines {};", at.len(), lines.join(", "));
+                    proptest::prop_assert!(msg.contains(&want), "{} / {}", msg, want);
+                }
+                Err(e) => proptest::prop_assert!(at.len() != 1, "{:?} for {} hit(s)", e, at.len()),
+            }
+        }
     }
 
     #[test]

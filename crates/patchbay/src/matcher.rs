@@ -522,6 +522,12 @@ fn prefix_shift(file: &[&str], block: &[&str]) -> Option<Shift> {
 
 /// A constant difference of indentation width, trying tab stops 4, 8, 2.
 fn width_shift(file: &[&str], block: &[&str]) -> Option<Shift> {
+    // A plain prefix (often none at all: the model copied the indentation
+    // and only the text differs) says more than a width; re-rendering the
+    // indentation would turn the spaces of added lines into tabs.
+    if let Some(s) = prefix_shift(file, block) {
+        return Some(s);
+    }
     let pairs: Vec<(&str, &str)> = file
         .iter()
         .zip(block)

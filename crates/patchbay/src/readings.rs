@@ -31,6 +31,7 @@
 //! as readings. Cost: one matcher lookup per reading (see [`crate::matcher`]).
 
 use crate::edit::Op;
+use crate::feedback::Words;
 use crate::matcher::{FindOptions, Haystack, Level, Miss};
 
 /// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
@@ -55,22 +56,45 @@ type Hit = (Level, usize, Vec<(usize, usize)>);
 
 /// Picks the reading of `readings` to apply to a file of `lines`.
 pub fn choose(lines: &[&str], readings: &[Reading], fo: FindOptions) -> Choice {
-    let hay = Haystack::new(lines.to_vec());
+    choose_in(&Haystack::new(lines.to_vec()), readings, fo)
+}
+
+/// [`choose`] in a file already indexed (the transaction keeps one index
+/// per file; building it again per edit would cost `O(N)` each).
+pub fn choose_in(hay: &Haystack, readings: &[Reading], fo: FindOptions) -> Choice {
     // (level, reading, places): one place when found, several when ambiguous.
     let mut hits: Vec<Hit> = vec![];
-    for (i, r) in readings.iter().enumerate() {
-        let Op::Replace { old, hint, .. } = &r.op else {
+    'reading: for (i, r) in readings.iter().enumerate() {
+        let Op::Replace {
+            old,
+            hint,
+            anchors,
+            at_end,
+            ..
+        } = &r.op
+        else {
             continue;
         };
-        let max_level = fo.max_level.min(r.max_level);
-        match hay.find(
-            old,
-            FindOptions {
-                hint: *hint,
-                max_level,
-                ..fo
-            },
-        ) {
+        let mut at = FindOptions {
+            hint: *hint,
+            max_level: fo.max_level.min(r.max_level),
+            ..fo
+        };
+        // Anchors (`@@ def f():` lines) narrow the search as the
+        // transaction narrows it; a reading whose anchor is missing or
+        // ambiguous is not found here (the transaction reports why).
+        for a in anchors {
+            match hay.find(&[a.as_str()], FindOptions { hint: None, ..at }) {
+                Ok(f) => at.min_start = f.end,
+                Err(_) => continue 'reading,
+            }
+        }
+        if *at_end {
+            at.min_start = at
+                .min_start
+                .max(hay.lines().len().saturating_sub(old.len()));
+        }
+        match hay.find(old, at) {
             Ok(f) => hits.push((f.level, i, vec![(f.start, f.end)])),
             Err(Miss::Ambiguous {
                 level,
@@ -103,14 +127,15 @@ pub fn choose(lines: &[&str], readings: &[Reading], fo: FindOptions) -> Choice {
 }
 
 /// The model-readable message for [`Choice::Conflict`].
-pub fn conflict_message(path: &str, places: &[(usize, usize)]) -> String {
+pub fn conflict_message(w: &Words, path: &str, places: &[(usize, usize)]) -> String {
     let at: Vec<String> = places
         .iter()
         .map(|(s, e)| format!("{}-{}", s + 1, e))
         .collect();
     format!(
-        "some lines of this edit lost their markers, and its possible readings match different places in {path} (lines {}); nothing was applied. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
-        at.join(", ")
+        "this edit can be read in more than one way, and its readings match different places in {path} (lines {}); nothing was applied: {}",
+        at.join(", "),
+        w.readings
     )
 }
 
@@ -159,7 +184,12 @@ mod tests {
             choose(&file, &r, FindOptions::default()),
             Choice::Conflict(vec![(0, 2), (3, 5)])
         );
-        let m = conflict_message("f", &[(0, 2), (3, 5)]);
+        let m = conflict_message(
+            crate::feedback::words("search-replace"),
+            "f",
+            &[(0, 2), (3, 5)],
+        );
+        assert!(m.contains("`========`"), "{m}");
         assert!(m.contains("lines 1-2, 4-5"), "{m}");
     }
 

@@ -41,14 +41,155 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// Second CRC-32 initial state for wide tags (any fixed odd constant).
 const WIDE_SEED: u32 = 0x9e37_79b9;
 
-fn crc(seed: Option<u32>, prefix: &[u8], line: &[u8]) -> u32 {
-    let mut h = match seed {
-        Some(s) => crc32fast::Hasher::new_with_initial(s),
-        None => crc32fast::Hasher::new(),
+/// From this length on, a line goes to crc32fast (carry-less multiply on
+/// CPUs that have it, which only pays off for long inputs); shorter ones
+/// (nearly every source line) take the table path below.
+const LONG: usize = 128;
+
+/// CRC-32 (IEEE, reflected) tables for slicing by 16: `CRC_TABLES[k][b]` is
+/// the state that byte `b` leaves after `k` more zero bytes. The CRC is
+/// linear, so a block of up to 16 bytes is the XOR of one independent
+/// look-up a byte: no chain of dependent look-ups, as a byte-at-a-time loop
+/// (crc32fast's path for short inputs) has.
+static CRC_TABLES: [[u32; 256]; 16] = crc_tables();
+
+const fn crc_tables() -> [[u32; 256]; 16] {
+    let mut t = [[0u32; 256]; 16];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[0][i] = c;
+        i += 1;
+    }
+    let mut j = 1;
+    while j < 16 {
+        let mut i = 0;
+        while i < 256 {
+            let p = t[j - 1][i];
+            t[j][i] = (p >> 8) ^ t[0][(p & 0xff) as usize];
+            i += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// The CRC step over a block of `n` bytes (1 to 16) held right-aligned in
+/// `v` (little-endian: the block's first byte at byte `16 - n`, zeros
+/// before it), from the inverted state `c`. Leading zero bytes leave a zero
+/// state zero, so the state goes in where the block starts; what of it lies
+/// past a block shorter than 4 bytes stays, shifted.
+#[inline(always)]
+fn fold(c: u32, v: u128, n: usize) -> u32 {
+    let v = v ^ ((c as u128) << (8 * (16 - n)));
+    let rest = if n < 4 { c >> (8 * n) } else { 0 };
+    let t = &CRC_TABLES;
+    let b = v.to_le_bytes();
+    rest ^ (t[15][b[0] as usize]
+        ^ t[14][b[1] as usize]
+        ^ t[13][b[2] as usize]
+        ^ t[12][b[3] as usize])
+        ^ (t[11][b[4] as usize] ^ t[10][b[5] as usize] ^ t[9][b[6] as usize] ^ t[8][b[7] as usize])
+        ^ (t[7][b[8] as usize] ^ t[6][b[9] as usize] ^ t[5][b[10] as usize] ^ t[4][b[11] as usize])
+        ^ (t[3][b[12] as usize]
+            ^ t[2][b[13] as usize]
+            ^ t[1][b[14] as usize]
+            ^ t[0][b[15] as usize])
+}
+
+#[inline(always)]
+fn load(buf: &[u8], at: usize) -> u128 {
+    u128::from_le_bytes(buf[at..at + 16].try_into().expect("16 bytes"))
+}
+
+/// `buf[s..s + n]` (n from 1 to 16) right-aligned in a zeroed block. One
+/// unaligned load that reaches past the range (into the rest of the
+/// buffer, shifted or masked away) where the buffer has the room: no copy,
+/// whose byte stores would stall the wide load that follows.
+#[inline(always)]
+fn block_at(buf: &[u8], s: usize, n: usize) -> u128 {
+    if s + 16 <= buf.len() {
+        load(buf, s) << (8 * (16 - n))
+    } else if s + n >= 16 {
+        load(buf, s + n - 16) & (u128::MAX << (8 * (16 - n)))
+    } else {
+        let mut b = [0u8; 16];
+        b[16 - n..].copy_from_slice(&buf[s..s + n]);
+        u128::from_le_bytes(b)
+    }
+}
+
+/// Continues a CRC-32 (`crc` is the CRC of what came before, 0 at the
+/// start, as `crc32fast::Hasher::new_with_initial`) over `buf[s..e]`.
+#[inline]
+fn crc_span(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
+    let n = e - s;
+    if n >= LONG {
+        let mut h = crc32fast::Hasher::new_with_initial(crc);
+        h.update(&buf[s..e]);
+        return h.finalize();
+    }
+    let mut c = !crc;
+    let head = n % 16;
+    if head > 0 {
+        c = fold(c, block_at(buf, s, head), head);
+    }
+    let mut p = s + head;
+    while p < e {
+        c = fold(c, load(buf, p), 16);
+        p += 16;
+    }
+    !c
+}
+
+/// [`crc_span`] over a whole slice.
+#[cfg(test)]
+fn crc_update(crc: u32, data: &[u8]) -> u32 {
+    crc_span(crc, data, 0, data.len())
+}
+
+/// The tag characters of a line: `buf[s..e]` is the line without terminator
+/// and trailing whitespace, `prefix` the hashed `N:` (empty unless
+/// `with_line`).
+#[inline]
+fn tag_chars(prefix: &[u8], buf: &[u8], s: usize, e: usize, len: usize) -> [u8; 8] {
+    let seeded = |seed: u32| {
+        let c = if prefix.is_empty() {
+            seed
+        } else {
+            crc_span(seed, prefix, 0, prefix.len())
+        };
+        crc_span(c, buf, s, e)
     };
-    h.update(prefix);
-    h.update(line);
-    h.finalize()
+    let first = seeded(0);
+    let second = if len > 5 { seeded(WIDE_SEED) } else { 0 };
+    // Base64url of the CRC bytes (big-endian) is a stream of 6-bit groups.
+    let v = (first as u64) << 32 | second as u64;
+    let mut out = [0u8; 8];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = B64[(v >> (58 - 6 * i) & 63) as usize];
+    }
+    out
+}
+
+/// The length of the line without trailing whitespace (`str::trim_end`),
+/// answered at once for the usual line that ends in visible ASCII.
+#[inline]
+fn trimmed_len(line: &str) -> usize {
+    match line.as_bytes().last() {
+        Some(&b) if b > b' ' && b < 0x7f => line.len(),
+        Some(_) => line.trim_end().len(),
+        None => 0,
+    }
 }
 
 /// The tag of one line (content without terminator); `line_no` is 1-based.
@@ -61,32 +202,19 @@ pub fn tag(line: &str, line_no: usize, opt: TagOptions) -> String {
 /// Appends the tag of a line to `out` without allocating: the tagged view of
 /// a large file is one pass of this.
 pub fn push_tag(out: &mut String, line: &str, line_no: usize, opt: TagOptions) {
-    let body = line.trim_end().as_bytes();
     let mut num = [0u8; 21];
     let prefix: &[u8] = if opt.with_line {
         let digits = write_decimal(&mut num[..20], line_no);
-        let start = 20 - digits;
         num[20] = b':';
-        &num[start..21]
+        &num[20 - digits..21]
     } else {
         &[]
     };
     let len = opt.chars();
-    let mut bytes = [0u8; 8];
-    // The common case (no line number) takes crc32fast's one-shot hash.
-    let first = if prefix.is_empty() {
-        crc32fast::hash(body)
-    } else {
-        crc(None, prefix, body)
-    };
-    bytes[..4].copy_from_slice(&first.to_be_bytes());
-    let used = if len > 5 {
-        bytes[4..].copy_from_slice(&crc(Some(WIDE_SEED), prefix, body).to_be_bytes());
-        8
-    } else {
-        4
-    };
-    encode_into(out, &bytes[..used], len);
+    let chars = tag_chars(prefix, line.as_bytes(), 0, trimmed_len(line), len);
+    for &c in &chars[..len] {
+        out.push(c as char);
+    }
 }
 
 /// Writes `n` in decimal right-aligned at the end of `buf`; returns digits.
@@ -102,51 +230,117 @@ fn write_decimal(buf: &mut [u8], mut n: usize) -> usize {
     }
 }
 
-/// Unpadded base64url of `bytes`, at most `max` characters.
-fn encode_into(out: &mut String, bytes: &[u8], max: usize) {
-    let mut written = 0;
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..chunk.len() + 1 {
-            if written == max {
+/// A line number as decimal text, counted up in place (amortised `O(1)` a
+/// line instead of formatting each number): `buf[..width]` are the digits,
+/// the bytes after them are free, so the view copies all 32 at once.
+struct Counter {
+    buf: [u8; 32],
+    width: usize,
+}
+
+impl Counter {
+    /// Starts at 1.
+    fn new() -> Self {
+        let mut buf = [b'0'; 32];
+        buf[0] = b'1';
+        Counter { buf, width: 1 }
+    }
+
+    fn increment(&mut self) {
+        let mut i = self.width;
+        while i > 0 {
+            i -= 1;
+            if self.buf[i] == b'9' {
+                self.buf[i] = b'0';
+            } else {
+                self.buf[i] += 1;
                 return;
             }
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-            written += 1;
         }
+        // It was all nines: one digit more, `10...0`.
+        self.buf[0] = b'1';
+        self.buf[self.width] = b'0';
+        self.width += 1;
+    }
+
+    fn digits(&self) -> &[u8] {
+        &self.buf[..self.width]
     }
 }
 
-/// Unpadded base64url.
-#[cfg(test)]
-fn encode(bytes: &[u8]) -> String {
-    let mut s = String::new();
-    encode_into(&mut s, bytes, usize::MAX);
-    s
+/// Appends `src[s..e]` to `out`: short ranges as one fixed-size copy (no
+/// call to `memcpy`) when `src` has the room, then cut back.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, src: &[u8], s: usize, e: usize) {
+    const CHUNK: usize = 32;
+    let len = out.len();
+    if e - s <= CHUNK && s + CHUNK <= src.len() {
+        out.extend_from_slice(&src[s..s + CHUNK]);
+        out.truncate(len + e - s);
+    } else {
+        out.extend_from_slice(&src[s..e]);
+    }
 }
 
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
-/// Linear in the text; one allocation for the output.
+/// Linear in the text; one allocation for the output. Lines are split as
+/// [`crate::text::Text`] does (a leading BOM is not content, `\r\n` and
+/// `\n` end a line, a lone `\r` does not) but on the fly, without a span
+/// list; the line number is a decimal counter, not formatted anew a line.
 pub fn view(text: &str, opt: TagOptions) -> String {
-    let t = crate::text::Text::new(text);
-    let mut out = String::with_capacity(text.len() + t.len() * (opt.chars() + 9));
-    let mut num = [0u8; 20];
-    for i in 0..t.len() {
-        let line = t.line(i);
-        let d = write_decimal(&mut num, i + 1);
-        out.push_str(std::str::from_utf8(&num[20 - d..]).expect("ASCII digits"));
-        out.push(':');
-        push_tag(&mut out, line, i + 1, opt);
-        out.push(' ');
-        out.push_str(line);
-        out.push('\n');
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = body.as_bytes();
+    let newlines = memchr::memchr_iter(b'\n', bytes).count();
+    let lines = newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
+    let len = opt.chars();
+    // Exact bound: each line adds its number, `:`, the tag, ` ` and at most
+    // one byte more than it had (a last line without newline gets one);
+    // the slack is for the last fixed-size copy.
+    let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 64 + lines * (width + len + 2));
+    let mut number = Counter::new();
+    let mut line = |out: &mut Vec<u8>, start: usize, end: usize| {
+        let w = number.width;
+        let e = start + trimmed_len(&body[start..end]);
+        let tag = if opt.with_line {
+            let mut p = [0u8; 24];
+            p[..w].copy_from_slice(number.digits());
+            p[w] = b':';
+            tag_chars(&p[..w + 1], bytes, start, e, len)
+        } else {
+            tag_chars(&[], bytes, start, e, len)
+        };
+        // `N:TAG `: the counter's 32 bytes in one fixed-size copy, the rest
+        // written over its tail, then cut to length. (Writing the header in
+        // the counter first would stall the wide load on the byte stores.)
+        let at = out.len();
+        out.extend_from_slice(&number.buf);
+        out[at + w] = b':';
+        out[at + w + 1..at + w + 9].copy_from_slice(&tag);
+        out[at + w + 1 + len] = b' ';
+        out.truncate(at + w + len + 2);
+        append(out, bytes, start, end);
+        out.push(b'\n');
+        // Counted up for the next line only now, long before its copy.
+        number.increment();
+    };
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', bytes) {
+        let end = if nl > start && bytes[nl - 1] == b'\r' {
+            nl - 1
+        } else {
+            nl
+        };
+        line(&mut out, start, end);
+        start = nl + 1;
     }
-    out
+    if start < bytes.len() {
+        line(&mut out, start, bytes.len());
+    }
+    // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
+    // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,
+    // so the view needs no `unsafe`.
+    String::from_utf8(out).expect("whole lines of a str and ASCII")
 }
 
 /// CRC-32 of a whole text (the `file-crc` check of the `lines` format).
@@ -157,6 +351,175 @@ pub fn file_crc(text: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The straightforward implementation the fast paths must equal: the
+    /// contract as DESIGN.md words it, on crc32fast and `Text`.
+    mod reference {
+        use super::super::{TagOptions, B64, WIDE_SEED};
+
+        fn crc(seed: u32, prefix: &[u8], line: &[u8]) -> u32 {
+            let mut h = crc32fast::Hasher::new_with_initial(seed);
+            h.update(prefix);
+            h.update(line);
+            h.finalize()
+        }
+
+        pub fn encode(bytes: &[u8], max: usize) -> String {
+            let mut out = String::new();
+            for chunk in bytes.chunks(3) {
+                let b = [
+                    chunk[0],
+                    *chunk.get(1).unwrap_or(&0),
+                    *chunk.get(2).unwrap_or(&0),
+                ];
+                let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+                for i in 0..chunk.len() + 1 {
+                    if out.len() == max {
+                        return out;
+                    }
+                    out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+                }
+            }
+            out
+        }
+
+        pub fn tag(line: &str, line_no: usize, opt: TagOptions) -> String {
+            let body = line.trim_end().as_bytes();
+            let prefix = if opt.with_line {
+                format!("{line_no}:")
+            } else {
+                String::new()
+            };
+            let mut bytes = crc(0, prefix.as_bytes(), body).to_be_bytes().to_vec();
+            if opt.chars() > 5 {
+                bytes.extend(crc(WIDE_SEED, prefix.as_bytes(), body).to_be_bytes());
+            }
+            encode(&bytes, opt.chars())
+        }
+
+        pub fn view(text: &str, opt: TagOptions) -> String {
+            let t = crate::text::Text::new(text);
+            let mut out = String::new();
+            for i in 0..t.len() {
+                let line = t.line(i);
+                out.push_str(&format!("{}:{} {line}\n", i + 1, tag(line, i + 1, opt)));
+            }
+            out
+        }
+    }
+
+    fn encode(bytes: &[u8]) -> String {
+        reference::encode(bytes, usize::MAX)
+    }
+
+    #[test]
+    fn crc_matches_crc32fast_at_every_length_and_state() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7919 % 251) as u8).collect();
+        for len in 0..data.len() {
+            for seed in [0, 1, 0xffff_ffff, WIDE_SEED, 0x1234_5678] {
+                let mut h = crc32fast::Hasher::new_with_initial(seed);
+                h.update(&data[..len]);
+                assert_eq!(
+                    crc_update(seed, &data[..len]),
+                    h.finalize(),
+                    "{len} {seed:x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn counter_counts() {
+        let mut c = Counter::new();
+        for n in 1..=100_500usize {
+            assert_eq!(c.digits(), n.to_string().as_bytes());
+            c.increment();
+        }
+    }
+
+    /// Lines with what the fast paths special-case: CR, trailing (also
+    /// Unicode) whitespace, a BOM, non-ASCII, empty lines, 16-byte blocks
+    /// and lines long enough for crc32fast.
+    fn texts() -> impl Strategy<Value = String> {
+        let line = prop_oneof![
+            4 => "[a-z{}();= \t\r\u{a0}\u{2003}\u{85}é\u{feff}漢🦀]{0,40}",
+            1 => "[ab\t ]{100,300}",
+            1 => Just(String::new()),
+        ];
+        (
+            proptest::collection::vec(
+                (line, prop_oneof![Just("\n"), Just("\r\n"), Just("\r")]),
+                0..40,
+            ),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(lines, bom, last)| {
+                let mut s = String::from(if bom { "\u{feff}" } else { "" });
+                for (l, eol) in &lines {
+                    s.push_str(l);
+                    s.push_str(eol);
+                }
+                if last {
+                    s.push_str("tail \u{a0}");
+                }
+                s
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn view_is_the_reference(text in texts(), len in 0usize..11, with_line in any::<bool>()) {
+            let opt = TagOptions { len, with_line };
+            prop_assert_eq!(view(&text, opt), reference::view(&text, opt));
+        }
+
+        #[test]
+        fn tag_is_the_reference(line in "\\PC{0,200}", no in 0usize..2_000_000, len in 2usize..9, with_line in any::<bool>()) {
+            let opt = TagOptions { len, with_line };
+            prop_assert_eq!(tag(&line, no, opt), reference::tag(&line, no, opt));
+        }
+    }
+
+    #[test]
+    fn view_edges_are_the_reference() {
+        for text in [
+            "",
+            "\n",
+            "\r\n",
+            "\r",
+            "a",
+            "a\n",
+            "a\r\n\r\n",
+            "\u{feff}",
+            "\u{feff}\n",
+            "\u{feff}x",
+            "a\r\rb\r",
+            "\n\n\n",
+            "x \t\u{a0}\n y\u{3000}",
+        ] {
+            for len in 2..=8 {
+                for with_line in [false, true] {
+                    let opt = TagOptions { len, with_line };
+                    assert_eq!(
+                        view(text, opt),
+                        reference::view(text, opt),
+                        "{text:?} {opt:?}"
+                    );
+                }
+            }
+        }
+        // Past 9, 99, 999... lines the number gains a digit.
+        let many = "x\n".repeat(10_050);
+        let opt = TagOptions {
+            len: 8,
+            with_line: true,
+        };
+        assert_eq!(view(&many, opt), reference::view(&many, opt));
+    }
 
     #[test]
     fn default_tag_is_the_contract() {

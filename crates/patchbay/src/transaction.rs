@@ -152,7 +152,7 @@ pub fn run(
         };
         match bad {
             Some((code, msg)) => fail(&mut r, code, msg),
-            None => locate(w, edit, idx, &mut r, opt, files),
+            None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
         }
         w.receipts.push(r);
     }
@@ -241,6 +241,7 @@ fn locate(
     r: &mut Receipt,
     opt: &Options,
     files: &BTreeMap<String, String>,
+    words: &feedback::Words,
 ) {
     let text = &w.text;
     let n = text.len();
@@ -264,7 +265,8 @@ fn locate(
                 max_level: opt.max_level,
                 min_start: 0,
             };
-            return match crate::readings::choose(&text.lines(), readings, fo) {
+            let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
+            return match crate::readings::choose_in(hay, readings, fo) {
                 crate::readings::Choice::One(k) => match readings.get(k) {
                     Some(reading) => {
                         let one = Edit {
@@ -275,14 +277,14 @@ fn locate(
                             max_level: opt.max_level.min(reading.max_level),
                             ..opt.clone()
                         };
-                        locate(w, &one, idx, r, &capped, files)
+                        locate(w, &one, idx, r, &capped, files, words)
                     }
                     None => fail(r, Code::Malformed, "the edit has no readings".into()),
                 },
                 crate::readings::Choice::Conflict(places) => fail(
                     r,
                     Code::Ambiguous,
-                    crate::readings::conflict_message(&w.path, &places),
+                    crate::readings::conflict_message(words, &w.path, &places),
                 ),
             };
         }
@@ -417,7 +419,7 @@ fn locate(
                 return fail(
                     r,
                     Code::FileMissing,
-                    format!("{} does not exist; to create it, write a block with an empty SEARCH section", w.path),
+                    format!("{} does not exist; to create it, {}", w.path, words.create),
                 );
             }
             let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
@@ -492,7 +494,7 @@ fn locate(
                     }
                     let start = found.start;
                     let end = found.end;
-                    plan(start, end, replacement(new, &found))
+                    plan(start, end, replacement(old, new, &found, hay.lines()))
                 }
                 Err(Miss::NotFound) => {
                     let already = !new.iter().all(|l| is_blank(l))
@@ -507,9 +509,13 @@ fn locate(
                             )
                             .is_ok();
                     if already {
-                        return fail(r, Code::AlreadyApplied, feedback::already_applied(&w.path));
+                        return fail(
+                            r,
+                            Code::AlreadyApplied,
+                            feedback::already_applied(words, &w.path),
+                        );
                     }
-                    let mut msg = feedback::not_found(&w.path, hay.lines(), old);
+                    let mut msg = feedback::not_found(words, &w.path, hay.lines(), old);
                     if *at_end {
                         msg.push_str("\nThe block is marked `*** End of File`: it must end at the file's last line.");
                     }
@@ -524,15 +530,17 @@ fn locate(
                     return fail(
                         r,
                         Code::Ambiguous,
-                        feedback::ambiguous(&w.path, hay.lines(), &candidates, len, level),
+                        feedback::ambiguous(words, &w.path, hay.lines(), &candidates, len, level),
                     );
                 }
                 Err(Miss::Empty) => {
                     return fail(
                         r,
                         Code::Malformed,
-                        "the SEARCH section has only blank lines; quote the lines to replace"
-                            .into(),
+                        format!(
+                            "{} has only blank lines; quote the lines to replace",
+                            words.old
+                        ),
                     )
                 }
             }
@@ -544,9 +552,14 @@ fn locate(
 }
 
 /// The replacement lines, minus the blank lines the matcher trimmed from the
-/// block, re-indented by the offset it found. Public so that tools which
-/// rebuild an edit (the udiff repair) write exactly what would be applied.
-pub fn replacement(new: &[String], f: &Found) -> Vec<String> {
+/// block, re-indented by the offset it found. Lines the edit leaves as they
+/// were (equal in its old and new text) are written as the file has them:
+/// a tolerance the matcher granted the old text (trailing spaces, look-alike
+/// quotes, other indentation) must not be copied into the file through the
+/// unchanged lines of a diff hunk or a SEARCH block. Public so that tools
+/// which rebuild an edit (the udiff repair) write exactly what would be
+/// applied. `file` is the whole file the match was found in.
+pub fn replacement(old: &[String], new: &[String], f: &Found, file: &[&str]) -> Vec<String> {
     let mut lo = 0;
     let mut hi = new.len();
     while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
@@ -557,7 +570,20 @@ pub fn replacement(new: &[String], f: &Found) -> Vec<String> {
         hi -= 1;
         cut += 1;
     }
-    f.shift.apply(&new[lo..hi])
+    let mut out = f.shift.apply(&new[lo..hi]);
+    if f.level == Level::Exact {
+        return out; // the unchanged lines are the file's already
+    }
+    // The matched region holds old[trimmed.0 .. len - trimmed.1], line for line.
+    let (a, b) = (f.trimmed.0, old.len().saturating_sub(f.trimmed.1));
+    for (i, j) in crate::diff::equal_pairs(old, &new[lo..hi]) {
+        if (a..b).contains(&i) {
+            if let Some(line) = file.get(f.start + i - a) {
+                out[j] = (*line).to_owned();
+            }
+        }
+    }
+    out
 }
 
 /// Fails every located edit that overlaps an earlier-sorted one.

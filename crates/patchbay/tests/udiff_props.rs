@@ -113,7 +113,7 @@ fn damage(diff: &str, bits: &[u8], lost: Lost) -> String {
                 _ => l,
             });
         } else if (spaces && l.starts_with(' ') && b.is_multiple_of(4))
-            || (pluses && l.starts_with('+') && b.is_multiple_of(5))
+            || (pluses && l.starts_with('+') && !l.starts_with("+++ ") && b.is_multiple_of(5))
         {
             // The prefix is lost, as models lose it.
             out.push_str(&l[1..]);
@@ -204,6 +204,7 @@ fn measured_recovery_on_real_sources() {
     //  patch right, patch wrong (success claimed), patch refused]
     let mut t = [0usize; 7];
     let runs = 600;
+    let mut why: BTreeMap<&str, usize> = BTreeMap::new();
     for _ in 0..runs {
         let (name, src) = &srcs[rng.below(srcs.len())];
         let lines: Vec<&str> = src.lines().collect();
@@ -238,7 +239,11 @@ fn measured_recovery_on_real_sources() {
                 t[2] += 1;
                 eprintln!("WRONG:\n{out}");
             }
-            _ => t[1] += 1,
+            _ => {
+                t[1] += 1;
+                let code = r.receipts().iter().find_map(|x| x.code).map(|c| c.as_str());
+                *why.entry(code.unwrap_or("none")).or_insert(0usize) += 1;
+            }
         }
         if apply(&out, &fs, &opts(true)).unwrap().status == Status::Applied {
             t[3] += 1;
@@ -256,6 +261,7 @@ fn measured_recovery_on_real_sources() {
         "  lenient: {} right, {} refused, {} wrong",
         t[0], t[1], t[2]
     );
+    println!("  lenient refusals by code: {why:?}");
     println!("  strict:  {} applied", t[3]);
     println!(
         "  GNU patch (simulated): {} right, {} wrong but claimed success, {} refused or stopped",

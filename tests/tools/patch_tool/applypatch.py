@@ -3,7 +3,7 @@
 import difflib
 import os
 
-from make_corpus import PROSE, Case, change, count_block, indent_of, join, pick_block
+from make_corpus import PROSE, Case, change, count_block, indent_of, join, kept, pick_block
 from patch_tool.common import STRIP, copied_duplicate, natural_duplicate, replaced, trap_file, unique_headers
 
 
@@ -71,7 +71,7 @@ def ap_simple(src, rng, fault):
     elif fault == "udiff_header":
         ch = [f"@@ -{s + 1},3 +{s + 1},4 @@"] + ch[1:]
         desc = "a unified-diff hunk header instead of a bare `@@`"
-    after = {before_path: join(replaced(file_lines, s, 3, new), eol)}
+    after = {before_path: join(replaced(file_lines, s, 3, kept(old, new, file_lines[s : s + 3])), eol)}
     before = {before_path: join(file_lines, eol)}
     if fault == "fenced_prose":
         body = patch(update(src.path, ch)).replace("*** Begin Patch", "  *** Begin Patch  ").replace("*** End Patch", "*** End Patch \t")

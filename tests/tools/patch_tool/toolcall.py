@@ -4,7 +4,7 @@ import json
 import os
 import random
 
-from make_corpus import PROSE, Case, change, indent_of, join
+from make_corpus import PROSE, Case, change, indent_of, join, kept
 from patch_tool.common import flat, near, occurrences, replaced, tc_block, trap_file
 
 
@@ -76,7 +76,8 @@ def tc_replace(src, rng, fault):
         desc = "a view and an edit in one reply; the view changes nothing"
     if out is None:
         out = rng.choice(PROSE) + jl(call("str_replace", src.path, old_str=o, new_str=n))
-    return tc(src, {src.path: join(file_lines, eol)}, out, after={src.path: join(replaced(file_lines, s, 3, new), eol)},
+    return tc(src, {src.path: join(file_lines, eol)}, out,
+              after={src.path: join(replaced(file_lines, s, 3, kept(old, new, file_lines[s : s + 3])), eol)},
               fault=fault, desc=desc)
 
 
@@ -128,7 +129,7 @@ def tc_dups(src, rng, fault):
                   fault=fault, trap=True, desc="old_str occurs twice and no line_hint says which")
     if fault == "line_hint":
         return tc(src, before, jl(call("str_replace", src.path, old_str=o, new_str=n, line_hint=s + 1)),
-                  after={src.path: join(replaced(f, s, 3, new))}, fault=fault, trap=True,
+                  after={src.path: join(replaced(f, s, 3, kept(old, new, f[s : s + 3])))}, fault=fault, trap=True,
                   desc="old_str occurs twice; line_hint selects the first")
     if fault == "hint_far":
         h = (s + len(L)) // 2
@@ -235,7 +236,7 @@ def tc_traps(src, rng, fault):
             return tc(src, before, jl(call("str_replace", src.path, old_str=o, new_str=n)), "failed", code="ambiguous",
                       fault=fault, trap=True, desc="old_str lost its indentation and the block also stands elsewhere at another indentation")
         return tc(src, before, jl(call("str_replace", src.path, old_str="\n".join(old), new_str=n)),
-                  after={src.path: join(replaced(f, s, 3, new))}, fault=fault, trap=True,
+                  after={src.path: join(replaced(f, s, 3, kept(old, new, f[s : s + 3])))}, fault=fault, trap=True,
                   desc={"near_copy": "a copy differing by one character is elsewhere; the exact one is changed",
                         "ladder_near_copy": "the file has trailing whitespace and a near copy elsewhere; the line ladder finds the right one"}[fault])
     s = tc_block(src, rng)

@@ -31,8 +31,11 @@
 //! whitespace, a patch in a fence or in prose, a missing `*** Begin Patch`, a
 //! chunk line without a prefix (read as context: the space was lost), blank
 //! lines in an added file, and a unified-diff header `@@ -1,2 +1,3 @@ text`
-//! (its numbers mean nothing here; `text` is the anchor). Strict mode refuses
-//! these. Without `*** End Patch` the output is `truncated`: the complete
+//! (its numbers mean nothing here; `text` is the anchor). A space-marked
+//! context line left with an odd indentation (`   x` for `    x`) may be an
+//! indented line that lost its marker: such a chunk is offered in three
+//! readings (as written, odd lines whole, every context line whole) and the
+//! file chooses ([`crate::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
 //! sections before the cut are located and held back, nothing applies.
 //!
 //! Rendering writes the patch a careful model would: one `@@` chunk per
@@ -43,6 +46,8 @@
 use super::{Format, ParseOptions};
 use crate::diff::{changes, unique_blocks};
 use crate::edit::{Code, Edit, Op, Parsed};
+use crate::matcher::Level;
+use crate::readings::Reading;
 use crate::scan::{out_lines, OutLine};
 use crate::text::Text;
 use std::ops::Range;
@@ -112,12 +117,29 @@ fn anchor_text(rest: &str, strict: bool) -> Option<&str> {
     (!t.is_empty()).then_some(t)
 }
 
+/// True when `rest` is indented by an odd number of spaces.
+fn odd_indent(rest: &str) -> bool {
+    let n = rest.len() - rest.trim_start_matches(' ').len();
+    n % 2 == 1 && !rest[n..].trim().is_empty() && !rest[n..].starts_with('\t')
+}
+
 /// The chunk being read in an `Update File` section.
 #[derive(Default)]
 struct Chunk {
     anchors: Vec<String>,
     old: Vec<String>,
     new: Vec<String>,
+    /// `old` and `new` with the space-marked context lines of odd
+    /// indentation read whole, as if the model had dropped their marker
+    /// (see `doubtful`); and with every space-marked context line read whole.
+    odd_old: Vec<String>,
+    odd_new: Vec<String>,
+    whole_old: Vec<String>,
+    whole_new: Vec<String>,
+    /// A space-marked context line leaves an odd indentation (3 spaces):
+    /// likely a line indented 4 that lost its marker. The chunk is then
+    /// offered in both readings and the file decides (`crate::readings`).
+    doubtful: bool,
     /// Content lines read (context, `-`, `+`).
     body: usize,
     /// Empty output lines at the end of the chunk: separators, not context.
@@ -132,7 +154,8 @@ enum Kind {
     },
     Delete,
     Update {
-        chunk: Chunk,
+        // Boxed: a chunk carries three readings of its lines.
+        chunk: Box<Chunk>,
         moved: Option<(String, Range<usize>)>,
     },
 }
@@ -159,7 +182,7 @@ impl Section {
             Mark::Update(p) => (
                 p,
                 Kind::Update {
-                    chunk: Chunk::default(),
+                    chunk: Box::default(),
                     moved: None,
                 },
             ),
@@ -257,6 +280,15 @@ impl Section {
                     if old.is_none() && new.is_none() {
                         format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim())
                     } else {
+                        let marked = l.text.starts_with(' ');
+                        let odd = marked && odd_indent(&l.text[1..]);
+                        let whole = |t: &str| if marked { l.text } else { t }.to_owned();
+                        let odd_whole = |t: &str| if odd { l.text } else { t }.to_owned();
+                        chunk.odd_old.extend(old.map(odd_whole));
+                        chunk.odd_new.extend(new.map(odd_whole));
+                        chunk.whole_old.extend(old.map(whole));
+                        chunk.whole_new.extend(new.map(whole));
+                        chunk.doubtful |= !strict && odd;
                         chunk.old.extend(old.map(str::to_owned));
                         chunk.new.extend(new.map(str::to_owned));
                         chunk.body += 1;
@@ -279,7 +311,7 @@ impl Section {
         let Kind::Update { chunk, .. } = &mut self.kind else {
             return;
         };
-        let mut c = std::mem::take(chunk);
+        let mut c = *std::mem::take(chunk);
         let span = c.span.clone().unwrap_or(self.head.clone());
         if c.body == 0 {
             if !c.anchors.is_empty() {
@@ -296,15 +328,40 @@ impl Section {
             for _ in 0..c.empties.min(c.old.len()).min(c.new.len()) {
                 c.old.pop();
                 c.new.pop();
+                c.odd_old.pop();
+                c.odd_new.pop();
+                c.whole_old.pop();
+                c.whole_new.pop();
             }
         }
         let at_end = at_end || (c.old.is_empty() && c.anchors.is_empty());
-        let op = Op::Replace {
-            old: c.old,
-            new: c.new,
+        let replace = |old, new| Op::Replace {
+            old,
+            new,
             hint: None,
-            anchors: c.anchors,
+            anchors: c.anchors.clone(),
             at_end,
+        };
+        let op = if c.doubtful {
+            // The whole-line readings already give the indentation back, so
+            // they must not be matched at the `indent` level as well.
+            let mut readings = vec![Reading {
+                op: replace(c.old, c.new),
+                max_level: Level::Unicode,
+            }];
+            let all_back = (c.whole_old != c.odd_old).then_some((c.whole_old, c.whole_new));
+            for (old, new) in [Some((c.odd_old, c.odd_new)), all_back]
+                .into_iter()
+                .flatten()
+            {
+                readings.push(Reading {
+                    op: replace(old, new),
+                    max_level: Level::TrailingWs,
+                });
+            }
+            Op::OneOf(readings)
+        } else {
+            replace(c.old, c.new)
         };
         self.edit(op, span);
     }

@@ -23,12 +23,21 @@
 //! over `tag` (the tool-call's discriminator), and a `lines` value of digits
 //! only (`"10:23"`) is a range, not a line with tag `23`.
 //!
-//! Cost: one pass over the lines and one JSON scan of the output.
+//! A whole-file block (a fence named by a path) is the outer structure too
+//! when its text holds another format's marker without being an edit in
+//! that format: JSON with other text around it (unless the fence says
+//! `json`), or hunk headers without a file header that do not start the
+//! block or come with no `+`/`-` line and a line that is not diff syntax
+//! (unless the fence says `diff`). Those markers are content.
+//!
+//! Cost: one pass over the lines and one JSON scan of the output, plus one
+//! JSON scan of each named fenced block.
 
 use super::json_edits::{self, leaves, Piece};
-use super::{by_name, lines, search_replace, Detection};
-use crate::scan::{fence_open, out_lines};
+use super::{by_name, lines, search_replace, whole, Detection};
+use crate::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use serde_json::{Map, Value};
+use std::ops::Range;
 
 /// A guess: a format, where its first marker is, how sure, why.
 struct Guess {
@@ -70,9 +79,87 @@ fn v4a(line: &str) -> Option<bool> {
         .then_some(false)
 }
 
+/// The text of whole-file blocks (a fence named by a path on the line
+/// above or in its info string) that holds another format's marker without
+/// being an edit in that format: those markers are the file's content.
+#[derive(Default)]
+struct FileTexts {
+    /// Blocks whose JSON is not all they hold (JSON lines in a file).
+    json: Vec<Range<usize>>,
+    /// Blocks whose hunk headers have no `+`/`-` line to go with them.
+    diff: Vec<Range<usize>>,
+}
+
+/// Whether `at` lies in one of `ranges` (disjoint, in output order).
+fn inside(ranges: &[Range<usize>], at: usize) -> bool {
+    let k = ranges.partition_point(|r| r.end <= at);
+    ranges.get(k).is_some_and(|r| r.contains(&at))
+}
+
+/// Whether a block's text is JSON values and nothing else (besides the
+/// brackets and commas of an array that did not parse as a whole).
+fn only_json(text: &str) -> bool {
+    let mut rest = String::with_capacity(text.len());
+    let mut at = 0;
+    for piece in json_edits::scan(text, &|_: &str| true) {
+        let (Piece::Value(_, r) | Piece::Truncated(r) | Piece::Broken(_, r)) = piece;
+        rest.push_str(&text[at..r.start.max(at)]);
+        at = at.max(r.end);
+    }
+    rest.push_str(&text[at.min(text.len())..]);
+    rest.chars()
+        .all(|c| c.is_whitespace() || matches!(c, '[' | ']' | ','))
+}
+
+/// Whether a block's text is not a diff although it holds a hunk header: it
+/// has no file header (`diff --git`, `---`/`+++`) and either does not start
+/// with a hunk header, or none of its lines adds or removes anything while
+/// one is not diff syntax.
+fn no_diff(body: &[OutLine]) -> bool {
+    let header = body.iter().enumerate().any(|(k, l)| {
+        l.text.starts_with("diff --git ")
+            || (l.text.starts_with("--- ")
+                && body.get(k + 1).is_some_and(|n| n.text.starts_with("+++ ")))
+    });
+    let starts = body
+        .iter()
+        .find(|l| !l.text.trim().is_empty())
+        .is_some_and(|l| l.text.starts_with("@@"));
+    let changes = body.iter().any(|l| l.text.starts_with(['+', '-']));
+    let prose = body
+        .iter()
+        .any(|l| !l.text.trim().is_empty() && !l.text.starts_with([' ', '@', '\\']));
+    !header && (!starts || (!changes && prose))
+}
+
+fn file_texts(output: &str, ls: &[OutLine]) -> FileTexts {
+    let mut out = FileTexts::default();
+    let mut i = 0;
+    while i < ls.len() {
+        let Some(f) = fence_open(ls[i].text) else {
+            i += 1;
+            continue;
+        };
+        let Some(close) = find_fence_close(ls, i) else {
+            break;
+        };
+        let named = path_from_info(f.info).is_some() || whole::path_above(ls, i).is_some();
+        let lang = f.info.split_whitespace().next().unwrap_or("");
+        let text = ls[i].end..ls[close].start;
+        let is = |names: &[&str]| names.iter().any(|n| lang.eq_ignore_ascii_case(n));
+        if named && !is(&["json", "jsonl", "jsonc", "json5"]) && !only_json(&output[text.clone()]) {
+            out.json.push(text.clone());
+        }
+        if named && !is(&["diff", "patch", "udiff"]) && no_diff(&ls[i + 1..close]) {
+            out.diff.push(text);
+        }
+        i = close + 1;
+    }
+    out
+}
+
 /// Guesses from line markers, the first of each format.
-fn line_guesses(output: &str, out: &mut Vec<Guess>) {
-    let ls = out_lines(output);
+fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
     let any = |f: &dyn Fn(&str) -> bool| ls.iter().any(|l| f(l.text));
     let mut seen: Vec<&str> = vec![];
     let mut push = |g: Guess, out: &mut Vec<Guess>| {
@@ -109,10 +196,11 @@ fn line_guesses(output: &str, out: &mut Vec<Guess>) {
                 },
                 out,
             );
-        } else if t.starts_with("diff --git ")
+        } else if (t.starts_with("diff --git ")
             || (t.starts_with("--- ") && ls.get(i + 1).is_some_and(|n| n.text.starts_with("+++ ")))
             || hunk_header(t)
-            || super::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text))
+            || super::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text)))
+            && !inside(&files.diff, l.start)
         {
             let hunk = any(&hunk_header);
             push(
@@ -197,13 +285,17 @@ fn classify(m: &Map<String, Value>) -> Option<(&'static str, f64, &'static str)>
     None
 }
 
-fn json_guesses(output: &str, out: &mut Vec<Guess>) {
+fn json_guesses(output: &str, files: &FileTexts, out: &mut Vec<Guess>) {
     let like = |s: &str| {
         ["\"command\"", "\"tag\"", "\"line"]
             .iter()
             .any(|k| s.contains(k))
     };
     for piece in json_edits::scan(output, &like) {
+        let (Piece::Value(_, r) | Piece::Truncated(r) | Piece::Broken(_, r)) = &piece;
+        if inside(&files.json, r.start) {
+            continue;
+        }
         let guess = match &piece {
             Piece::Value(v, r) => leaves(v)
                 .iter()
@@ -237,8 +329,10 @@ fn json_guesses(output: &str, out: &mut Vec<Guess>) {
 /// Detects the format of an output (see the module docs for the rules).
 pub fn detect(output: &str) -> Detection {
     let mut guesses = vec![];
-    line_guesses(output, &mut guesses);
-    json_guesses(output, &mut guesses);
+    let ls = out_lines(output);
+    let files = file_texts(output, &ls);
+    line_guesses(&ls, &files, &mut guesses);
+    json_guesses(output, &files, &mut guesses);
     guesses.sort_by(|a, b| a.at.cmp(&b.at).then(b.confidence.total_cmp(&a.confidence)));
     let mut missing: Vec<&str> = vec![];
     for g in guesses {
@@ -266,10 +360,7 @@ pub fn detect(output: &str) -> Detection {
             missing.join(", ")
         )
     };
-    if out_lines(output)
-        .iter()
-        .any(|l| fence_open(l.text).is_some())
-    {
+    if ls.iter().any(|l| fence_open(l.text).is_some()) {
         return Detection {
             format: "whole",
             confidence: if missing.is_empty() { 0.6 } else { 0.3 },
@@ -363,6 +454,32 @@ mod tests {
             "@@ a.py 3\nx\n@@ end\n{\"line\": 3, \"tag\": \"abcd\", \"new\": \"x\"}\n",
             "lines",
         );
+    }
+
+    #[test]
+    fn markers_inside_a_whole_file_are_content() {
+        let call = "{\"command\": \"str_replace\", \"old_str\": \"x\"}";
+        // A JSON line among other lines of a named block: a file.
+        check(&format!("src/a.rs\n```\n{call}\n+added\n```\n"), "whole");
+        check(
+            &format!("src/a.rs\n```\nfn a() {{}}\n{call}\n```\n"),
+            "whole",
+        );
+        // A hunk header with nothing added or removed, or not at the top.
+        check("src/a.rs\n```\n@@ -1,3 +1,4 @@\n# note\n```\n", "whole");
+        check("src/a.rs\n```\nc\n@@ -1,3 +1,4 @@\n+x\n```\n", "whole");
+        // Edits in named blocks stay edits.
+        check(&format!("src/a.rs\n```json\n{call}\n```\n"), "tool-call");
+        check(
+            "src/a.rs\n```json\n[{\"line\": 3, \"tag\": \"abcd\", \"new\": \"x\"}]\nnote\n```\n",
+            "hashline",
+        );
+        check("src/a.py\n```\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n```\n", "udiff");
+        check(
+            "src/a.py\n```\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1,3 +1,2 @@\nimport a\n-import b\nimport c\n```\n",
+            "udiff",
+        );
+        check("src/a.md\n```\n# T\n@@ -1 +1 @@\n```\n", "whole");
     }
 
     #[test]

@@ -327,6 +327,11 @@ impl Format for Hashline {
                 )
             });
         }
+        // No change renders nothing, as in the other formats: a fenced empty
+        // array would read as a whole file under `auto`.
+        if objs.is_empty() {
+            return String::new();
+        }
         format!("```json\n[\n{}\n]\n```\n", objs.join(",\n"))
     }
 }

@@ -5,11 +5,13 @@
 //! Values are found where an object (`{"`) or an array of objects (`[{`)
 //! starts, delimited by bracket matching that knows strings, and validated
 //! by `serde_json`. Models' two common slips are repaired: raw newlines or
-//! tabs inside strings, and trailing commas. A value that starts like an edit
-//! but reaches the end of the output is truncated; one that does not parse
-//! is malformed. [`leaves`] unwraps arrays, `{"edits": [...]}` and tool-call
-//! envelopes (`input`, `arguments` as an object or a JSON string,
-//! `function`, `tool_calls`), handing the path of a wrapper down.
+//! tabs inside strings, and trailing commas. A value that reaches the end of
+//! the output, valid as far as it goes, is truncated when it starts like an
+//! edit, starts a line, or follows an edit (a reply cut inside its first
+//! object has named no edit key yet); one that does not parse is malformed.
+//! [`leaves`] unwraps arrays, `{"edits": [...]}` and tool-call envelopes
+//! (`input`, `arguments` as an object or a JSON string, `function`,
+//! `tool_calls`), handing the path of a wrapper down.
 //!
 //! Cost: one pass over the output; each candidate start costs the length of
 //! its value, and starts inside a parsed value are skipped.
@@ -122,15 +124,31 @@ fn parse(s: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str(s).or_else(|e| serde_json::from_str(&repair(s)).map_err(|_| e))
 }
 
-/// Finds the JSON values of an output. `edit_like` tells whether a piece of
-/// text that failed to parse was meant as an edit (it then becomes
-/// `Truncated` or `Broken`; otherwise it is prose and skipped). The objects
-/// of a top-level array are found one by one, each with its own range, so
-/// that the complete ones of a cut-off array are still known.
+/// Whether only whitespace stands before byte `i` on its line.
+fn starts_line(b: &[u8], i: usize) -> bool {
+    b[..i]
+        .iter()
+        .rev()
+        .take_while(|&&c| c != b'\n')
+        .all(|c| c.is_ascii_whitespace())
+}
+
+/// Finds the JSON values of an output, for a format whose edits are JSON.
+/// `edit_like` tells whether a piece of text that failed to parse was meant
+/// as an edit (it then becomes `Truncated` or `Broken`; otherwise it is
+/// prose and skipped). A value that reaches the end of the output, valid
+/// as far as it goes, is also `Truncated` when it starts a line or follows
+/// an edit: a reply cut inside its first object (`{"op": "`) has named no
+/// edit key yet, and a cut object must never let the complete edits before
+/// it apply. The objects of a top-level array are found one by one, each
+/// with its own range, so that the complete ones of a cut-off array are
+/// still known.
 pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
     let b = output.as_bytes();
     let mut out = vec![];
     let mut cut_array = false;
+    // Whether a value found so far was meant as an edit.
+    let mut edit_seen = false;
     let mut i = 0;
     while i < b.len() {
         if !starts_value(b, i) {
@@ -146,7 +164,7 @@ pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
                 Err(e) => e.is_eof(),
                 Ok(_) => false,
             };
-            eof && edit_like(rest)
+            eof && (edit_seen || starts_line(b, i) || edit_like(rest))
         };
         if b[i] == b'[' {
             // Step inside: its objects are the next candidates.
@@ -159,10 +177,12 @@ pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
                 let slice = &output[i..end];
                 match parse(slice) {
                     Ok(v) => {
+                        edit_seen = edit_seen || edit_like(slice);
                         out.push(Piece::Value(v, i..end));
                         i = end;
                     }
                     Err(e) if edit_like(slice) => {
+                        edit_seen = true;
                         out.push(Piece::Broken(e.to_string(), i..end));
                         i = end;
                     }
@@ -393,7 +413,16 @@ mod tests {
         let p = scan("{\"line\": 2 \"new\": 1}", &any);
         assert!(matches!(p[0], Piece::Broken(..)), "{p:?}");
         // Prose with a stray quote is not an edit.
-        assert!(scan("say {\"hi there", &|s| s.contains("\"line\"")).is_empty());
+        let line = |s: &str| s.contains("\"line\"");
+        assert!(scan("say {\"hi there", &line).is_empty());
+        // Cut before any edit key: at the start of a line, or after an edit.
+        let p = scan("```json\n[\n{\"op", &line);
+        assert!(matches!(p[..], [Piece::Truncated(_)]), "{p:?}");
+        let p = scan("{\"line\": 1} and {\"op", &line);
+        assert!(
+            matches!(p[..], [Piece::Value(..), Piece::Truncated(_)]),
+            "{p:?}"
+        );
     }
 
     #[test]

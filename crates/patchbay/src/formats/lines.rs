@@ -20,7 +20,8 @@
 //!   was shown, whatever the order of the blocks.
 //! - The path is optional: a header without one uses the previous header's,
 //!   then the file of a copied view header (`# file: src/app.py ...`), then
-//!   the caller's default file.
+//!   the caller's default file. A path with spaces is written in backticks
+//!   (`` @@ `docs/read me.md` 3 ``) or double quotes.
 //! - The new lines are taken verbatim up to the next `@@` line: blank lines
 //!   in them are kept. A line starting with `@@ ` that is not a header is
 //!   refused as `malformed` (this format cannot write such lines). Inside a
@@ -59,7 +60,7 @@ use crate::text::Text;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 pub use syntax::is_header;
-use syntax::{header, list, range, verb, view_header, Header, Kind};
+use syntax::{header, header_path, list, range, verb, view_header, Header, Kind};
 
 pub struct Lines;
 
@@ -323,7 +324,7 @@ impl Format for Lines {
             } else {
                 span(c.old.start + 1, c.old.end)
             };
-            out.push_str(&format!("@@ {path} {head} {crc}\n"));
+            out.push_str(&format!("@@ {} {head} {crc}\n", header_path(path)));
             for l in &al[c.new] {
                 out.push_str(l);
                 out.push('\n');

@@ -15,44 +15,159 @@
 //! or before `<<<<<<< SEARCH`; a block without one reuses the previous
 //! block's path (Aider does the same), else the default file. An empty SEARCH
 //! creates the file, or appends to it when it exists (Aider's rule). A block
-//! cut off by the end of the output is `truncated`. One pass, `O(len)`.
+//! cut off by the end of the output is `truncated`.
+//!
+//! Marker lines in the text (a Markdown underline `=======`, a conflict
+//! marker): markers pair by length, so the renderer writes markers of a
+//! length the text does not hold (8 or 9 around 7-character ones) and the
+//! parser takes the divider and tail as long as the head. Several candidate
+//! dividers in one block become readings ([`Op::OneOf`]) the file decides
+//! between; a `>>>>>>> REPLACE` right after a block means the block ended
+//! at a line of its own text (or the marker was doubled) and is refused.
+//! One pass, `O(len)`.
 
 use super::Format;
 use crate::diff::unique_blocks;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::scan::{fence_open, out_lines, path_from_line};
+use crate::matcher::Level;
+use crate::readings::Reading;
+use crate::scan::{fence_open, out_lines, path_from_line, OutLine};
 use crate::text::Text;
 
 pub struct SearchReplace;
 
-fn marker(line: &str, ch: char, word: &str) -> bool {
+/// The run length of a marker line (`<<<<<<< SEARCH` is 7), or `None`.
+fn marker(line: &str, ch: char, word: &str) -> Option<usize> {
     let t = line.trim_end();
     let n = t.chars().take_while(|&c| c == ch).count();
     if !(5..=9).contains(&n) {
-        return false;
+        return None;
     }
     let rest = t[n..].trim();
-    rest == word || (word == "SEARCH" && rest == "SEARCH>")
+    (rest == word || (word == "SEARCH" && rest == "SEARCH>")).then_some(n)
+}
+
+fn head_len(line: &str) -> Option<usize> {
+    marker(line, '<', "SEARCH")
+}
+fn divider_len(line: &str) -> Option<usize> {
+    let t = line.trim_end();
+    ((5..=9).contains(&t.len()) && t.chars().all(|c| c == '=')).then_some(t.len())
+}
+fn tail_len(line: &str) -> Option<usize> {
+    marker(line, '>', "REPLACE")
 }
 
 /// `<<<<<<< SEARCH`
 pub fn is_head(line: &str) -> bool {
-    marker(line, '<', "SEARCH")
+    head_len(line).is_some()
 }
 /// `=======`
 pub fn is_divider(line: &str) -> bool {
-    let t = line.trim_end();
-    (5..=9).contains(&t.len()) && t.chars().all(|c| c == '=')
+    divider_len(line).is_some()
 }
 /// `>>>>>>> REPLACE`
 pub fn is_tail(line: &str) -> bool {
-    marker(line, '>', "REPLACE")
+    tail_len(line).is_some()
 }
 
-enum State {
-    Outside,
-    Search,
-    Replace,
+/// More `=======` lines than this in one block are refused rather than
+/// each tried as the divider.
+const MAX_DIVIDERS: usize = 8;
+
+/// Where a block that starts with a head of `n` characters at `h` ends.
+enum End {
+    /// Its `>>>>>>> REPLACE` line.
+    Tail(usize),
+    /// A new head of the same length at this line, before any tail.
+    Head(usize),
+    /// The output ends first.
+    Eof,
+}
+
+/// The block's end: the first tail as long as its head (a marker line of
+/// another length is content: the renderer writes longer markers around
+/// text that holds 7-character ones). A tail of another length ends the
+/// block only when a new head as long follows (a model that miscounted
+/// its markers); at the end of the output it does not, so that a rendered
+/// block cut after a marker line of its text is still `truncated`.
+fn block_end(lines: &[OutLine], h: usize, n: usize) -> End {
+    let mut other = None;
+    for (j, l) in lines.iter().enumerate().skip(h + 1) {
+        if let Some(k) = tail_len(l.text) {
+            if k == n {
+                return End::Tail(j);
+            }
+            other = other.or(Some(j));
+        } else if head_len(l.text) == Some(n) {
+            return other.map_or(End::Head(j), End::Tail);
+        }
+    }
+    End::Eof
+}
+
+/// The lines of `lines[from..to]` that may divide SEARCH from REPLACE:
+/// those as long as the head, else any.
+fn dividers(lines: &[OutLine], from: usize, to: usize, n: usize) -> Vec<usize> {
+    let all: Vec<usize> = (from..to)
+        .filter(|&j| divider_len(lines[j].text).is_some())
+        .collect();
+    let same: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&j| divider_len(lines[j].text) == Some(n))
+        .collect();
+    if same.is_empty() {
+        all
+    } else {
+        same
+    }
+}
+
+fn texts(lines: &[OutLine]) -> Vec<String> {
+    lines.iter().map(|l| l.text.to_owned()).collect()
+}
+
+/// The edit of a complete block: the lines between head `h` and tail `t`.
+/// Several candidate dividers make several readings, and the file decides
+/// which one (see [`crate::readings`]): a Markdown underline or a conflict
+/// marker in the text is a `=======` line too.
+fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
+    let ds = dividers(lines, h + 1, t, n);
+    let blank = |from: usize, to: usize| lines[from..to].iter().all(|l| l.text.trim().is_empty());
+    let replace = |d: usize| Op::Replace {
+        old: texts(&lines[h + 1..d]),
+        new: texts(&lines[d + 1..t]),
+        hint: None,
+        anchors: vec![],
+        at_end: false,
+    };
+    match ds[..] {
+        [] => Err(format!(
+            "line {}: `{}` before any `=======`; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`",
+            t + 1,
+            lines[t].text.trim()
+        )),
+        // An empty SEARCH (Aider's rule), whatever the new text holds.
+        [d, ..] if blank(h + 1, d) => Ok(Op::CreateOrAppend {
+            text: texts(&lines[d + 1..t]),
+        }),
+        [d] => Ok(replace(d)),
+        _ if ds.len() > MAX_DIVIDERS => Err(format!(
+            "lines {}-{}: {} `=======` lines in one block, so where SEARCH ends cannot be told; split the change into blocks whose text holds no `=======` line",
+            h + 1,
+            t + 1,
+            ds.len()
+        )),
+        _ => Ok(Op::OneOf(
+            ds.iter()
+                .map(|&d| Reading {
+                    op: replace(d),
+                    max_level: Level::Unicode,
+                })
+                .collect(),
+        )),
+    }
 }
 
 impl Format for SearchReplace {
@@ -64,97 +179,76 @@ impl Format for SearchReplace {
         let lines = out_lines(output);
         let mut parsed = Parsed::default();
         let mut path: Option<String> = None;
-        let mut state = State::Outside;
-        let (mut old, mut new): (Vec<String>, Vec<String>) = (vec![], vec![]);
-        let mut start = 0;
-        for (i, l) in lines.iter().enumerate() {
-            match state {
-                State::Outside => {
-                    if is_head(l.text) {
-                        if let Some(p) = path_before(&lines, i) {
-                            path = Some(p);
-                        }
-                        state = State::Search;
-                        start = l.start;
-                        old.clear();
-                        new.clear();
-                    }
+        let mut i = 0;
+        // Just after a block: a `>>>>>>> REPLACE` line here means the block
+        // ended at a line of its own text (or the marker was doubled).
+        let mut after_block = false;
+        while i < lines.len() {
+            let l = &lines[i];
+            let Some(n) = head_len(l.text) else {
+                if after_block && is_tail(l.text) {
+                    parsed.edits.push(invalid(
+                        &path,
+                        Code::Malformed,
+                        format!(
+                            "line {}: `{}` outside a block; if it belongs to the new text of the block above, that block ended at an earlier `>>>>>>> REPLACE` line (a SEARCH/REPLACE block cannot hold its own marker lines: split the change)",
+                            i + 1,
+                            l.text.trim()
+                        ),
+                        l.start..l.end,
+                    ));
                 }
-                State::Search => {
-                    if is_divider(l.text) {
-                        state = State::Replace;
-                    } else if is_tail(l.text) || is_head(l.text) {
-                        parsed.edits.push(invalid(
-                            &path,
-                            Code::Malformed,
-                            format!(
-                                "line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`",
-                                i + 1,
-                                l.text.trim()
-                            ),
-                            start..l.end,
-                        ));
-                        if is_head(l.text) {
-                            start = l.start;
-                            old.clear();
-                        } else {
-                            state = State::Outside;
-                        }
-                    } else {
-                        old.push(l.text.to_owned());
-                    }
+                i += 1;
+                continue;
+            };
+            if let Some(p) = path_before(&lines, i) {
+                path = Some(p);
+            }
+            match block_end(&lines, i, n) {
+                End::Tail(t) => {
+                    let op = block_op(&lines, i, t, n).unwrap_or_else(|message| Op::Invalid {
+                        code: Code::Malformed,
+                        message,
+                    });
+                    parsed.edits.push(Edit {
+                        path: path.clone(),
+                        op,
+                        span: l.start..lines[t].end,
+                    });
+                    after_block = true;
+                    i = t + 1;
                 }
-                State::Replace => {
-                    if is_tail(l.text) {
-                        let op = if old.iter().all(|s| s.trim().is_empty()) {
-                            Op::CreateOrAppend {
-                                text: std::mem::take(&mut new),
-                            }
-                        } else {
-                            Op::Replace {
-                                old: std::mem::take(&mut old),
-                                new: std::mem::take(&mut new),
-                                hint: None,
-                                anchors: vec![],
-                                at_end: false,
-                            }
-                        };
-                        parsed.edits.push(Edit {
-                            path: path.clone(),
-                            op,
-                            span: start..l.end,
-                        });
-                        state = State::Outside;
-                    } else if is_head(l.text) {
-                        parsed.edits.push(invalid(
-                            &path,
-                            Code::Malformed,
-                            format!("line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`", i + 1),
-                            start..l.start,
-                        ));
-                        state = State::Search;
-                        start = l.start;
-                        old.clear();
-                        new.clear();
+                End::Head(j) => {
+                    let message = if dividers(&lines, i + 1, j, n).is_empty() {
+                        format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
                     } else {
-                        new.push(l.text.to_owned());
-                    }
+                        format!("line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`", j + 1)
+                    };
+                    parsed.edits.push(invalid(
+                        &path,
+                        Code::Malformed,
+                        message,
+                        l.start..lines[j].start,
+                    ));
+                    after_block = false;
+                    i = j;
+                }
+                End::Eof => {
+                    let missing = if dividers(&lines, i + 1, lines.len(), n).is_empty() {
+                        "`=======` and `>>>>>>> REPLACE`"
+                    } else {
+                        "`>>>>>>> REPLACE`"
+                    };
+                    parsed.truncated = true;
+                    parsed.edits.push(invalid(
+                        &path,
+                        Code::Truncated,
+                        format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off"),
+                        l.start..output.len(),
+                    ));
+                    break;
                 }
             }
-        }
-        if !matches!(state, State::Outside) {
-            let missing = if matches!(state, State::Search) {
-                "`=======` and `>>>>>>> REPLACE`"
-            } else {
-                "`>>>>>>> REPLACE`"
-            };
-            parsed.truncated = true;
-            parsed.edits.push(invalid(
-                &path,
-                Code::Truncated,
-                format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off"),
-                start..output.len(),
-            ));
         }
         parsed
     }
@@ -174,19 +268,34 @@ impl Format for SearchReplace {
     }
 }
 
+/// Aider's 7-character markers, unless the text holds a marker line of
+/// that length: then the first length in 8, 9, 6, 5 that it does not hold,
+/// so that the parser (which pairs markers by length) reads it back.
+fn marker_len(old: &[&str], new: &[&str]) -> usize {
+    let used = |n: usize| {
+        old.iter()
+            .chain(new)
+            .any(|l| head_len(l) == Some(n) || divider_len(l) == Some(n) || tail_len(l) == Some(n))
+    };
+    [7, 8, 9, 6, 5].into_iter().find(|&n| !used(n)).unwrap_or(7)
+}
+
 fn push_block(out: &mut String, path: &str, old: &[&str], new: &[&str]) {
+    let n = marker_len(old, new);
     out.push_str(path);
-    out.push_str("\n```\n<<<<<<< SEARCH\n");
+    out.push_str("\n```\n");
+    out.push_str(&format!("{} SEARCH\n", "<".repeat(n)));
     for l in old {
         out.push_str(l);
         out.push('\n');
     }
-    out.push_str("=======\n");
+    out.push_str(&"=".repeat(n));
+    out.push('\n');
     for l in new {
         out.push_str(l);
         out.push('\n');
     }
-    out.push_str(">>>>>>> REPLACE\n```\n\n");
+    out.push_str(&format!("{} REPLACE\n```\n\n", ">".repeat(n)));
 }
 
 fn invalid(
@@ -204,7 +313,7 @@ fn invalid(
 
 /// The path written just before a block: on the previous line, or on the
 /// line before the opening fence.
-fn path_before(lines: &[crate::scan::OutLine], head: usize) -> Option<String> {
+fn path_before(lines: &[OutLine], head: usize) -> Option<String> {
     let prev = head.checked_sub(1)?;
     if let Some(f) = fence_open(lines[prev].text) {
         if let Some(p) = crate::scan::path_from_info(f.info) {
@@ -272,6 +381,50 @@ mod tests {
             p.edits[0].op,
             Op::CreateOrAppend {
                 text: vec!["hello".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn marker_lines_in_the_text_get_longer_markers() {
+        let r = SearchReplace.render("a.md", "=======\n", "=======\n}\n");
+        assert!(
+            r.contains("<<<<<<<< SEARCH\n") && r.contains("\n========\n"),
+            "{r}"
+        );
+        let p = SearchReplace.parse_default(&r);
+        assert_eq!(
+            p.edits[0].op,
+            Op::Replace {
+                old: vec!["=======".into()],
+                new: vec!["=======".into(), "}".into()],
+                hint: None,
+                anchors: vec![],
+                at_end: false,
+            }
+        );
+        // The text holds 7- and 8-character markers: 9.
+        let r = SearchReplace.render("a", "a\n", "a\n>>>>>>> REPLACE\n<<<<<<<< SEARCH\n");
+        assert!(r.contains(">>>>>>>>> REPLACE\n"), "{r}");
+        assert!(!SearchReplace.parse_default(&r).truncated);
+    }
+
+    #[test]
+    fn several_dividers_are_readings() {
+        let p = SearchReplace.parse_default(
+            "a.md\n<<<<<<< SEARCH\nT\n=======\n=======\nU\n=======\n>>>>>>> REPLACE\n",
+        );
+        match &p.edits[0].op {
+            Op::OneOf(r) => assert_eq!(r.len(), 3),
+            other => panic!("{other:?}"),
+        }
+        // An empty SEARCH stays Aider's create-or-append.
+        let p = SearchReplace
+            .parse_default("n.md\n<<<<<<< SEARCH\n=======\nT\n=======\n>>>>>>> REPLACE\n");
+        assert_eq!(
+            p.edits[0].op,
+            Op::CreateOrAppend {
+                text: vec!["T".into(), "=======".into()]
             }
         );
     }

@@ -109,7 +109,7 @@ impl Format for Whole {
 }
 
 /// The path on the line before a fence, skipping one blank line.
-fn path_above(lines: &[crate::scan::OutLine], fence: usize) -> Option<String> {
+pub(super) fn path_above(lines: &[crate::scan::OutLine], fence: usize) -> Option<String> {
     let mut j = fence.checked_sub(1)?;
     if lines[j].text.trim().is_empty() {
         j = j.checked_sub(1)?;

@@ -109,6 +109,11 @@ pub(super) fn header(line: &str) -> Option<Result<Header, String>> {
     if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
         return None;
     }
+    // A path with spaces is written in backticks or double quotes.
+    let (quoted, rest) = match quoted_path(rest) {
+        Some((p, after)) => (Some(p), after),
+        None => (None, rest),
+    };
     let mut toks: Vec<&str> = rest.split_whitespace().collect();
     if toks.last() == Some(&"@@") {
         toks.pop();
@@ -146,10 +151,10 @@ pub(super) fn header(line: &str) -> Option<Result<Header, String>> {
         }
         words.pop();
     }
-    if words.len() > 1 {
+    if words.len() + usize::from(quoted.is_some()) > 1 {
         return Some(bad("more than one path"));
     }
-    let path = words.pop().map(|p| p.trim_matches('`').to_owned());
+    let path = quoted.or_else(|| words.pop().map(|p| p.trim_matches('`').to_owned()));
     if kind != Kind::After && first == 0 {
         return Some(Err(
             "line numbers start at 1 (`after 0` inserts at the top)".into(),
@@ -165,6 +170,28 @@ pub(super) fn header(line: &str) -> Option<Result<Header, String>> {
         last,
         crc,
     }))
+}
+
+/// A path in backticks or double quotes at the start of `rest` (after
+/// `@@`), and the text after it.
+fn quoted_path(rest: &str) -> Option<(String, &str)> {
+    let t = rest.trim_start();
+    let q = t.chars().next().filter(|c| matches!(c, '`' | '"'))?;
+    let close = t[1..].find(q)? + 1;
+    let p = &t[1..close];
+    let after = &t[close + 1..];
+    (!p.trim().is_empty() && (after.is_empty() || after.starts_with(char::is_whitespace)))
+        .then(|| (p.to_owned(), after))
+}
+
+/// How a header writes `path`: as is, or in backticks when it holds
+/// whitespace (which would split it into several words).
+pub(super) fn header_path(path: &str) -> String {
+    if path.contains(char::is_whitespace) {
+        format!("`{path}`")
+    } else {
+        path.to_owned()
+    }
 }
 
 /// A copied view header `# file: [PATH] [crc32=X] ...`: its path (a view
@@ -213,6 +240,17 @@ mod tests {
         assert!(matches!(header("@@ a.py b.py 3"), Some(Err(_))));
         assert!(matches!(header("@@ a.py after 3:4"), Some(Err(_))));
         assert_eq!(header("@@decorator"), None);
+        assert_eq!(
+            header("@@ `docs/read me.md` after 1 crc32=0000abcd"),
+            Some(Ok(Header::Block {
+                path: Some("docs/read me.md".into()),
+                kind: Kind::After,
+                first: 1,
+                last: 1,
+                crc: Some(0xabcd)
+            }))
+        );
+        assert!(matches!(header("@@ \"a b.py\" c.py 3"), Some(Err(_))));
         assert_eq!(
             view_header("# file: a.py crc32=0badcafe lines=9"),
             Some((Some("a.py".into()), Some(0x0bad_cafe)))

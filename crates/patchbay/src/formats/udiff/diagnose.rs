@@ -302,7 +302,11 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
             out.conflict = Some(format!("context matches {} places at the `{}` level (starting on lines {}); add unchanged lines until it is unique", candidates.len(), level.name(), at.join(", ")));
         }
         Placed::Conflict(places) => {
-            out.conflict = Some(crate::readings::conflict_message("the file", &places));
+            out.conflict = Some(crate::readings::conflict_message(
+                crate::feedback::words("udiff"),
+                "the file",
+                &places,
+            ));
         }
         Placed::NotFound | Placed::NoContext => {}
     }

@@ -7,13 +7,16 @@
 //! parity than the hunk's `+`/`-` lines (indentation comes in even steps, so
 //! such a line most likely lost or gained its one-space marker, or is an
 //! added line that lost its `+`). A run of them reads as added when it lies
-//! between added lines; as unchanged; or, next to added lines, as added: all
-//! of it, only its first line after an added one, or only its last before
-//! one. Indentation reads as written, one space more (on the doubtful lines,
-//! or on every indented unchanged line: a model that drops the marker
-//! usually drops it everywhere), or one space less. When that gives a hunk
-//! several readings, the hunk becomes an [`Op::OneOf`] and the file decides
-//! (see [`crate::readings`]); nothing here guesses a place.
+//! between added lines; as unchanged; or, next to added lines (or right
+//! after removed ones: the replacement), as added: all of it, only its first
+//! line, or only its last before an added one. Indentation reads as written,
+//! one space more (on the doubtful lines, or on every indented unchanged
+//! line: a model that drops the marker usually drops it everywhere), or one
+//! space less. When that gives a hunk several readings, the hunk becomes an
+//! [`Op::OneOf`] and the file decides (see [`crate::readings`]); nothing
+//! here guesses a place. When the output ends inside the hunk's last line,
+//! readings shorter than the header's counts are left out: reading a cut
+//! line as added would fit only a hunk that was cut.
 //!
 //! Strict mode reads like `git apply`: numbers and counts must agree with
 //! the body and every line needs its marker, else `malformed`.
@@ -141,23 +144,34 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
             .find(|&j| !doubt(&lines[j]))
             .unwrap_or(lines.len());
         let after_add = k > 0 && lines[k - 1].kind == Kind::Add;
+        // Right after removed lines: the replacement, whose `+` may be lost.
+        let after_change = after_add || (k > 0 && lines[k - 1].kind == Kind::Remove);
         let before_add = lines.get(end).is_some_and(|l| l.kind == Kind::Add);
-        // Empty lines at the very top or bottom of a hunk may be added lines
-        // that lost their `+` (a blank line added before a block).
+        // Empty lines at the very top or bottom of a hunk are usually blank
+        // unchanged lines that lost their space, but may be added ones that
+        // lost their `+` (a blank line added before a block): one reading.
         let blank = |r: &[BodyLine]| r.iter().all(|l| l.damage == Some(Damage::Blank));
         let edge_blank = |j: usize| {
             (k == 0 && blank(&lines[k..=j])) || (end == lines.len() && blank(&lines[j..end]))
         };
         #[allow(clippy::needless_range_loop)] // `j` is compared with `k` and `end` too
         for j in k..end {
+            let l = &lines[j];
+            // A line that kept a marker (odd indentation) is only taken for
+            // an added one next to added lines; after removed lines it is
+            // as likely a continuation line aligned at an odd column.
+            let after = if l.damage.is_some() {
+                after_change
+            } else {
+                after_add
+            };
             let added = match adds {
                 Adds::None => false,
                 Adds::Inside => after_add && before_add,
-                Adds::All => after_add || before_add,
-                Adds::First => after_add && (j == k || before_add),
+                Adds::All => after || before_add,
+                Adds::First => after && (j == k || before_add),
                 Adds::Last => before_add && (j + 1 == end || after_add),
-            } || (adds != Adds::None && edge_blank(j));
-            let l = &lines[j];
+            } || (adds == Adds::All && edge_blank(j));
             let line = match (l.damage, added) {
                 (Some(Damage::Blank), true) => (Kind::Add, String::new()),
                 (Some(_), true) => (Kind::Add, l.text.clone()),
@@ -181,7 +195,27 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
 /// with the most tolerant level it may be found at: a reading that gave
 /// lines a space back (or took one) must match without a further
 /// indentation shift. A hunk without doubtful lines has one reading.
+///
+/// When the output ends inside the hunk's last line, that line may be cut
+/// short, so the header's counts decide what the body can be: a reading
+/// shorter than the header (a cut doubtful line read as added, say) is the
+/// reading of a cut hunk and is left out.
 pub fn readings(h: &Hunk) -> Vec<(Body, Level)> {
+    let mut out = all_readings(h);
+    if let Some((ho, hn)) = h.header.old.zip(h.header.new).filter(|_| h.open_end) {
+        let fits = |b: &Body| {
+            let old = b.iter().filter(|l| l.0 != Kind::Add).count();
+            let new = b.iter().filter(|l| l.0 != Kind::Remove).count();
+            old >= ho.1 && new >= hn.1
+        };
+        if out.iter().any(|r| fits(&r.0)) {
+            out.retain(|r| fits(&r.0));
+        }
+    }
+    out
+}
+
+fn all_readings(h: &Hunk) -> Vec<(Body, Level)> {
     let mut out: Vec<(Body, Level)> = vec![];
     for indent in [Indent::Keep, Indent::Back, Indent::AllBack, Indent::Away] {
         let cap = if indent == Indent::Keep {

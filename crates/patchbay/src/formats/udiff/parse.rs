@@ -10,7 +10,10 @@
 //! the end of the output. In a bare (unfenced) diff, prose after the last
 //! hunk is cut off: a paragraph after a blank line without any marked line,
 //! or unmarked lines once the header's counts are met. Inside a fence,
-//! unmarked lines are damaged hunk lines, not prose. One pass, `O(len)`.
+//! unmarked lines are damaged hunk lines, not prose. A lone CR ending the
+//! output is a CRLF line end cut before its LF, not text; a hunk whose last
+//! line has no line break after it is marked ([`Hunk::open_end`]): that
+//! line may be cut short. One pass, `O(len)`.
 
 use super::headers::{extended_headers, git_paths, set_side_paths};
 pub use super::headers::{parse_header, unquote};
@@ -81,6 +84,9 @@ pub struct Hunk {
     /// The output ends inside this hunk: its counts are not met, or its
     /// fence is never closed.
     pub cut: bool,
+    /// The output ends inside the hunk's last line (no line break after
+    /// it), so that line may be cut short.
+    pub open_end: bool,
 }
 
 impl Hunk {
@@ -381,6 +387,8 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
     let cands = &lines[at + 1..stop];
     let end = body_end(cands, &header, fence.is_some());
     let mut body: Vec<BodyLine> = vec![];
+    // Where the last body line ends in the output.
+    let mut body_end_at = None;
     for (k, l) in cands[..end].iter().enumerate() {
         let t = l.text;
         if t.starts_with('\\') {
@@ -389,6 +397,13 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
             }
             continue;
         }
+        // A lone CR ending the output is a CRLF line ending cut before its
+        // LF (line ends are never content here), not part of the line.
+        let at_end = l.end == output.len();
+        let t = match t.strip_suffix('\r') {
+            Some(s) if at_end => s,
+            _ => t,
+        };
         let (kind, text, damage) = match t.chars().next() {
             Some(' ') => (Kind::Context, &t[1..], None),
             Some('+') => (Kind::Add, &t[1..], None),
@@ -401,9 +416,10 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
             text: text.to_owned(),
             damage,
             no_newline: false,
-            cr: output[l.start..l.end].ends_with("\r\n"),
+            cr: output[l.start..l.end].ends_with("\r\n") || (at_end && t.len() < l.text.len()),
             out_line: at + 2 + k,
         });
+        body_end_at = Some(l.end);
     }
     let last = if end > 0 {
         cands[end - 1].end
@@ -416,6 +432,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
         span: lines[at].start..last,
         out_line: at + 1,
         cut: false,
+        open_end: body_end_at == Some(output.len()) && !output.ends_with(['\n', '\r']),
     };
     let (o, n) = h.counts();
     let short = h

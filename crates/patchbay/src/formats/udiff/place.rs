@@ -1,5 +1,5 @@
 //! Where the default mode puts a hunk, found exactly as the transaction
-//! finds it (the hunk's readings, [`crate::readings::choose`], then the
+//! finds it (the hunk's readings, [`crate::readings::choose_in`], then the
 //! chosen reading on the ladder up to its cap), for the tools that explain
 //! or rewrite a diff without applying it: [`super::diagnose`] and
 //! [`super::repair`]. Cost: one lookup per reading, plus one.
@@ -8,15 +8,16 @@ use super::edits::{old_new, readings, replace_readings, Body};
 use super::parse::Hunk;
 use crate::edit::Op;
 use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
-use crate::readings::{choose, Choice};
+use crate::readings::{choose_in, Choice};
 
 /// The outcome of [`place`].
 pub enum Placed {
     /// Found: the match, the index of the reading in `bodies`, and that
-    /// reading's new lines (before any re-indentation).
+    /// reading's old and new lines (before any re-indentation).
     At {
         found: Found,
         reading: usize,
+        old: Vec<String>,
         new: Vec<String>,
     },
     /// Readings match at different places (0-based `start..end`).
@@ -43,7 +44,8 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
         return (all, Placed::NoContext);
     }
     let only: Vec<_> = ops.iter().map(|o| o.1.clone()).collect();
-    let k = match choose(lines, &only, fo) {
+    let hay = Haystack::new(lines.to_vec());
+    let k = match choose_in(&hay, &only, fo) {
         Choice::One(k) => k,
         Choice::Conflict(places) => return (all, Placed::Conflict(places)),
     };
@@ -57,10 +59,11 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
         max_level: r.max_level,
         ..fo
     };
-    let placed = match Haystack::new(lines.to_vec()).find(old, fo) {
+    let placed = match hay.find(old, fo) {
         Ok(found) => Placed::At {
             found,
             reading: *idx,
+            old: old.clone(),
             new: old_new(&all[*idx].0).1,
         },
         Err(Miss::Ambiguous {

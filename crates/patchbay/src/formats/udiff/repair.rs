@@ -193,6 +193,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
         Placed::At {
             found,
             reading,
+            old,
             new,
         } => {
             let body = if found.level == Level::Exact {
@@ -200,7 +201,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             } else {
                 // Rebuilt from the file's real lines and the replacement
                 // the transaction would write there.
-                let fresh = crate::transaction::replacement(&new, &found);
+                let fresh = crate::transaction::replacement(&old, &new, &found, lines);
                 interleave(
                     &lines[found.start..found.end],
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -218,7 +219,11 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             body: all[0].0.clone(),
         }),
         Placed::NoContext => Err(no_context_message(h)),
-        Placed::Conflict(places) => Err(conflict_message("the file", &places)),
+        Placed::Conflict(places) => Err(conflict_message(
+            crate::feedback::words("udiff"),
+            "the file",
+            &places,
+        )),
         Placed::Ambiguous {
             candidates, len, ..
         } => {

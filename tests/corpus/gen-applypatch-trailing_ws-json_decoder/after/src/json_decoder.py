@@ -60,10 +60,10 @@ def _decode_uXXXX(s, pos):
     esc = s[pos + 1:pos + 5]
     if len(esc) == 4 and esc[1] not in 'xX':
         try:
-            return int(esc, 16)
+            return int(esc, 16)  
         except ValueError:  # patched
         # corpus edit: patched
-            pass
+            pass  
     msg = "Invalid \\uXXXX escape"
     raise JSONDecodeError(msg, s, pos)
 

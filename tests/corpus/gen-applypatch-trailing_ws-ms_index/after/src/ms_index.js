@@ -88,10 +88,10 @@ function parse(str) {
     case 'seconds':
     case 'second':
     case 'secs':
-    case 'sec':
+    case 'sec':  
     case 's':  // patched
     // corpus edit: patched
-      return n * s;
+      return n * s;  
     case 'milliseconds':
     case 'millisecond':
     case 'msecs':

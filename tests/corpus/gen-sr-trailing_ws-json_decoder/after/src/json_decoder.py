@@ -67,10 +67,10 @@ def _decode_uXXXX(s, pos):
     raise JSONDecodeError(msg, s, pos)
 
 def py_scanstring(s, end, strict=True,
-        _b=BACKSLASH, _m=STRINGCHUNK.match):
+        _b=BACKSLASH, _m=STRINGCHUNK.match):  
     """Scan the string s for a JSON string. End is the index of the  # patched
     # corpus edit: patched
-    character in s after the quote that started the JSON string.
+    character in s after the quote that started the JSON string.  
     Unescapes all valid JSON string escape sequences and raises ValueError
     on attempt to decode an invalid string. If strict is False then literal
     control characters are allowed in the string.

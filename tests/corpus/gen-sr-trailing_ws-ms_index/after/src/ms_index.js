@@ -16,10 +16,10 @@ var y = d * 365.25;
  *
  *  - `long` verbose formatting [false]
  *
- * @param {String|Number} val
+ * @param {String|Number} val  
  * @param {Object} [options]  // patched
  // corpus edit: patched
- * @throws {Error} throw an error if val is not a non-empty string or a number
+ * @throws {Error} throw an error if val is not a non-empty string or a number  
  * @return {String|Number}
  * @api public
  */

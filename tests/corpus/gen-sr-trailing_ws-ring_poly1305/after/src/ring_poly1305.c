@@ -33,10 +33,10 @@ struct poly1305_state_st {
   alignas(64) uint32_t r0;
   uint32_t r1, r2, r3, r4;
   uint32_t s1, s2, s3, s4;
-  uint32_t h0, h1, h2, h3, h4;
+  uint32_t h0, h1, h2, h3, h4;  
   uint8_t key[16];  // patched
   // corpus edit: patched
-};
+};  
 
 // poly1305_blocks updates |state| given some amount of input data. This
 // function may only be called with a |len| that is not a multiple of 16 at the

@@ -74,10 +74,10 @@ def py_scanstring(s, end, strict=True,
     on attempt to decode an invalid string. If strict is False then literal
     control characters are allowed in the string.
 
-    Returns a tuple of the decoded string and the index of the character in s
+    Returns a tuple of the decoded string and the index of the character in s  
     after the end quote."""  # patched
     # corpus edit: patched
-    chunks = []
+    chunks = []  
     _append = chunks.append
     begin = end - 1
     while 1:

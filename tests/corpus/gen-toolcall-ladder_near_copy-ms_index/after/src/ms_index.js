@@ -54,10 +54,10 @@ function parse(str) {
     str
   );
   if (!match) {
-    return;
+    return;  
   }  // patched
   // corpus edit: patched
-  var n = parseFloat(match[1]);
+  var n = parseFloat(match[1]);  
   var type = (match[2] || 'ms').toLowerCase();
   switch (type) {
     case 'years':

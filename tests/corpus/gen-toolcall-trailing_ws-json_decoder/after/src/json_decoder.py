@@ -83,10 +83,10 @@ def py_scanstring(s, end, strict=True,
         chunk = _m(s, end)
         if chunk is None:
             raise JSONDecodeError("Unterminated string starting at", s, begin)
-        end = chunk.end()
+        end = chunk.end()  
         content, terminator = chunk.groups()  # patched
         # corpus edit: patched
-        # Content is contains zero or more unescaped string characters
+        # Content is contains zero or more unescaped string characters  
         if content:
             _append(content)
         # Terminator is the end of string, a literal control character,

@@ -78,10 +78,10 @@ function parse(str) {
     case 'hrs':
     case 'hr':
     case 'h':
-      return n * h;
+      return n * h;  
     case 'minutes':  // patched
     // corpus edit: patched
-    case 'minute':
+    case 'minute':  
     case 'mins':
     case 'min':
     case 'm':

@@ -1,0 +1,365 @@
+//! Hostile input for the `patchbay` binary: bytes that are not text, paths
+//! that try to leave the root in every format, and a process killed while
+//! it writes. Each test runs the built binary in a fresh folder and checks
+//! exit codes and the bytes on disk; none asserts a time.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A fresh folder under the system temp dir, removed at the end.
+struct Sandbox {
+    dir: PathBuf,
+}
+
+impl Sandbox {
+    fn new(tag: &str) -> Sandbox {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "patchbay-hostile-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Sandbox { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.path(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    /// Every entry below `rel`, relative to it, sorted.
+    fn listing(&self, rel: &str) -> Vec<String> {
+        fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+            for e in fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                out.push(p.strip_prefix(base).unwrap().display().to_string());
+                if p.is_dir() && !p.is_symlink() {
+                    walk(base, &p, out);
+                }
+            }
+        }
+        let base = self.path(rel);
+        let mut v = vec![];
+        walk(&base, &base, &mut v);
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn patchbay(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited with a code, not a signal")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn block(path: &str, search: &str, replace: &str) -> String {
+    format!("{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
+}
+
+#[test]
+fn replies_that_are_not_text_get_a_clear_error() {
+    let sb = Sandbox::new("bytes");
+    sb.write("root/a.txt", "a\n");
+    // Invalid UTF-8 in the reply: exit 2, says where, writes nothing.
+    let mut bad = block("a.txt", "a\n", "b\n").into_bytes();
+    bad.extend_from_slice(b"\xff\xfe tail\n");
+    sb.write("bad.txt", &bad);
+    let o = patchbay(&sb.dir, &["apply", "--edits", "bad.txt", "--root", "root"]);
+    assert_eq!(code(&o), 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not valid UTF-8") && err.contains("offset"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(sb.path("root/a.txt")).unwrap(), "a\n");
+
+    // NUL bytes in a reply are text: a block that quotes one is not found,
+    // one that writes one is applied as written.
+    sb.write("nul.txt", block("a.txt", "a\0\n", "b\n"));
+    let o = patchbay(&sb.dir, &["apply", "--edits", "nul.txt", "--root", "root"]);
+    assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stdout));
+    sb.write("nul2.txt", block("a.txt", "a\n", "b\0\n"));
+    let o = patchbay(&sb.dir, &["apply", "--edits", "nul2.txt", "--root", "root"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(fs::read(sb.path("root/a.txt")).unwrap(), b"b\0\n");
+
+    // Arguments that are not UTF-8.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+            .arg("apply")
+            .arg("--edits")
+            .arg(std::ffi::OsStr::from_bytes(b"\xff.txt"))
+            .current_dir(&sb.dir)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 2);
+        assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-8"));
+    }
+}
+
+#[test]
+fn files_that_are_not_text_are_refused_in_every_format() {
+    let sb = Sandbox::new("files");
+    sb.write("root/bin.dat", b"x\0y\n");
+    sb.write("root/latin.txt", b"caf\xe9\n");
+    for name in ["bin.dat", "latin.txt"] {
+        let replies = [
+            block(name, "x\n", "z\n"),
+            format!("--- a/{name}\n+++ b/{name}\n@@ -1 +1 @@\n-x\n+z\n"),
+            format!("*** Begin Patch\n*** Update File: {name}\n@@\n-x\n+z\n*** End Patch\n"),
+            format!("{{\"command\": \"str_replace\", \"path\": \"{name}\", \"old_str\": \"x\", \"new_str\": \"z\"}}"),
+        ];
+        for r in &replies {
+            sb.write("reply.txt", r);
+            let o = patchbay(
+                &sb.dir,
+                &["apply", "--edits", "reply.txt", "--root", "root"],
+            );
+            assert_eq!(code(&o), 2, "{r}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(name) && err.contains("only"), "{err}");
+        }
+    }
+    assert_eq!(fs::read(sb.path("root/bin.dat")).unwrap(), b"x\0y\n");
+    assert_eq!(fs::read(sb.path("root/latin.txt")).unwrap(), b"caf\xe9\n");
+}
+
+#[test]
+fn nothing_is_written_outside_the_root_in_any_format() {
+    let sb = Sandbox::new("escape");
+    sb.write("root/in.txt", "in\n");
+    sb.write("outside/secret.txt", "secret\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink(sb.path("outside"), sb.path("root/out")).unwrap();
+        symlink(sb.path("outside/secret.txt"), sb.path("root/leak.txt")).unwrap();
+        // A chain: a link inside the root to a link that leaves it.
+        symlink(sb.path("root/out"), sb.path("root/chain")).unwrap();
+    }
+    let abs = sb.path("outside/abs.txt").display().to_string();
+    let targets = [
+        "../outside/new.txt".to_string(),
+        abs.clone(),
+        "C:/outside/new.txt".into(),
+        "c:new.txt".into(),
+        "..\\outside\\new.txt".into(),
+        "\\\\server\\share\\new.txt".into(),
+        "out/new.txt".into(),
+        "chain/new.txt".into(),
+        "leak.txt".into(),
+    ];
+    for t in &targets {
+        let j = serde_json::to_string(t).unwrap();
+        let replies = [
+            block(t, "", "x\n"),
+            format!("--- /dev/null\n+++ b/{t}\n@@ -0,0 +1 @@\n+x\n"),
+            format!("*** Begin Patch\n*** Add File: {t}\n+x\n*** End Patch\n"),
+            format!("{{\"command\": \"create\", \"path\": {j}, \"file_text\": \"x\\n\"}}"),
+            format!("{t}\n```\nx\n```\n"),
+        ];
+        for r in &replies {
+            sb.write("reply.txt", r);
+            for partial in [false, true] {
+                let mut args = vec!["apply", "--edits", "reply.txt", "--root", "root", "--json"];
+                if partial {
+                    args.push("--partial");
+                }
+                let o = patchbay(&sb.dir, &args);
+                assert_eq!(code(&o), 1, "{t:?}: {r}");
+                let rep = json(&o);
+                let edits = rep["files"][0]["edits"].as_array().unwrap();
+                assert!(
+                    edits.iter().all(|e| e["code"] == "path_escape"),
+                    "{t:?}: {rep}"
+                );
+            }
+        }
+    }
+    assert_eq!(sb.listing("outside"), ["secret.txt"]);
+    assert_eq!(
+        fs::read_to_string(sb.path("outside/secret.txt")).unwrap(),
+        "secret\n"
+    );
+    let mut root = sb.listing("root");
+    root.retain(|p| !["out", "leak.txt", "chain"].contains(&p.as_str()));
+    assert_eq!(root, ["in.txt"]);
+    // `--file` outside the root is a usage error.
+    sb.write("reply.txt", "```\nx\n```\n");
+    let o = patchbay(
+        &sb.dir,
+        &[
+            "apply",
+            "--edits",
+            "reply.txt",
+            "--root",
+            "root",
+            "--file",
+            &abs,
+        ],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(!Path::new(&abs).exists());
+}
+
+/// Temporaries the CLI writes beside a target: `.NAME.patchbay-PID-K.tmp`.
+fn is_temporary(entry: &str, target: &str) -> bool {
+    entry
+        .strip_prefix(&format!(".{target}.patchbay-"))
+        .and_then(|r| r.strip_suffix(".tmp"))
+        .is_some_and(|r| {
+            let mut p = r.split('-');
+            let ok = |s: Option<&str>| {
+                s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            };
+            ok(p.next()) && ok(p.next()) && p.next().is_none()
+        })
+}
+
+/// SIGKILL at spread-out moments while `apply` rewrites two large files:
+/// each target is always its old or its new content, never a mix or a
+/// prefix. What a kill can leave behind is a temporary named after its
+/// target (recognisable, never read by patchbay, removed here); a kill
+/// between the two renames leaves one file new and one old (the commit is
+/// atomic per file, not across files).
+#[test]
+fn killed_mid_write_leaves_old_or_new_content() {
+    let sb = Sandbox::new("kill");
+    let line = |i: usize, tag: &str| format!("line {i:08} of the big file {tag}\n");
+    let n = 150_000; // about 5 MB a file
+    let old_a: String = (0..n).map(|i| line(i, "a")).collect();
+    let old_b: String = (0..n).map(|i| line(i, "b")).collect();
+    // Changes at the start and at the end, so that a partial write shows.
+    let mut reply = String::new();
+    let (mut new_a, mut new_b) = (old_a.clone(), old_b.clone());
+    for (name, text, new) in [("a.txt", &old_a, &mut new_a), ("b.txt", &old_b, &mut new_b)] {
+        for i in [0, n - 1] {
+            let tag = &name[..1];
+            let (from, to) = (line(i, tag), line(i, &format!("{tag} changed")));
+            reply.push_str(&block(name, &from, &to));
+            *new = new.replacen(&from, &to, 1);
+        }
+        assert_ne!(text, new);
+    }
+    sb.write("reply.txt", &reply);
+    let reset = || {
+        for (n, t) in [("root/a.txt", &old_a), ("root/b.txt", &old_b)] {
+            sb.write(n, t);
+        }
+    };
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_patchbay"))
+            .args(["apply", "--edits", "reply.txt", "--root", "root"])
+            .current_dir(&sb.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    // One undisturbed run: it must apply, and its duration spreads the kills
+    // over the whole run (used for pacing only, never asserted).
+    reset();
+    let t = Instant::now();
+    let st = run().wait().unwrap();
+    let full = t.elapsed();
+    assert!(st.success());
+    assert_eq!(fs::read_to_string(sb.path("root/a.txt")).unwrap(), new_a);
+    assert_eq!(fs::read_to_string(sb.path("root/b.txt")).unwrap(), new_b);
+
+    let (mut old_seen, mut new_seen, mut mixed, mut temps) = (0, 0, 0, 0);
+    let runs = 40;
+    for k in 0..runs {
+        reset();
+        let mut child = run();
+        // Deterministic spread from 0 to 110% of a full run.
+        let at = full.mul_f64((k as f64 * 0.618_034).fract() * 1.1);
+        std::thread::sleep(at.min(Duration::from_secs(5)));
+        let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
+        let _ = child.wait();
+        let a = fs::read_to_string(sb.path("root/a.txt")).unwrap();
+        let b = fs::read_to_string(sb.path("root/b.txt")).unwrap();
+        let is_new = |x: &str, old: &str, new: &str| {
+            assert!(
+                x == old || x == new,
+                "run {k}: a target is neither old nor new ({} bytes)",
+                x.len()
+            );
+            x == new
+        };
+        match (is_new(&a, &old_a, &new_a), is_new(&b, &old_b, &new_b)) {
+            (false, false) => old_seen += 1,
+            (true, true) => new_seen += 1,
+            _ => mixed += 1,
+        }
+        for e in sb.listing("root") {
+            if e == "a.txt" || e == "b.txt" {
+                continue;
+            }
+            assert!(
+                is_temporary(&e, "a.txt") || is_temporary(&e, "b.txt"),
+                "run {k}: unexpected entry {e:?}"
+            );
+            temps += 1;
+            fs::remove_file(sb.path(&format!("root/{e}"))).unwrap();
+        }
+    }
+    assert_eq!(old_seen + new_seen + mixed, runs);
+    eprintln!(
+        "{runs} kills over a {full:?} run: {old_seen} old, {new_seen} new, {mixed} one of each; {temps} temporaries left"
+    );
+}
+
+#[test]
+fn ten_megabyte_file_through_the_cli() {
+    let sb = Sandbox::new("big");
+    let text: String = (0..300_000)
+        .map(|i| format!("row {i:07} with some padding text\n"))
+        .collect();
+    assert!(text.len() > 10_000_000);
+    sb.write("root/big.txt", &text);
+    let diff = "--- a/big.txt\n+++ b/big.txt\n@@ -200000,1 +200000,1 @@\n-row 0199999 with some padding text\n+row 0199999 changed\n";
+    sb.write("reply.txt", diff);
+    let o = patchbay(
+        &sb.dir,
+        &["apply", "--edits", "reply.txt", "--root", "root"],
+    );
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+    let want = text.replacen(
+        "row 0199999 with some padding text\n",
+        "row 0199999 changed\n",
+        1,
+    );
+    assert!(fs::read_to_string(sb.path("root/big.txt")).unwrap() == want);
+    assert_eq!(sb.listing("root"), ["big.txt"]);
+}
