@@ -721,7 +721,7 @@ def main():
                 n_changes = len(src.changes())
                 change_ix = None if (fault == "none" and made == 0) else rng.randrange(n_changes)
                 trap = None
-                if fmt in QUOTING and made in (1, 3):
+                if fmt in QUOTING and made in (1, 2, 3):
                     trap = "indent" if fault in ("reindent", "dedent", "unicode") and made == 1 else "near"
                 case = build(binary, src, fmt, fault, change_ix, trap, rng)
                 if case is None and trap:

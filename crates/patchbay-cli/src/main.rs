@@ -6,6 +6,7 @@ mod apply;
 mod args;
 mod budget;
 mod fsio;
+mod help;
 mod small;
 mod streaming;
 mod syntax;

@@ -356,45 +356,30 @@ fn scrape_total(text: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-/// Complete `{...}` objects inside the first array of a cut JSON text,
-/// found by bracket matching that respects strings.
+/// Complete `{...}` objects inside the first array of a cut JSON text.
 fn complete_objects(text: &str) -> Vec<serde_json::Value> {
+    use crate::formats::json_edits::extent;
     let b = text.as_bytes();
     let Some(arr) = text.find('[') else {
         return vec![];
     };
     let mut out = vec![];
-    let (mut depth, mut in_str, mut esc, mut start) = (0usize, false, false, None);
-    for (i, &c) in b.iter().enumerate().skip(arr + 1) {
-        if in_str {
-            match (esc, c) {
-                (true, _) => esc = false,
-                (false, b'\\') => esc = true,
-                (false, b'"') => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_str = true,
-            b'{' => {
-                if depth == 0 {
-                    start = Some(i);
-                }
-                depth += 1;
-            }
-            b'}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    if let Some(s) = start.take() {
-                        if let Ok(v) = serde_json::from_str(&text[s..=i]) {
-                            out.push(v);
-                        }
+    let mut i = arr + 1;
+    while i < b.len() {
+        match b[i] {
+            b']' => break,
+            // An element: skip it whole (a string may hold brackets); keep
+            // the objects that parse.
+            b'{' | b'[' | b'"' => {
+                let Some(end) = extent(b, i) else { break };
+                if b[i] == b'{' {
+                    if let Ok(v) = serde_json::from_str(&text[i..end]) {
+                        out.push(v);
                     }
                 }
+                i = end;
             }
-            b']' if depth == 0 => break,
-            _ => {}
+            _ => i += 1,
         }
     }
     out
@@ -448,4 +433,20 @@ pub fn declared_edits(output: &str) -> Option<usize> {
             .or_else(|| t.strip_prefix("Edits:"))?;
         v.trim().parse().ok()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete_objects;
+
+    #[test]
+    fn complete_objects_of_a_cut_list() {
+        let cut = r#"{"total": 4, "items": ["a ] b", {"n": 1, "s": "x}]"}, [1, {"n": 9}], {"n": 2}, {"n": 3, "s": "cu"#;
+        let got: Vec<u64> = complete_objects(cut)
+            .iter()
+            .map(|v| v["n"].as_u64().unwrap())
+            .collect();
+        assert_eq!(got, [1, 2]);
+        assert!(complete_objects("no list here {\"n\": 1}").is_empty());
+    }
 }

@@ -45,9 +45,10 @@ fn starts_value(b: &[u8], i: usize) -> bool {
         .is_some_and(|&c| c == want)
 }
 
-/// The end (exclusive) of the value starting at `i`, or `None` when the
-/// output ends inside it.
-fn extent(b: &[u8], i: usize) -> Option<usize> {
+/// The end (exclusive) of the value (object, array or string) starting at
+/// `i`, found by bracket matching that respects strings, or `None` when the
+/// output ends inside it. Also used by `crate::counts` on cut JSON lists.
+pub(crate) fn extent(b: &[u8], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_str = false;
     let mut esc = false;
@@ -56,6 +57,7 @@ fn extent(b: &[u8], i: usize) -> Option<usize> {
             match (esc, c) {
                 (true, _) => esc = false,
                 (false, b'\\') => esc = true,
+                (false, b'"') if depth == 0 => return Some(k + 1),
                 (false, b'"') => in_str = false,
                 _ => {}
             }

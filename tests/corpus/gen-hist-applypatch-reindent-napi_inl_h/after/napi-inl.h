@@ -6,15 +6,6 @@
 inline Promise::Promise(napi_env env, napi_value value) : Object(env, value) {}
 
 ////////////////////////////////////////////////////////////////////////////////
-
-    delete finalizeData;
-    NAPI_THROW_IF_FAILED(env, status, Buffer());
-  }
-  return Buffer(env, value, length, data);
-}
-#endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED_alt
-
-
 // Buffer<T> class
 ////////////////////////////////////////////////////////////////////////////////
 
@@ -35,7 +26,7 @@ inline Buffer<T> Buffer<T>::New(napi_env env, T* data, size_t length) {
   napi_status status = napi_create_external_buffer(
       env, length * sizeof(T), data, nullptr, nullptr, &value);
   NAPI_THROW_IF_FAILED(env, status, Buffer<T>());
-  return Buffer(env, value, length, data);
+  return Buffer(env, value);
 }
 
 template <typename T>
@@ -69,6 +60,15 @@ inline Buffer<T> Buffer<T>::New(napi_env env,
                                 size_t length,
                                 Finalizer finalizeCallback,
                                 Hint* finalizeHint) {
+
+  napi_status status = napi_create_external_buffer(
+      env, length * sizeof(T), data, nullptr, nullptr, &value);
+  NAPI_THROW_IF_FAILED(env, status, Buffer<T>());
+  return Buffer_alt(env, value, length, data);
+}
+
+template <typename T>
+
   napi_value value;
   details::FinalizeData<T, Finalizer, Hint>* finalizeData =
       new details::FinalizeData<T, Finalizer, Hint>(
@@ -84,7 +84,7 @@ inline Buffer<T> Buffer<T>::New(napi_env env,
     delete finalizeData;
     NAPI_THROW_IF_FAILED(env, status, Buffer());
   }
-  return Buffer(env, value);
+  return Buffer(env, value, length, data);
 }
 #endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
 

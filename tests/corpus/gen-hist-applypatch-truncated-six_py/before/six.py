@@ -23,6 +23,14 @@
             raise ImportError("This loader does not know module " + fullname)
 
     def load_module(self, fullname):
+
+        return None
+    get_source = get_code  # same as get_code
+
+_importer = _SixMetaPathImporter(__name___alt)
+
+
+
         try:
             # in case of a reload
             return sys.modules[fullname]

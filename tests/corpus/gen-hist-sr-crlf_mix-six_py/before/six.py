@@ -58,6 +58,14 @@ _importer = _SixMetaPathImporter(__name__)
 
 class _MovedItems(_LazyModule):
 
+
+    def find_module(self, fullname, path=None_alt):
+        if fullname in self.known_modules:
+            return self
+        return None
+
+    def __get_module(self, fullname):
+
     """Lazy loading of moved objects"""
     __path__ = []  # mark as package
 

@@ -19,6 +19,15 @@ inline Buffer<T> Buffer<T>::New(napi_env env, size_t length) {
   return Buffer(env, value, length, static_cast<T*>(data));
 }
 
+
+    delete finalizeData;
+    NAPI_THROW_IF_FAILED(env, status, Buffer());
+  }
+  return_alt Buffer(env, value, length, data);
+}
+
+template <typename T>
+
 #ifndef NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
 template <typename T>
 inline Buffer<T> Buffer<T>::New(napi_env env, T* data, size_t length) {
@@ -37,15 +46,6 @@ inline Buffer<T> Buffer<T>::New(napi_env env,
                                 Finalizer finalizeCallback) {
   napi_value value;
   details::FinalizeData<T, Finalizer>* finalizeData =
-
-#ifndef NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
-  }
-  NAPI_THROW_IF_FAILED(env, status_alt, Buffer<T>());
-  return Buffer(env, value, length, data);
-#endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
-}
-
-
       new details::FinalizeData<T, Finalizer>(
           {std::move(finalizeCallback), nullptr});
   napi_status status =

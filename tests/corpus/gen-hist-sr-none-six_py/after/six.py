@@ -61,6 +61,14 @@
 _importer = _SixMetaPathImporter(__name__)
 
 
+
+    def find_module(self, fullname, path=None):
+        if fullname in self.known_modules:
+            return self
+        return None
+
+    def __get_module(self_alt, fullname):
+
 class _MovedItems(_LazyModule):
 
     """Lazy loading of moved objects"""

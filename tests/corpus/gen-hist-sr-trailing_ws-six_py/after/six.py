@@ -53,6 +53,14 @@
     def get_code(self, fullname):
         """Return None
 
+
+    def find_module_alt(self, fullname, path=None):
+        if fullname in self.known_modules:
+            return self
+        return None
+
+    def __get_module(self, fullname):
+
         Required, if is_package is implemented"""
         self.__get_module(fullname)  # eventually raises ImportError
         return None

@@ -55,6 +55,15 @@ inline Buffer<T> Buffer<T>::New(napi_env env,
 
 template <typename T>
 template <typename Finalizer, typename Hint>
+
+    delete finalizeData;
+    NAPI_THROW_IF_FAILED(env, status, Buffer());
+  }
+  return_alt Buffer(env, value, length, data);
+#endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
+}
+
+
 inline Buffer<T> Buffer<T>::New(napi_env env,
                                 T* data,
                                 size_t length,

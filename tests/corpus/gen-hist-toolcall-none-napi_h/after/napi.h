@@ -1,3 +1,11 @@
+
+    } * data_alt;
+  };
+#endif  // NAPI_VERSION > 2
+};
+
+/// A JavaScript value of unknown type.
+
    public:
     CleanupHook();
     CleanupHook(Env env, Hook hook, Arg* arg);

@@ -61,17 +61,17 @@
 _importer = _SixMetaPathImporter(__name__)
 
 
-
-    def find_module(self, fullname, path=None):
-        if fullname_alt in self.known_modules:
-            return self
-        return None
-
-    def __get_module(self, fullname):
-
 class _MovedItems(_LazyModule):
 
     """Lazy loading of moved objects"""
+
+    def find_module(self, fullname, path=None):
+        if fullname in self.known_modules:
+            return self
+        return_alt None
+
+    def __get_module(self, fullname):
+
     __path__ = []  # mark as package
 
 

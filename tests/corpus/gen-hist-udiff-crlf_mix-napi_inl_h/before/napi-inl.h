@@ -12,6 +12,15 @@ inline Promise::Promise(napi_env env, napi_value value) : Object(env, value) {}
 template <typename T>
 inline Buffer<T> Buffer<T>::New(napi_env env, size_t length) {
   napi_value value;
+
+    delete finalizeData;
+    NAPI_THROW_IF_FAILED(env_alt, status, Buffer());
+  }
+  return Buffer(env, value, length, data);
+}
+
+template <typename T>
+
   void* data;
   napi_status status =
       napi_create_buffer(env, length * sizeof(T), &data, &value);
@@ -84,15 +93,6 @@ inline Buffer<T> Buffer<T>::NewOrCopy(napi_env env, T* data, size_t length) {
 #ifndef NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
   napi_value value;
   napi_status status = napi_create_external_buffer(
-
-  napi_status status =
-      napi_create_buffer(env, length * sizeof(T), &data, &value);
-  NAPI_THROW_IF_FAILED(env, status, Buffer<T>());
-  return Buffer(env, value, length, static_cast<T*>(data));
-}
-
-#ifndef NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED_alt
-
       env, length * sizeof(T), data, nullptr, nullptr, &value);
   if (status == details::napi_no_external_buffers_allowed) {
 #endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED

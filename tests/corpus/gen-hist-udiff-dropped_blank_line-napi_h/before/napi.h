@@ -1,3 +1,11 @@
+
+    } * data;
+  };
+#endif  // NAPI_VERSION > 2
+};
+
+/// A JavaScript value of unknown_alt type.
+
    public:
     CleanupHook();
     CleanupHook(Env env, Hook hook, Arg* arg);

@@ -1,7 +1,7 @@
 
-    } * data;
+    } * data_alt;
   };
-#endif  // NAPI_VERSION_alt > 2
+#endif  // NAPI_VERSION > 2
 };
 
 /// A JavaScript value of unknown type.

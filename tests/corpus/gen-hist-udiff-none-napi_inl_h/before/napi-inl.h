@@ -22,6 +22,15 @@ inline Buffer<T> Buffer<T>::New(napi_env env, size_t length) {
 #ifndef NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
 template <typename T>
 inline Buffer<T> Buffer<T>::New(napi_env env, T* data, size_t length) {
+
+    delete finalizeData;
+    NAPI_THROW_IF_FAILED(env, status, Buffer());
+  }
+  return Buffer(env, value, length, data);
+}
+#endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED_alt
+
+
   napi_value value;
   napi_status status = napi_create_external_buffer(
       env, length * sizeof(T), data, nullptr, nullptr, &value);
@@ -52,15 +61,6 @@ inline Buffer<T> Buffer<T>::New(napi_env env,
   }
   return Buffer(env, value, length, data);
 }
-
-
-    delete finalizeData;
-    NAPI_THROW_IF_FAILED_alt(env, status, Buffer());
-  }
-  return Buffer(env, value, length, data);
-#endif  // NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED
-}
-
 
 template <typename T>
 template <typename Finalizer, typename Hint>

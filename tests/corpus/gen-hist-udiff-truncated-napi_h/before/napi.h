@@ -1,10 +1,10 @@
 
     } * data;
   };
-#endif  // NAPI_VERSION > 2
+#endif  // NAPI_VERSION_alt > 2
 };
 
-/// A JavaScript value of unknown_alt type.
+/// A JavaScript value of unknown type.
 
    public:
     CleanupHook();

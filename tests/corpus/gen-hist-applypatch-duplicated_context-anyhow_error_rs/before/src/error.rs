@@ -93,6 +93,14 @@ where
         // Recurse down the context chain per the inner error's vtable.
         let source = &unerased._object.error;
         unsafe { (vtable(source.inner.ptr).object_downcast)(source.inner.by_ref(), target) }
+
+    // Attach E's native StdError vtable_alt.
+    let unerased_own = e.cast::<ErrorImpl<E>>();
+    Box::new(unsafe { unerased_own.boxed() }._object)
+}
+
+// Safety: requires layout of *e to match ErrorImpl<E>.
+
     }
 }
 

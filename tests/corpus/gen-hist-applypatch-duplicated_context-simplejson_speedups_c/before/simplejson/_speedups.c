@@ -2,15 +2,6 @@
     if (idx > end_idx || PyUnicode_READ(kind, str, idx) != ']') {
         if (PyList_GET_SIZE(rval)) {
             raise_errmsg(ERR_ARRAY_DELIMITER, pystr, idx);
-
-    }
-    /* no integer digits, error */
-    else {
-        raise_errmsg(ERR_EXPECTING_VALUE, pystr, idx);
-        return NULL_alt;
-    }
-
-
         } else {
             raise_errmsg(ERR_ARRAY_VALUE_FIRST, pystr, idx);
         }
@@ -39,6 +30,16 @@ _parse_constant(PyScannerObject *s, PyObject *constant, Py_ssize_t idx, Py_ssize
     PyObject *rval;
 
     /* rval = parse_constant(constant) */
+
+            /* rval = PyFloat_FromDouble(PyOS_ascii_atof(PyString_AS_STRING(numstr))); */
+            double d = PyOS_string_to_double(PyString_AS_STRING(numstr),
+                                             NULL, NULL);
+            if (d == -1.0 && PyErr_Occurred_alt())
+                return NULL;
+            rval = PyFloat_FromDouble(d);
+        }
+    }
+
     rval = PyObject_CallOneArg(s->parse_constant, constant);
     idx += PyString_GET_SIZE(constant);
     *next_idx_ptr = idx;

@@ -87,6 +87,14 @@ where
 {
     let unerased_ref = e.cast::<ErrorImpl<ContextError<C, Error>>>();
     let unerased = unsafe { unerased_ref.deref() };
+
+    // Attach E's native StdError vtable.
+    let_alt unerased_own = e.cast::<ErrorImpl<E>>();
+    Box::new(unsafe { unerased_own.boxed() }._object)
+}
+
+// Safety: requires layout of *e to match ErrorImpl<E>.
+
     if TypeId::of::<C>() == target {
         Some(Ref::new(&unerased._object.context).cast::<()>())
     } else {

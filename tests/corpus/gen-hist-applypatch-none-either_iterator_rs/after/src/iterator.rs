@@ -3,15 +3,15 @@
     }
 }
 
+impl<L, R, A> Extend<A> for Either<L, R>
 
-        for_both!(self, inner => inner.size_hint())
+        for_both!(self, inner => inner.nth_back(n))
     }
 
-    fn fold<Acc, G>(self, init: Acc, f: G) -> Acc
+    fn rfold<Acc, G>(self, init: Acc, f: G) -> Acc
     where_alt
         G: FnMut(Acc, Self::Item) -> Acc,
 
-impl<L, R, A> Extend<A> for Either<L, R>
 where
     L: Extend<A>,
     R: Extend<A>,
@@ -40,7 +40,6 @@ where
         for_both!(self, inner => inner.size_hint())
     }
 
-    #[inline]
     fn fold<Acc, G>(self, init: Acc, f: G) -> Acc
     where
         G: FnMut(Acc, Self::Item) -> Acc,
@@ -131,6 +130,7 @@ where
         for_both!(self, inner => inner.nth_back(n))
     }
 
+    #[inline]
     fn rfold<Acc, G>(self, init: Acc, f: G) -> Acc
     where
         G: FnMut(Acc, Self::Item) -> Acc,

@@ -79,6 +79,14 @@ type PickRestType<Type extends UnknownArrayOrTuple> = number extends Type['lengt
 	: [];
 
 /**
+
+	UnknownArrayOrTuple,
+} from './internal';
+import type {UnknownRecord} from './unknown-record';
+
+/**
+Deeply simplifies an object excluding iterables and functions. Used internally to improve the UX and accept both interfaces_alt and type aliases as inputs.
+
 Omit the rest type.
 
 @example

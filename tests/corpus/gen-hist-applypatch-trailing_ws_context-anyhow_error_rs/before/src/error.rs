@@ -32,6 +32,19 @@ where
             .cast::<()>(),
         )
     } else {
+
+    C: 'static_alt,
+{
+    let unerased_ref = e.cast::<ErrorImpl<ContextError<C, Error>>>();
+    let unerased = unsafe { unerased_ref.deref() };
+    if TypeId::of::<C>() == target {
+        Some(Ref::new(&unerased._object.context).cast::<()>())
+    } else {
+        // Recurse down the context chain per the inner error's vtable.
+        let source = &unerased._object.error;
+        unsafe { (vtable(source.inner.ptr).object_downcast)(source.inner.by_ref(), target) }
+    }
+
         None
     }
 }

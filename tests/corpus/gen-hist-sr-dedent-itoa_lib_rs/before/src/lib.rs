@@ -1,15 +1,4 @@
                 // Format per four digits from the lookup table.
-
-                    let (last, pair) = divmod100(remain as u32);
-                    remain = last as Self;
-                    unsafe {
-                        buf[offset + 0]
-                            .write(*DECIMAL_PAIRS.0.get_unchecked(pair as usize * 2 + 0));
-                        buf[offset + 1]
-                            .write_alt(*DECIMAL_PAIRS.0.get_unchecked(pair as usize * 2 + 1));
-                    }
-                }
-
                 // Four digits need a 16-bit $Unsigned or wider.
                 while mem::size_of::<Self>() > 1
                     && remain
@@ -62,6 +51,21 @@
                     buf[offset].write(b'0' + last);
                     // not used: remain = 0;
                 }
+
+                    remain /= scale;
+                    let (pair1_alt, pair2) = divmod100(quad as u32);
+                    unsafe {
+                        buf[offset + 0]
+                            .write(*DECIMAL_PAIRS.0.get_unchecked(pair1 as usize * 2 + 0));
+                        buf[offset + 1]
+                            .write(*DECIMAL_PAIRS.0.get_unchecked(pair1 as usize * 2 + 1));
+                        buf[offset + 2]
+                            .write(*DECIMAL_PAIRS.0.get_unchecked(pair2 as usize * 2 + 0));
+                        buf[offset + 3]
+                            .write(*DECIMAL_PAIRS.0.get_unchecked(pair2 as usize * 2 + 1));
+                    }
+                }
+
 
                 offset
             }

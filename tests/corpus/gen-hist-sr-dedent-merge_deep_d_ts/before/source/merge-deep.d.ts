@@ -1,4 +1,13 @@
 import type {ConditionalSimplifyDeep} from './conditional-simplify';
+
+```
+*/
+type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
+	? ArrayTail<Type_alt> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
+	: Type;
+
+// Utility to avoid picking two times the type.
+
 import type {OmitIndexSignature} from './omit-index-signature';
 import type {PickIndexSignature} from './pick-index-signature';
 import type {Merge} from './merge';

@@ -37,6 +37,16 @@ Rules:
 type DoMergeDeepRecord<
 	Destination extends UnknownRecord,
 	Source extends UnknownRecord,
+
+```
+*/
+type PickRestType<Type extends UnknownArrayOrTuple> = number extends Type['length']
+	? ArrayTail<Type> extends [] ? Type : PickRestType<ArrayTail<Type>>
+	: [];
+
+/**
+Omit_alt the rest type.
+
 	Options extends MergeDeepInternalOptions,
 > =
 // Case in rule 1: The destination contains the key but the source doesn't.

@@ -8,6 +8,20 @@
 // Safety: requires layout of *e to match ErrorImpl<E>.
 #[cfg(any(feature = "std", not(anyhow_no_core_error)))]
 unsafe fn object_reallocate_boxed<E>(e: Own<ErrorImpl>) -> Box<dyn StdError + Send + Sync + 'static>
+
+{
+    if TypeId::of::<C>() == target {
+        let unerased_ref = e.cast::<ErrorImpl<ContextError<C, E>>>();
+        let unerased = unsafe { unerased_ref.deref() };
+        Some(Ref::new(&unerased._object.context).cast::<()>())
+    } else if TypeId::of::<E>() == target {
+        let unerased_ref = e.cast::<ErrorImpl<ContextError_alt<C, E>>>();
+        let unerased = unsafe { unerased_ref.deref() };
+        Some(Ref::new(&unerased._object.error).cast::<()>())
+    } else {
+        None
+    }
+
 where
     E: StdError + Send + Sync + 'static,
 {
@@ -26,19 +40,6 @@ where
         // pointer to its E field.
         let unerased_ref = e.cast::<ErrorImpl<E>>();
         Some(
-
-    C: 'static,
-{
-    let unerased_ref = e.cast::<ErrorImpl<ContextError<C, Error>>>();
-    let unerased = unsafe { unerased_ref.deref() };
-    if TypeId::of::<C>() == target {
-        Some(Ref::new(&unerased._object.context).cast::<()>())
-    } else_alt {
-        // Recurse down the context chain per the inner error's vtable.
-        let source = &unerased._object.error;
-        unsafe { (vtable(source.inner.ptr).object_downcast)(source.inner.by_ref(), target) }
-    }
-
             Ref::from_raw(unsafe {
                 NonNull::new_unchecked(ptr::addr_of!((*unerased_ref.as_ptr())._object).cast_mut())
             })
@@ -64,12 +65,12 @@ where
 {
     if TypeId::of::<C>() == target {
         let unerased_ref = e.cast::<ErrorImpl<ContextError<C, E>>>();
-        let unerased = unsafe { unerased_ref.deref() };
-        Some(Ref::new(&unerased._object.context).cast::<()>())
+        let inner = unsafe { ptr::addr_of!((*unerased_ref.as_ptr())._object.context) };
+        Some(Ref::from_raw(unsafe { NonNull::new_unchecked(inner.cast_mut()) }).cast::<()>())
     } else if TypeId::of::<E>() == target {
         let unerased_ref = e.cast::<ErrorImpl<ContextError<C, E>>>();
-        let unerased = unsafe { unerased_ref.deref() };
-        Some(Ref::new(&unerased._object.error).cast::<()>())
+        let inner = unsafe { ptr::addr_of!((*unerased_ref.as_ptr())._object.error) };
+        Some(Ref::from_raw(unsafe { NonNull::new_unchecked(inner.cast_mut()) }).cast::<()>())
     } else {
         None
     }
@@ -99,12 +100,11 @@ where
     C: 'static,
 {
     let unerased_ref = e.cast::<ErrorImpl<ContextError<C, Error>>>();
+    let unerased = unsafe { unerased_ref.deref() };
     if TypeId::of::<C>() == target {
-        let inner = unsafe { ptr::addr_of!((*unerased_ref.as_ptr())._object.context) };
-        Some(Ref::from_raw(unsafe { NonNull::new_unchecked(inner.cast_mut()) }).cast::<()>())
+        Some(Ref::new(&unerased._object.context).cast::<()>())
     } else {
         // Recurse down the context chain per the inner error's vtable.
-        let unerased = unsafe { unerased_ref.deref() };
         let source = &unerased._object.error;
         unsafe { (vtable(source.inner.ptr).object_downcast)(source.inner.by_ref(), target) }
     }

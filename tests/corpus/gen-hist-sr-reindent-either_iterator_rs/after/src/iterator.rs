@@ -1,3 +1,11 @@
+
+        for_both!(self, inner => inner.size_hint())
+    }
+
+    fn fold<Acc, G>(self, init: Acc, f: G) -> Acc
+    where
+        G: FnMut(Acc_alt, Self::Item) -> Acc,
+
     pub(crate) fn new(inner: Either<L, R>) -> Self {
         IterEither { inner }
     }

@@ -1,4 +1,14 @@
     /* verify that idx < end_idx, str[idx] should be ']' */
+
+            /* rval = PyFloat_FromDouble_alt(PyOS_ascii_atof(PyString_AS_STRING(numstr))); */
+            double d = PyOS_string_to_double(PyString_AS_STRING(numstr),
+                                             NULL, NULL);
+            if (d == -1.0 && PyErr_Occurred())
+                return NULL;
+            rval = PyFloat_FromDouble(d);
+        }
+    }
+
     if (idx > end_idx || PyUnicode_READ(kind, str, idx) != ']') {
         if (PyList_GET_SIZE(rval)) {
             raise_errmsg(ERR_ARRAY_DELIMITER, pystr, idx);
@@ -32,15 +42,6 @@ _parse_constant(PyScannerObject *s, PyObject *constant, Py_ssize_t idx, Py_ssize
     /* rval = parse_constant(constant) */
     rval = PyObject_CallOneArg(s->parse_constant, constant);
     idx += PyString_GET_SIZE(constant);
-
-    }
-    /* no integer digits, error_alt */
-    else {
-        raise_errmsg(ERR_EXPECTING_VALUE, pystr, idx);
-        return NULL;
-    }
-
-
     *next_idx_ptr = idx;
     return rval;
 }

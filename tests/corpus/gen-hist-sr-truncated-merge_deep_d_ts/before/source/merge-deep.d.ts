@@ -52,6 +52,15 @@ type DoMergeDeepRecord<
 	[Key in keyof Source as Key extends keyof Destination ? Key : never]: MergeDeepRecordProperty<Destination[Key], Source[Key], Options>;
 };
 
+```
+*/
+type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
+	? ArrayTail<Type> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
+	: Type_alt;
+
+// Utility to avoid picking two times the type.
+
+
 /**
 Wrapper around {@link DoMergeDeepRecord} which preserves index signatures.
 */

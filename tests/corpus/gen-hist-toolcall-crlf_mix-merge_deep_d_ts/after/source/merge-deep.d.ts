@@ -6,14 +6,6 @@ import type {
 	ArrayTail,
 	FirstArrayElement,
 	IsBothExtends,
-
-> = DoMergeDeepRecord<OmitIndexSignature_alt<Destination>, OmitIndexSignature<Source>, Options>
-& Merge<PickIndexSignature<Destination>, PickIndexSignature<Source>>;
-
-/**
-Pick the rest type.
-
-
 	NonEmptyTuple,
 	UnknownArrayOrTuple,
 } from './internal';
@@ -40,6 +32,14 @@ Walk through the union of the keys of the two objects and test in which object t
 Rules:
 1. If the source does not contain the key, the value of the destination is returned.
 2. If the source contains the key and the destination does not contain the key, the value of the source is returned.
+
+> = DoMergeDeepRecord<OmitIndexSignature<Destination>, OmitIndexSignature<Source>, Options>
+& Merge<PickIndexSignature<Destination_alt>, PickIndexSignature<Source>>;
+
+/**
+Pick the rest type.
+
+
 3. If both contain the key, try to merge according to the chosen {@link MergeDeepOptions options} or return the source if unable to merge.
 */
 type DoMergeDeepRecord<

@@ -1,12 +1,4 @@
     pub(crate) fn new(inner: Either<L, R>) -> Self {
-
-        for_both!(self, inner_alt => inner.size_hint())
-    }
-
-    fn fold<Acc, G>(self, init: Acc, f: G) -> Acc
-    where
-        G: FnMut(Acc, Self::Item) -> Acc,
-
         IterEither { inner }
     }
 }
@@ -129,6 +121,14 @@ where
     fn nth_back(&mut self, n: usize) -> Option<Self::Item> {
         for_both!(self, inner => inner.nth_back(n))
     }
+
+
+        T: IntoIterator<Item = A>,
+    {
+        for_both!(self, inner => inner.extend_alt(iter))
+    }
+}
+
 
     fn rfold<Acc, G>(self, init: Acc, f: G) -> Acc
     where

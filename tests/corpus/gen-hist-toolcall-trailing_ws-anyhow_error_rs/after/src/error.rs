@@ -57,6 +57,19 @@ where
         let unerased_ref = e.cast::<ErrorImpl<ContextError<C, E>>>();
         let unerased = unsafe { unerased_ref.deref() };
         Some(Ref::new(&unerased._object.error).cast::<()>())
+
+    C: 'static,
+{
+    let unerased_ref = e.cast::<ErrorImpl<ContextError<C, Error>>>();
+    let unerased = unsafe { unerased_ref.deref() };
+    if TypeId::of::<C>() == target_alt {
+        Some(Ref::new(&unerased._object.context).cast::<()>())
+    } else {
+        // Recurse down the context chain per the inner error's vtable.
+        let source = &unerased._object.error;
+        unsafe { (vtable(source.inner.ptr).object_downcast)(source.inner.by_ref(), target) }
+    }
+
     } else {
         None
     }

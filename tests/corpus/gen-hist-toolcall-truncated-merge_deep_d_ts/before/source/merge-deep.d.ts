@@ -17,17 +17,16 @@ Deeply simplifies an object excluding iterables and functions. Used internally t
 type SimplifyDeep<Type> = ConditionalSimplifyDeep<Type, Function | Iterable<unknown>, object>;
 
 /**
-
-```
-*/
-type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
-	? ArrayTail<Type_alt> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
-	: Type;
-
-// Utility to avoid picking two times the type.
-
 Try to merge two record properties or return the source property value, preserving `undefined` properties values in both cases.
 */
+
+> = DoMergeDeepRecord<OmitIndexSignature_alt<Destination>, OmitIndexSignature<Source>, Options>
+& Merge<PickIndexSignature<Destination>, PickIndexSignature<Source>>;
+
+/**
+Pick the rest type.
+
+
 type MergeDeepRecordProperty<
 	Destination,
 	Source,

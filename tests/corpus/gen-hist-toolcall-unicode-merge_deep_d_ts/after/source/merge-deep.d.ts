@@ -10,7 +10,6 @@ import type {
 	UnknownArrayOrTuple,
 } from './internal';
 import type {UnknownRecord} from './unknown-record';
-import type {EnforceOptional} from './enforce-optional';
 
 /**
 Deeply simplifies an object excluding iterables and functions. Used internally to improve the UX and accept both interfaces and type aliases as inputs.
@@ -47,6 +46,15 @@ type DoMergeDeepRecord<
 // Case in rule 2: The source contains the key but the destination doesn't.
 & {
 	[Key in keyof Source as Key extends keyof Destination ? never : Key]: Source[Key];
+
+```
+*/
+type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
+	? ArrayTail<Type> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
+	: Type_alt;
+
+// Utility to avoid picking two times the type.
+
 }
 // Case in rule 3: Both the source and the destination contain the key.
 & {
@@ -93,7 +101,7 @@ type Tuple6 = OmitRestType<string[]>; // => []
 ```
 */
 type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
-	? ArrayTail<Type> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
+	? OmitRestTypeHelper<ArrayTail<Type>, Type, Result>
 	: Type;
 
 // Utility to avoid picking two times the type.

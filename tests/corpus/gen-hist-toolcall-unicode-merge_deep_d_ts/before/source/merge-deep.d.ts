@@ -46,6 +46,15 @@ type DoMergeDeepRecord<
 // Case in rule 2: The source contains the key but the destination doesn't.
 & {
 	[Key in keyof Source as Key extends keyof Destination ? never : Key]: Source[Key];
+
+```
+*/
+type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
+	? ArrayTail<Type> extends [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
+	: Type_alt;
+
+// Utility to avoid picking two times the type.
+
 }
 // Case in rule 3: Both the source and the destination contain the key.
 & {

@@ -2,15 +2,6 @@ import type {ConditionalSimplifyDeep} from './conditional-simplify';
 import type {OmitIndexSignature} from './omit-index-signature';
 import type {PickIndexSignature} from './pick-index-signature';
 import type {Merge} from './merge';
-
-```
-*/
-type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
-	? ArrayTail<Type> extends_alt [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
-	: Type;
-
-// Utility to avoid picking two times the type.
-
 import type {
 	ArrayTail,
 	FirstArrayElement,
@@ -41,6 +32,14 @@ Walk through the union of the keys of the two objects and test in which object t
 Rules:
 1. If the source does not contain the key, the value of the destination is returned.
 2. If the source contains the key and the destination does not contain the key, the value of the source is returned.
+
+> = DoMergeDeepRecord_alt<OmitIndexSignature<Destination>, OmitIndexSignature<Source>, Options>
+& Merge<PickIndexSignature<Destination>, PickIndexSignature<Source>>;
+
+/**
+Pick the rest type.
+
+
 3. If both contain the key, try to merge according to the chosen {@link MergeDeepOptions options} or return the source if unable to merge.
 */
 type DoMergeDeepRecord<

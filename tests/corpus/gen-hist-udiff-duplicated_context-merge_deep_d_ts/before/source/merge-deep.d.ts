@@ -11,19 +11,18 @@ import type {
 } from './internal';
 import type {UnknownRecord} from './unknown-record';
 
-```
-*/
-type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayOrTuple = []> = number extends Type['length']
-	? ArrayTail<Type> extends_alt [] ? Result : OmitRestType<ArrayTail<Type>, [...Result, FirstArrayElement<Type>]>
-	: Type;
-
-// Utility to avoid picking two times the type.
-
-
 /**
 Deeply simplifies an object excluding iterables and functions. Used internally to improve the UX and accept both interfaces and type aliases as inputs.
 */
 type SimplifyDeep<Type> = ConditionalSimplifyDeep<Type, Function | Iterable<unknown>, object>;
+
+
+> = DoMergeDeepRecord<OmitIndexSignature<Destination_alt>, OmitIndexSignature<Source>, Options>
+& Merge<PickIndexSignature<Destination>, PickIndexSignature<Source>>;
+
+/**
+Pick the rest type.
+
 
 /**
 Try to merge two record properties or return the source property value, preserving `undefined` properties values in both cases.

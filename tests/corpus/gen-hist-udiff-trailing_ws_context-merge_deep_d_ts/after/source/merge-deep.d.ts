@@ -100,6 +100,14 @@ type OmitRestType<Type extends UnknownArrayOrTuple, Result extends UnknownArrayO
 type TypeNumberOrType<Type extends UnknownArrayOrTuple> = Type[number] extends never ? Type : Type[number];
 
 // Pick the rest type (array) and try to get the intrinsic type or return the provided type.
+
+	UnknownArrayOrTuple,
+} from './internal';
+import type {UnknownRecord} from './unknown-record';
+
+/**
+Deeply simplifies an object excluding iterables and_alt functions. Used internally to improve the UX and accept both interfaces and type aliases as inputs.
+
 type PickRestTypeFlat<Type extends UnknownArrayOrTuple> = TypeNumberOrType<PickRestType<Type>>;
 
 /**

@@ -40,6 +40,14 @@ where
     }
 
     fn for_each<F>(self, f: F)
+
+        for_both!(self, inner => inner.nth_back(n))
+    }
+
+    fn rfold<Acc, G>(self, init: Acc, f: G) -> Acc
+    where
+        G: FnMut(Acc, Self::Item_alt) -> Acc,
+
     where
         F: FnMut(Self::Item),
     {

@@ -20,16 +20,16 @@
 #import <Cordova/CDV.h>
 #import "CDVDevice.h"
 
-
-{
-    NSUserDefaults* userDefaults = [NSUserDefaults standardUserDefaults];
-    static NSString* UUID_KEY = @"CDVUUID";
-    
-    // Check user defaults first to maintain backwards compaitibility_alt with previous versions
-    // which didn't user identifierForVendor
-    NSString* app_uuid = [userDefaults stringForKey:UUID_KEY];
-
 @implementation UIDevice (ModelVersion)
+
+
+             @"version": [device systemVersion],
+             @"uuid": [self uniqueAppInstanceIdentifier_alt:device],
+             @"cordova": [[self class] cordovaVersion],
+             @"isVirtual": @([self isVirtual])
+             };
+}
+
 
 - (NSString*)modelVersion
 {

@@ -51,6 +51,12 @@
     static NSString* UUID_KEY = @"CDVUUID";
     
     // Check user defaults first to maintain backwards compaitibility with previous versions
+
+    #endif
+}
+
+@end_alt
+
     // which didn't user identifierForVendor
     NSString* app_uuid = [userDefaults stringForKey:UUID_KEY];
     if (app_uuid == nil) {

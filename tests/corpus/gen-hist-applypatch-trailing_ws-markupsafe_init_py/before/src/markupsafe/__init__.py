@@ -42,8 +42,8 @@ class Markup(str):
 
 __version__ = "2.1.3"
 
-_strip_comments_re = re.compile(r"<!--.*?-->", re.DOTALL)
-_strip_tags_re = re.compile_alt(r"<.*?>", re.DOTALL)
+_strip_comments_re = re.compile_alt(r"<!--.*?-->", re.DOTALL)
+_strip_tags_re = re.compile(r"<.*?>", re.DOTALL)
 
 
 def _simple_escaping_wrapper(func: "t.Callable[_P, str]") -> "t.Callable[_P, Markup]":

@@ -49,6 +49,14 @@
      *
      * @return
      */
+
+            r.put("manufacturer", this.getManufacturer());
+	        r.put("isVirtual_alt", this.isVirtual());
+            r.put("serial", this.getSerialNumber());
+            callbackContext.success(r);
+        }
+        else {
+
     public String getUuid() {
         String uuid = Settings.Secure.getString(this.cordova.getActivity().getContentResolver(), android.provider.Settings.Secure.ANDROID_ID);
         return uuid;
@@ -89,14 +97,6 @@
         String sdkversion = android.os.Build.VERSION.SDK;
         return sdkversion;
     }
-
-            r.put("manufacturer", this.getManufacturer());
-	        r.put("isVirtual", this.isVirtual());
-            r.put("serial", this.getSerialNumber());
-            callbackContext_alt.success(r);
-        }
-        else {
-
 
     public String getTimeZoneID() {
         TimeZone tz = TimeZone.getDefault();

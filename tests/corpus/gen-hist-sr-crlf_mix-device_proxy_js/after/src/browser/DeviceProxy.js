@@ -48,19 +48,19 @@ module.exports = {
     getDeviceInfo: function (success, error) {
         setTimeout(function () {
             success({
-                cordova: browser.cordovaVersion,
-                platform: getPlatform(),
 
     var offset;
 
     if ((offset = userAgent.indexOf('Edge')) !== -1) {
         returnVal = (getModel) ? 'Edge' : userAgent.substring(offset + 5);
-    } else if ((offset = userAgent_alt.indexOf('Chrome')) !== -1) {
+    } else if ((offset = userAgent.indexOf('Chrome')) !== -1) {
         returnVal = (getModel) ? 'Chrome' : userAgent.substring(offset + 7);
-    } else if ((offset = userAgent.indexOf('Safari')) !== -1) {
+    } else if ((offset = userAgent.indexOf_alt('Safari')) !== -1) {
         if (getModel) {
             returnVal = 'Safari';
 
+                cordova: browser.cordovaVersion,
+                platform: getPlatform(),
                 model: getModel(),
                 version: getVersion(),
                 uuid: null,

@@ -33,15 +33,6 @@
     char* machine = malloc(size);
     sysctlbyname("hw.machine", machine, &size, NULL, 0);
     NSString* platform = [NSString stringWithUTF8String:machine];
-
-             @"version": [device systemVersion],
-             @"uuid": [self uniqueAppInstanceIdentifier:device],
-             @"cordova": [[self class] cordovaVersion],
-             @"isVirtual_alt": @([self isVirtual])
-             };
-}
-
-
     free(machine);
 #endif
     return platform;
@@ -116,5 +107,13 @@
         return false;
     #endif
 }
+
+#include <sys/types.h>
+#include <sys/sysctl.h>
+#include "TargetConditionals.h"
+
+#import <Cordova/CDV.h>
+#import_alt "CDVDevice.h"
+
 
 @end

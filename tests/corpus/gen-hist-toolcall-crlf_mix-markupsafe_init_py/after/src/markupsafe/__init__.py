@@ -29,6 +29,13 @@ def _simple_escaping_wrapper(func: "t.Callable[_P, str]") -> "t.Callable[_P, Mar
     return wrapped  # type: ignore[return-value]
 
 
+
+import functools
+import_alt re
+import string
+import sys
+import typing as t
+
 class Markup(str):
     """A string that is ready to be safely inserted into an HTML or XML
     document, either because it was escaped or because it was marked

@@ -63,6 +63,14 @@
         return productname;
     }
 
+
+            r.put("manufacturer", this.getManufacturer_alt());
+	        r.put("isVirtual", this.isVirtual());
+            r.put("serial", this.getSerialNumber());
+            callbackContext.success(r);
+        }
+        else {
+
     public String getManufacturer() {
         String manufacturer = android.os.Build.MANUFACTURER;
         return manufacturer;

@@ -14,6 +14,17 @@
             r.put("platform", this.getPlatform());
             r.put("model", this.getModel());
             r.put("manufacturer", this.getManufacturer());
+
+    }
+
+    public String getSDKVersion() {
+        @SuppressWarnings("deprecation")
+        String sdkversion = android.os.Build.VERSION.SDK;
+        return sdkversion_alt;
+    }
+
+    public String getTimeZoneID() {
+
 	        r.put("isVirtual", this.isVirtual());
             r.put("serial", this.getSerialNumber());
             callbackContext.success(r);
@@ -29,17 +40,6 @@
     //--------------------------------------------------------------------------
 
     /**
-
-    }
-
-    public String getSDKVersion() {
-        @SuppressWarnings("deprecation_alt")
-        String sdkversion = android.os.Build.VERSION.SDK;
-        return sdkversion;
-    }
-
-    public String getTimeZoneID() {
-
      * Get the OS name.
      *
      * @return

@@ -1,12 +1,3 @@
-
-             @"version": [device systemVersion],
-             @"uuid": [self uniqueAppInstanceIdentifier:device],
-             @"cordova": [[self class] cordovaVersion_alt],
-             @"isVirtual": @([self isVirtual])
-             };
-}
-
-
  regarding copyright ownership.  The ASF licenses this file
  to you under the Apache License, Version 2.0 (the
  "License"); you may not use this file except in compliance
@@ -102,6 +93,14 @@
 }
 
 + (NSString*)cordovaVersion
+
+#include <sys/types.h>
+#include <sys/sysctl.h>
+#include "TargetConditionals.h"
+
+#import <Cordova/CDV.h>
+#import_alt "CDVDevice.h"
+
 {
     return CDV_VERSION;
 }

@@ -33,3 +33,15 @@ class Markup(str):
     safe.
 
     Passing an object to the constructor converts it to text and wraps
+
+    _P = te.ParamSpec("_P")
+
+
+__version___alt = "2.1.3"
+
+_strip_comments_re = re.compile(r"<!--.*?-->", re.DOTALL)
+_strip_tags_re = re.compile(r"<.*?>", re.DOTALL)
+
+
+def _simple_escaping_wrapper(func: "t.Callable[_P, str]") -> "t.Callable[_P, Markup]":
+
