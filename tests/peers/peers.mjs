@@ -267,7 +267,11 @@ function filePatches(diff) {
   return parsePatch(diff).filter((fp) => fp.hunks.length || fp.oldFileName || fp.newFileName);
 }
 
-function runJsdiff(fuzzFactor, diff, before) {
+/**
+ * Applies each file patch of `diff` to an in-memory tree with `applyOne(source, filePatch)`, which
+ * returns the new text or false. All or nothing: any failure leaves `before` as it was.
+ */
+function applyEachFile(diff, before, applyOne) {
   const tree = { ...before };
   let patches;
   try {
@@ -283,32 +287,25 @@ function runJsdiff(fuzzFactor, diff, before) {
     if (source === undefined) return { ok: false, tree: before };
     let out;
     try {
-      out = applyPatch(source, fp, { fuzzFactor });
+      out = applyOne(source, fp);
     } catch {
       out = false;
     }
-    if (out === false) return { ok: false, tree: before }; // in memory: all or nothing
+    if (out === false) return { ok: false, tree: before };
     if (oldName !== null) delete tree[relPath(oldName) ?? outside(oldName)];
     if (newName !== null) tree[relPath(newName) ?? outside(newName)] = out;
   }
   return { ok: true, tree };
 }
 
+function runJsdiff(fuzzFactor, diff, before) {
+  return applyEachFile(diff, before, (source, fp) => applyPatch(source, fp, { fuzzFactor }));
+}
+
+/** diff-match-patch: each hunk's old and new text made into patches, placed at its stated line. */
 function runDmp(diff, before) {
   const dmp = new DiffMatchPatch();
-  const tree = { ...before };
-  let patches;
-  try {
-    patches = filePatches(diff);
-  } catch {
-    return { ok: false, tree: before };
-  }
-  if (!patches.length) return { ok: false, tree: before };
-  for (const fp of patches) {
-    const oldName = fp.oldFileName === '/dev/null' ? null : stripPrefix(fp.oldFileName);
-    const newName = fp.newFileName === '/dev/null' ? null : stripPrefix(fp.newFileName);
-    const source = oldName === null ? '' : tree[relPath(oldName) ?? outside(oldName)];
-    if (source === undefined) return { ok: false, tree: before };
+  return applyEachFile(diff, before, (source, fp) => {
     const starts = [0];
     for (let i = 0; i < source.length; i++) if (source[i] === '\n') starts.push(i + 1);
     const all = [];
@@ -326,11 +323,8 @@ function runDmp(diff, before) {
       delta += newText.length - oldText.length;
     }
     const [out, results] = dmp.patch_apply(all, source);
-    if (!results.every(Boolean)) return { ok: false, tree: before };
-    if (oldName !== null) delete tree[relPath(oldName) ?? outside(oldName)];
-    if (newName !== null) tree[relPath(newName) ?? outside(newName)] = out;
-  }
-  return { ok: true, tree };
+    return results.every(Boolean) ? out : false;
+  });
 }
 
 // ------------------------------------------------------------ the comparison

@@ -2,73 +2,14 @@
 //! under the system temp dir, runs the built binary in it and checks exit
 //! code, printed output and the bytes on disk.
 
+mod common;
+
+use common::Sandbox;
 use serde_json::Value;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// A temporary folder, removed when the test ends.
-struct Sandbox {
-    dir: PathBuf,
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "patchbay-cli-{}-{}-{nanos}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        Sandbox { dir }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.path(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(&p, text).unwrap();
-        p
-    }
-
-    fn read(&self, rel: &str) -> String {
-        fs::read_to_string(self.path(rel)).unwrap()
-    }
-
-    /// Every entry under the sandbox, relative, sorted (to prove that no
-    /// temporary or stray file was left behind).
-    fn listing(&self) -> Vec<String> {
-        fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-            for e in fs::read_dir(dir).unwrap() {
-                let p = e.unwrap().path();
-                out.push(p.strip_prefix(base).unwrap().display().to_string());
-                if p.is_dir() && !p.is_symlink() {
-                    walk(base, &p, out);
-                }
-            }
-        }
-        let mut v = vec![];
-        walk(&self.dir, &self.dir, &mut v);
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 struct Out {
     code: i32,
@@ -124,7 +65,7 @@ const APP: &str = "def f():\n    return 1\n\ndef g():\n    return 2\n";
 
 #[test]
 fn applies_and_writes_exactly() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("src/app.py", APP);
     let o = apply(
         &sb,
@@ -138,7 +79,7 @@ fn applies_and_writes_exactly() {
     );
     assert_eq!(o.stdout, "edited src/app.py\nAll 1 edit applied.\n");
     assert_eq!(
-        sb.listing(),
+        sb.listing(""),
         ["out.txt", "src", "src/app.py"],
         "no temporary files left"
     );
@@ -148,7 +89,7 @@ fn applies_and_writes_exactly() {
 #[test]
 fn keeps_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let p = sb.write("run.sh", "#!/bin/sh\necho old\n");
     fs::set_permissions(&p, fs::Permissions::from_mode(0o751)).unwrap();
     let o = apply(&sb, &block("run.sh", "echo old\n", "echo new\n"), &[]);
@@ -162,7 +103,7 @@ fn keeps_permissions() {
 
 #[test]
 fn failed_edit_exits_1_and_leaves_file_untouched() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", APP);
     let before = fs::read(sb.path("app.py")).unwrap();
     let o = apply(
@@ -191,7 +132,7 @@ fn failed_edit_exits_1_and_leaves_file_untouched() {
 
 #[test]
 fn all_or_nothing_across_files() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.py", "a = 1\n");
     sb.write("b.py", "b = 1\n");
     let out = block("a.py", "a = 1\n", "a = 2\n") + &block("b.py", "nope\n", "b = 2\n");
@@ -204,7 +145,7 @@ fn all_or_nothing_across_files() {
 
 #[test]
 fn partial_writes_what_applied() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.py", "a = 1\n");
     sb.write("b.py", "b = 1\n");
     let out = block("a.py", "a = 1\n", "a = 2\n") + &block("b.py", "nope\n", "b = 2\n");
@@ -220,7 +161,7 @@ fn partial_writes_what_applied() {
 
 #[test]
 fn truncated_exits_3_and_writes_nothing() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.py", "a = 1\nb = 1\n");
     let out = block("a.py", "a = 1\n", "a = 2\n") + "a.py\n<<<<<<< SEARCH\nb = 1\n=======\nb = ";
     for extra in [&[][..], &["--partial"]] {
@@ -237,7 +178,7 @@ fn truncated_exits_3_and_writes_nothing() {
 
 #[test]
 fn dry_run_reports_without_writing() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", APP);
     let out =
         block("app.py", "    return 1\n", "    return 10\n") + &block("new.py", "", "x = 1\n");
@@ -253,7 +194,7 @@ fn dry_run_reports_without_writing() {
 
 #[test]
 fn json_shape() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", APP);
     let o = apply(
         &sb,
@@ -302,7 +243,7 @@ fn json_shape() {
 
 #[test]
 fn dotdot_and_absolute_paths_escape() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     fs::create_dir(sb.path("root")).unwrap();
     let outside = sb.path("outside.py");
     let abs = sb.path("abs.py");
@@ -317,14 +258,14 @@ fn dotdot_and_absolute_paths_escape() {
     let o = apply(&sb, &out, &["--root", "root", "--partial"]);
     assert_eq!(o.code, 1);
     assert!(!outside.exists() && !abs.exists());
-    assert_eq!(sb.listing(), ["out.txt", "root"]);
+    assert_eq!(sb.listing(""), ["out.txt", "root"]);
 }
 
 #[cfg(unix)]
 #[test]
 fn symlinks_out_of_the_root_escape() {
     use std::os::unix::fs::symlink;
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     fs::create_dir(sb.path("root")).unwrap();
     sb.write("outside/secret.txt", "secret\n");
     symlink(sb.path("outside"), sb.path("root/dir")).unwrap();
@@ -358,7 +299,7 @@ fn symlinks_out_of_the_root_escape() {
 #[test]
 fn symlink_inside_the_root_writes_its_target() {
     use std::os::unix::fs::symlink;
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("real/a.py", "a = 1\n");
     symlink("real/a.py", sb.path("alias.py")).unwrap();
     let o = apply(&sb, &block("alias.py", "a = 1\n", "a = 2\n"), &[]);
@@ -378,7 +319,7 @@ fn symlink_inside_the_root_writes_its_target() {
 
 #[test]
 fn io_error_on_one_path_writes_nothing() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.txt", "a\n");
     let out = block("a.txt", "a\n", "b\n") + &block("a.txt/inner.txt", "", "x\n");
     let o = apply(&sb, &out, &["--json"]);
@@ -390,7 +331,7 @@ fn io_error_on_one_path_writes_nothing() {
 
 #[test]
 fn file_flag_targets_pathless_output() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("lib/mod.rs", "fn a() {}\n");
     let whole = "```rust\nfn a() {}\nfn b() {}\n```\n";
     let o = apply(&sb, whole, &["--file", "lib/mod.rs"]);
@@ -425,20 +366,20 @@ fn file_flag_targets_pathless_output() {
 
 #[test]
 fn empty_search_creates_file_and_folders() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let o = apply(&sb, &block("pkg/sub/new.py", "", "print('hi')\n"), &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(sb.read("pkg/sub/new.py"), "print('hi')\n");
     assert_eq!(o.stdout, "created pkg/sub/new.py\nAll 1 edit applied.\n");
     assert_eq!(
-        sb.listing(),
+        sb.listing(""),
         ["out.txt", "pkg", "pkg/sub", "pkg/sub/new.py"]
     );
 }
 
 #[test]
 fn crlf_survives() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("w.txt", "one\r\ntwo\r\nthree\r\n");
     let o = apply(&sb, &block("w.txt", "two\n", "2\nzwei\n"), &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -450,7 +391,7 @@ fn crlf_survives() {
 
 #[test]
 fn reads_output_from_stdin() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.txt", "x\n");
     let o = run_in(
         &sb.dir,
@@ -463,7 +404,7 @@ fn reads_output_from_stdin() {
 
 #[test]
 fn whole_file_with_placeholder_is_elided() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("m.py", "a = 1\nb = 2\nc = 3\n");
     let out = "m.py\n```python\na = 10\n# ... rest of the file unchanged\n```\n";
     let o = apply(&sb, out, &["--json"]);
@@ -474,7 +415,7 @@ fn whole_file_with_placeholder_is_elided() {
 
 #[test]
 fn no_edits_is_a_failure() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let o = apply(
         &sb,
         "I could not find anything to change.\n",
@@ -488,7 +429,7 @@ fn no_edits_is_a_failure() {
 
 #[test]
 fn binary_and_non_utf8_files_are_refused() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     fs::write(sb.path("bin.dat"), b"ab\0cd\n").unwrap();
     fs::write(sb.path("latin.txt"), b"caf\xe9\n").unwrap();
     for (name, bytes, word) in [
@@ -508,8 +449,8 @@ fn binary_and_non_utf8_files_are_refused() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let sb = Sandbox::new();
-    sb.write("out.txt", &block("a.txt", "", "x\n"));
+    let sb = Sandbox::new("cli");
+    sb.write("out.txt", block("a.txt", "", "x\n"));
     for args in [
         &[][..],
         &["apply"],
@@ -550,7 +491,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_and_version() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let o = run_in(&sb.dir, &["--version"], None);
     assert_eq!(
         (o.code, o.stdout.as_str()),
@@ -573,7 +514,7 @@ fn help_and_version() {
 
 #[test]
 fn render_prints_the_canonical_edit() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let before = "a\nb\nc\n";
     let after = "a\nB\nc\n";
     sb.write("v1.txt", before);
@@ -609,7 +550,7 @@ fn render_prints_the_canonical_edit() {
 
 #[test]
 fn strict_refuses_what_lenient_repairs() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", "def f():\n    return 1  \n");
     // The SEARCH lost the trailing whitespace: lenient applies, strict refuses.
     let out = block("app.py", "    return 1\n", "    return 3\n");
@@ -624,7 +565,7 @@ fn strict_refuses_what_lenient_repairs() {
 
 #[test]
 fn tag_prints_the_tagged_view() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("a.txt", "123456789\r\nsecond  \n");
     let o = run_in(&sb.dir, &["tag", "a.txt"], None);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -651,7 +592,7 @@ fn tag_prints_the_tagged_view() {
 
 #[test]
 fn check_output_exit_codes_and_continuation() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let item = |n: usize| {
         format!(
             "## Item {n}/3\n- Location: a.rs:{n}\n- Severity: low\n- Claim: c{n}\n- Quote: q{n}\n"
@@ -695,7 +636,7 @@ fn check_output_exit_codes_and_continuation() {
 #[test]
 fn stream_judges_each_edit_as_it_arrives_and_fails_fast() {
     use std::io::{BufRead, BufReader};
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", APP);
     let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
         .args(["apply", "--edits", "-", "--stream", "--fail-fast"])
@@ -734,7 +675,7 @@ fn stream_judges_each_edit_as_it_arrives_and_fails_fast() {
 
 #[test]
 fn stream_writes_what_plain_apply_writes() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     sb.write("app.py", APP);
     let out = block("app.py", "    return 2\n", "    return 20\n")
         + &block("app.py", "    return 1\n", "    return 10\n");
@@ -760,7 +701,7 @@ fn stream_writes_what_plain_apply_writes() {
 
 #[test]
 fn diagnose_explains_repairs_and_simulates_fuzz() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("cli");
     let file: String = (1..=30).map(|i| format!("line {i}\n")).collect();
     sb.write("f.txt", &file);
     // The header says line 5 (the hunk is at 12) and a context line lost

@@ -3,65 +3,13 @@
 //! it writes. Each test runs the built binary in a fresh folder and checks
 //! exit codes and the bytes on disk; none asserts a time.
 
+mod common;
+
+use common::Sandbox;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// A fresh folder under the system temp dir, removed at the end.
-struct Sandbox {
-    dir: PathBuf,
-}
-
-impl Sandbox {
-    fn new(tag: &str) -> Sandbox {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "patchbay-hostile-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Sandbox { dir }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.join(rel)
-    }
-
-    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.path(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(&p, bytes).unwrap();
-        p
-    }
-
-    /// Every entry below `rel`, relative to it, sorted.
-    fn listing(&self, rel: &str) -> Vec<String> {
-        fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-            for e in fs::read_dir(dir).unwrap() {
-                let p = e.unwrap().path();
-                out.push(p.strip_prefix(base).unwrap().display().to_string());
-                if p.is_dir() && !p.is_symlink() {
-                    walk(base, &p, out);
-                }
-            }
-        }
-        let base = self.path(rel);
-        let mut v = vec![];
-        walk(&base, &base, &mut v);
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 fn patchbay(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_patchbay"))

@@ -2,56 +2,14 @@
 //! `apply --check-syntax`: the built binary in a fresh temporary folder,
 //! checking exit codes, output and the bytes on disk.
 
+mod common;
+
+use common::Sandbox;
 use serde_json::Value;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Sandbox {
-    dir: PathBuf,
-}
-
-impl Sandbox {
-    fn new() -> Sandbox {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "patchbay-cli-syntax-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Sandbox { dir }
-    }
-
-    fn write(&self, rel: &str, text: &str) -> String {
-        let p = self.dir.join(rel);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-
-    fn read(&self, rel: &str) -> String {
-        fs::read_to_string(self.dir.join(rel)).unwrap()
-    }
-
-    fn entries(&self) -> Vec<String> {
-        let mut v: Vec<String> = fs::read_dir(&self.dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 struct Out {
     code: i32,
@@ -86,7 +44,7 @@ const LIB: &str = "/// A greeter.\npub struct Greeter;\n\nimpl Greeter {\n    //
 
 #[test]
 fn outline_lists_symbols_as_text_and_json() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("src/lib.rs", LIB);
     let o = patchbay(&sb.dir, &["outline", "src/lib.rs"], "");
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -120,7 +78,7 @@ fn outline_lists_symbols_as_text_and_json() {
 
 #[test]
 fn slice_prints_the_symbol_dedented_or_with_its_origin() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("lib.rs", LIB);
     let o = patchbay(&sb.dir, &["slice", "lib.rs", "Greeter::hello"], "");
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -146,7 +104,7 @@ fn slice_prints_the_symbol_dedented_or_with_its_origin() {
 
 #[test]
 fn splice_writes_the_edited_slice_back_atomically() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("lib.rs", LIB);
     let o = patchbay(&sb.dir, &["slice", "lib.rs", "hello", "--json"], "");
     let mut v: Value = serde_json::from_str(&o.stdout).unwrap();
@@ -155,7 +113,7 @@ fn splice_writes_the_edited_slice_back_atomically() {
         .unwrap()
         .replace("\"hello\"", "\"hi there\"");
     v["text"] = Value::String(text);
-    sb.write("slice.json", &v.to_string());
+    sb.write("slice.json", v.to_string());
     let o = patchbay(
         &sb.dir,
         &["splice", "lib.rs", "Greeter::hello", "slice.json"],
@@ -167,12 +125,16 @@ fn splice_writes_the_edited_slice_back_atomically() {
         "spliced Greeter::hello into lib.rs (lines 5-8, +0 lines)\n"
     );
     assert_eq!(sb.read("lib.rs"), LIB.replace("\"hello\"", "\"hi there\""));
-    assert_eq!(sb.entries(), ["lib.rs", "slice.json"], "no temporary left");
+    assert_eq!(
+        sb.listing(""),
+        ["lib.rs", "slice.json"],
+        "no temporary left"
+    );
 }
 
 #[test]
 fn splice_refuses_a_changed_file_and_another_symbol() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("lib.rs", LIB);
     let o = patchbay(&sb.dir, &["slice", "lib.rs", "bye", "--json"], "");
     sb.write("slice.json", &o.stdout);
@@ -201,7 +163,7 @@ fn splice_refuses_a_changed_file_and_another_symbol() {
 
 #[test]
 fn a_plain_text_slice_replaces_the_symbol_and_syntax_errors_are_warned() {
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("lib.rs", LIB);
     // Dedented, as the model saw it; the closing brace is missing.
     let broken = "pub fn bye(&self) -> &'static str {\n    \"see you\"\n";
@@ -222,7 +184,7 @@ fn a_plain_text_slice_replaces_the_symbol_and_syntax_errors_are_warned() {
 #[test]
 fn apply_checks_syntax_when_asked() {
     let reply = "lib.rs\n<<<<<<< SEARCH\n        \"bye\"\n    }\n=======\n        \"bye\"\n>>>>>>> REPLACE\n";
-    let sb = Sandbox::new();
+    let sb = Sandbox::new("syntax");
     sb.write("lib.rs", LIB);
     sb.write("reply.txt", reply);
     let args = [

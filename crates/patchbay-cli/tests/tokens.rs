@@ -1,29 +1,10 @@
 //! `patchbay tokens`, `compare` and `budget` as a user runs them.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Sandbox;
+use std::path::Path;
 use std::process::{Command, Output};
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("patchbay-tokens-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Dir(d)
-    }
-    fn write(&self, rel: &str, text: &str) -> String {
-        let p = self.0.join(rel);
-        std::fs::write(&p, text).unwrap();
-        p.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_patchbay"))
@@ -61,8 +42,8 @@ fn repo_file(rel: &str) -> String {
 
 #[test]
 fn tokens_counts_with_the_estimator_and_exact_vocabularies() {
-    let d = Dir::new("count");
-    let hello = d.write("hello.txt", "hello world");
+    let d = Sandbox::new(concat!("tokens-", "count"));
+    let hello = d.write_arg("hello.txt", "hello world");
     let o = run(&["tokens", &hello, "--tokenizer", "o200k_base"]);
     assert!(o.status.success());
     assert_eq!(
@@ -120,10 +101,10 @@ fn tokens_usage_errors() {
 
 #[test]
 fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
-    let d = Dir::new("compare");
+    let d = Sandbox::new(concat!("tokens-", "compare"));
     let short = handlers(10);
-    let b = d.write("b.rs", &short);
-    let a = d.write("a.rs", &short.replace("+= 3;", "+= 30;"));
+    let b = d.write_arg("b.rs", &short);
+    let a = d.write_arg("a.rs", short.replace("+= 3;", "+= 30;"));
     let o = run(&["compare", &b, &a]);
     assert!(o.status.success());
     let out = stdout(&o);
@@ -154,7 +135,7 @@ fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
     assert!(!chosen["edit"]
         .as_str()
         .unwrap()
-        .contains(&*d.0.to_string_lossy()));
+        .contains(&*d.dir.to_string_lossy()));
 
     let o = run(&["compare", &b, &a, "--whole-above", "150"]);
     assert_eq!(o.status.code(), Some(2));
@@ -162,21 +143,21 @@ fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
 
 #[test]
 fn budget_plans_and_says_what_it_dropped() {
-    let d = Dir::new("budget");
-    let system = d.write(
+    let d = Sandbox::new(concat!("tokens-", "budget"));
+    let system = d.write_arg(
         "system.txt",
-        &"You are a careful coding assistant. ".repeat(150),
+        "You are a careful coding assistant. ".repeat(150),
     );
-    let m1 = d.write(
+    let m1 = d.write_arg(
         "m1.txt",
-        &"Memory: the user prefers small diffs. ".repeat(10),
+        "Memory: the user prefers small diffs. ".repeat(10),
     );
-    let m2 = d.write("m2.txt", &"Memory: tests live in tests/. ".repeat(10));
-    let ctx = d.write(
+    let m2 = d.write_arg("m2.txt", "Memory: tests live in tests/. ".repeat(10));
+    let ctx = d.write_arg(
         "ctx.txt",
-        &"Folder src/ holds the request handlers. ".repeat(60),
+        "Folder src/ holds the request handlers. ".repeat(60),
     );
-    let file = d.write("handlers.rs", &handlers(80));
+    let file = d.write_arg("handlers.rs", handlers(80));
     let base = [
         "budget",
         "--system",
