@@ -12,6 +12,7 @@ use crate::feedback;
 use crate::matcher::{FindOptions, Haystack, Level, Miss};
 use crate::tags::{file_crc, tag, TagOptions};
 use crate::text::{split_lines, LineSpan, Text};
+use std::cell::OnceCell;
 
 /// Messages about `str_replace` speak of `old_str`, as the tool does.
 const TOOL: &feedback::Words = feedback::words_of_tool_call();
@@ -191,8 +192,11 @@ pub fn view(
 }
 
 /// Locates a substring replacement.
-pub fn str_replace(
-    text: &Text,
+/// `hay` is the file's matcher index, shared with the transaction's other
+/// edits of the file and built only if the ladder is needed.
+pub fn str_replace<'a>(
+    text: &Text<'a>,
+    hay: &OnceCell<Haystack<'a>>,
     path: &str,
     old: &str,
     new: &str,
@@ -308,13 +312,13 @@ pub fn str_replace(
     // Not found as is: when old_str is whole lines, let the ladder absorb
     // whitespace and look-alike differences, as for a SEARCH block.
     let old_lines = split_lines(&old);
-    let lines = text.lines();
-    let hay = Haystack::new(lines.clone());
+    let hay = hay.get_or_init(|| Haystack::new(text.lines()));
+    let lines = hay.lines();
     match hay.find(&old_lines, FindOptions { hint, ..fo }) {
         Ok(f) => {
             // Lines new_str leaves as they were stay as the file has them.
             let new_lines =
-                crate::transaction::replacement(&old_lines, &split_lines(&new), &f, &lines);
+                crate::transaction::replacement(&old_lines, &split_lines(&new), &f, lines);
             let note = Some(feedback::tolerated(&f));
             Ok(Spot {
                 start: f.start,
@@ -330,11 +334,11 @@ pub fn str_replace(
             len,
         }) => Err((
             Code::Ambiguous,
-            feedback::ambiguous(TOOL, path, &lines, &candidates, len, level),
+            feedback::ambiguous(TOOL, path, lines, &candidates, len, level),
         )),
         Err(_) => Err((
             Code::NotFound,
-            feedback::not_found(TOOL, path, &lines, &old_lines),
+            feedback::not_found(TOOL, path, lines, &old_lines),
         )),
     }
 }
@@ -378,8 +382,10 @@ mod tests {
     use super::*;
 
     fn sr(file: &str, old: &str, new: &str) -> Result<Spot, Failure> {
+        let text = Text::new(file);
         str_replace(
-            &Text::new(file),
+            &text,
+            &OnceCell::new(),
             "f",
             old,
             new,
@@ -411,8 +417,10 @@ mod tests {
         let e = sr("x = 1\ny\nx = 1\n", "x = 1", "x = 2").unwrap_err();
         assert_eq!(e.0, Code::Ambiguous);
         assert!(e.1.contains("lines 1, 3"), "{}", e.1);
+        let text = Text::new("x = 1\ny\nx = 1\n");
         let s = str_replace(
-            &Text::new("x = 1\ny\nx = 1\n"),
+            &text,
+            &OnceCell::new(),
             "f",
             "x = 1",
             "x = 2",

@@ -364,7 +364,7 @@ fn locate(
                 max_level: opt.max_level,
                 min_start: 0,
             };
-            match locate::str_replace(text, &w.path, old, new, *hint, fo) {
+            match locate::str_replace(text, &w.hay, &w.path, old, new, *hint, fo) {
                 Ok(s) => {
                     r.strategy = s.level;
                     r.message = s.note;
