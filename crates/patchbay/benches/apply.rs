@@ -571,6 +571,7 @@ fn tagged_case() -> Case {
             span: 0..0,
         }],
         truncated: false,
+        mentions: vec![],
     };
     let files = files_of(&text);
     let opt = Options::default();

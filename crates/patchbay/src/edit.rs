@@ -36,6 +36,11 @@ pub enum Code {
     /// The edit applied but left a syntax error the file did not have
     /// (patchbay-syntax's parse check, when it is set to fail).
     SyntaxError,
+    /// The edit names no file of its own, and the prose right above it
+    /// names another file than the one it would go to (the previous
+    /// block's, or the default): refused rather than applied to a file the
+    /// model may not have meant.
+    PathUnclear,
 }
 
 impl Code {
@@ -57,6 +62,7 @@ impl Code {
             Code::HeldBack => "held_back",
             Code::NotShown => "not_shown",
             Code::SyntaxError => "syntax_error",
+            Code::PathUnclear => "path_unclear",
         }
     }
 }
@@ -172,6 +178,11 @@ pub struct Parsed {
     /// The output ends inside an edit: that edit is an `Invalid` with code
     /// `truncated` among `edits`.
     pub truncated: bool,
+    /// Files that the prose near an edit names when the edit names none of
+    /// its own (it reuses an earlier edit's path, or goes to the default):
+    /// `(index into edits, path)`. The transaction refuses such an edit as
+    /// `path_unclear` when its target does not agree.
+    pub mentions: Vec<(usize, String)>,
 }
 
 /// Status of one edit after a transaction.

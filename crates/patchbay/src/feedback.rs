@@ -90,6 +90,15 @@ pub fn elided(path: &str, k: usize, line: &str) -> String {
     )
 }
 
+/// A whole-file text that holds another format's marker line.
+pub fn foreign_marker(path: &str, k: usize, line: &str, format: &str) -> String {
+    format!(
+        "the new text for {path} holds `{}` at its line {}, a {format} marker that {path} does not have: the reply looks like {format} edits, not the file's whole content. Read it as {format} (or auto); writing it would put the markers into the file.",
+        line.trim(),
+        k + 1
+    )
+}
+
 pub fn already_applied(w: &Words, path: &str) -> String {
     format!(
         "{} is not in {path}, but {} already is: this edit seems to be applied already; drop it",

@@ -193,6 +193,113 @@ pub fn looks_like_path(t: &str) -> bool {
     known || base.contains('.') || t.contains('/')
 }
 
+/// What the lines above an edit say about its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathAbove {
+    /// A path line (`src/a.py`, `**src/a.py**`, `File: a.py`, a heading),
+    /// right above or above a few short lines of prose.
+    Named(String),
+    /// No path line, but the nearest prose names a path-shaped token
+    /// (`` Now update `src/b.py`: ``), or a list of paths stands above: the
+    /// edit's file is uncertain, and a file reused from an earlier edit
+    /// must agree with it.
+    Mentioned(String),
+    /// Nothing path-like nearby.
+    Nothing,
+}
+
+/// How many non-blank lines above an edit are searched for its path.
+const LOOK_BACK: usize = 4;
+/// Lines longer than this are paragraphs: the search stops there.
+const SHORT_LINE: usize = 100;
+
+/// Looks for the path of an edit that starts at line `at`, over the lines
+/// `floor..at` (bottom up): blank lines and up to [`LOOK_BACK`] short lines
+/// of prose may stand between a path line and its edit, as models write
+/// them; a fence line (the end of an earlier block) stops the search. A
+/// path line that is one of a list (another path line right above it) is
+/// only a mention: which of the list is meant cannot be told. `O(lines
+/// searched)`, at most a few lines.
+pub fn path_above(lines: &[OutLine], at: usize, floor: usize) -> PathAbove {
+    let mut mention: Option<String> = None;
+    let mut seen = 0;
+    for j in (floor..at.min(lines.len())).rev() {
+        let t = lines[j].text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if fence_open(t).is_some() || (t.len() >= 3 && t.chars().all(|c| c == '`' || c == '~')) {
+            break;
+        }
+        if let Some(p) = path_from_line(t) {
+            let listed = (floor..j)
+                .rev()
+                .map(|k| lines[k].text.trim())
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| path_from_line(l).is_some());
+            return match mention {
+                Some(m) => PathAbove::Mentioned(m),
+                None if listed => PathAbove::Mentioned(p),
+                None => PathAbove::Named(p),
+            };
+        }
+        if mention.is_none() {
+            mention = path_in_prose(t);
+        }
+        seen += 1;
+        if seen == LOOK_BACK || t.len() > SHORT_LINE {
+            break;
+        }
+    }
+    mention.map_or(PathAbove::Nothing, PathAbove::Mentioned)
+}
+
+/// Extensions that make a bare word in prose a file name (`app.py`); a
+/// backticked or bold token only needs to look like a path.
+const CODE_EXTENSIONS: &[&str] = &[
+    "py", "rs", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "c", "h", "cc", "cpp",
+    "hpp", "cxx", "hh", "m", "mm", "cs", "rb", "php", "swift", "scala", "lua", "sh", "css", "scss",
+    "html", "vue", "svelte", "json", "toml", "yaml", "yml", "md", "txt", "sql", "xml", "ini",
+    "cfg",
+];
+
+/// The first file name in a line of prose (in backticks or bold first,
+/// then bare words): a word with a code file extension, so that a method
+/// call (`self.run()`) or a version (`v1.2`) is not taken for a file.
+pub fn path_in_prose(line: &str) -> Option<String> {
+    let quoted = line
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .chain(line.split("**").skip(1).step_by(2));
+    for q in quoted {
+        let q = q.trim().trim_end_matches(':');
+        if bare_file_name(q) {
+            return Some(q.to_owned());
+        }
+    }
+    line.split_whitespace()
+        .map(|w| w.trim_start_matches(['(', '"', '\'', '*', '`']))
+        .map(|w| w.trim_end_matches(['.', ',', ':', ';', ')', '!', '?', '"', '\'', '*', '`']))
+        .find(|w| bare_file_name(w))
+        .map(str::to_owned)
+}
+
+/// A bare word of prose that names a file: a code file extension, and not
+/// a product name such as `Node.js` (capitalised, no folder).
+fn bare_file_name(w: &str) -> bool {
+    let Some((stem, ext)) = w.rsplit_once('.') else {
+        return false;
+    };
+    let product = ext == "js" && !w.contains('/') && stem.starts_with(char::is_uppercase);
+    looks_like_path(w)
+        && !w.contains("://")
+        && !stem.is_empty()
+        && !stem.ends_with('/')
+        && CODE_EXTENSIONS.contains(&ext)
+        && !product
+}
+
 /// The path named in a fence's info string (```` ```python src/app.py ````
 /// or ```` ```src/app.py ````), if any.
 pub fn path_from_info(info: &str) -> Option<String> {

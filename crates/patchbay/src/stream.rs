@@ -137,6 +137,10 @@ impl Stream {
             let one = Parsed {
                 edits: vec![parsed.edits[i].clone()],
                 truncated: false,
+                mentions: (parsed.mentions.iter())
+                    .filter(|(k, _)| *k == i)
+                    .map(|(_, m)| (0, m.clone()))
+                    .collect(),
             };
             let report =
                 transaction::run(name, &self.buf, &one, &self.files, &self.opt.transaction());

@@ -88,6 +88,28 @@ pub fn target_path(edit: &Edit, default: Option<&str>) -> Result<String, (Code, 
     }
 }
 
+/// Why an edit that names no file of its own may not go to `target`: the
+/// prose above it names `mention`, another file. A mention agrees when it
+/// is the target or a tail of it (`b.py` for `src/b.py`), or the other way.
+fn unclear_path(edit: &Edit, target: &str, mention: &str) -> Option<(Code, String)> {
+    let m = paths::normalize(mention).unwrap_or_else(|_| mention.to_owned());
+    let tail = |long: &str, short: &str| long == short || long.ends_with(&format!("/{short}"));
+    if tail(target, &m) || tail(&m, target) {
+        return None;
+    }
+    let whose = if edit.path.is_some() {
+        "the previous edit's file"
+    } else {
+        "the default file"
+    };
+    Some((
+        Code::PathUnclear,
+        format!(
+            "this edit names no file, and the text above it mentions `{mention}`, so it would go to {target} ({whose}); put the path of the file it changes alone on the line before it"
+        ),
+    ))
+}
+
 /// Runs a parsed output against `files` (path -> current text; a path that
 /// is absent does not exist).
 pub fn run(
@@ -108,11 +130,19 @@ pub fn run(
     }
     let mut work: Vec<FileWork> = Vec::new();
     let output_lines = OutputLines::new(output);
+    let mentions: BTreeMap<usize, &str> = parsed
+        .mentions
+        .iter()
+        .map(|(i, m)| (*i, m.as_str()))
+        .collect();
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
         let out_lines = output_lines.range(&edit.span);
         let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
-            Ok(p) => (p, None),
+            Ok(p) => {
+                let unclear = mentions.get(&i).and_then(|m| unclear_path(edit, &p, m));
+                (p, unclear)
+            }
             // An unusable part keeps its own code (a cut-off edit that did
             // not get as far as its path is `truncated`, not pathless).
             Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
@@ -227,6 +257,12 @@ pub fn run(
     report
 }
 
+/// Another format's marker in a whole-file text (see
+/// [`crate::formats::foreign_marker`]).
+fn foreign(w: &FileWork, text: &[String]) -> Option<(usize, &'static str)> {
+    crate::formats::foreign_marker(&w.path, text, w.original.unwrap_or(""))
+}
+
 fn fail(r: &mut Receipt, code: Code, msg: String) {
     r.status = EditStatus::Failed;
     r.code = Some(code);
@@ -302,6 +338,14 @@ fn locate(
                 ..plan(0, n, vec![])
             },
         },
+        Op::Create { text: t } | Op::Write { text: t } if foreign(w, t).is_some() => {
+            let (k, format) = foreign(w, t).expect("checked");
+            return fail(
+                r,
+                Code::Malformed,
+                feedback::foreign_marker(&w.path, k, &t[k], format),
+            );
+        }
         Op::Create { text: t } => {
             if !creating || w.planned.iter().any(|p| p.exclusive) {
                 return fail(

@@ -48,7 +48,7 @@ struct Guess {
 }
 
 /// `@@ -N[,M] +N[,M] @@`: a unified-diff hunk header.
-fn hunk_header(line: &str) -> bool {
+pub(crate) fn hunk_header(line: &str) -> bool {
     let Some(rest) = line.strip_prefix("@@ -") else {
         return false;
     };
@@ -143,7 +143,7 @@ fn file_texts(output: &str, ls: &[OutLine]) -> FileTexts {
         let Some(close) = find_fence_close(ls, i) else {
             break;
         };
-        let named = path_from_info(f.info).is_some() || whole::path_above(ls, i).is_some();
+        let named = path_from_info(f.info).is_some() || whole::named_above(ls, i);
         let lang = f.info.split_whitespace().next().unwrap_or("");
         let text = ls[i].end..ls[close].start;
         let is = |names: &[&str]| names.iter().any(|n| lang.eq_ignore_ascii_case(n));

@@ -65,6 +65,50 @@ pub fn names() -> Vec<&'static str> {
     v
 }
 
+/// The first line of a whole-file text that is another format's marker (a
+/// SEARCH/REPLACE head or tail, a unified-diff hunk header, a V4A patch
+/// header) and that `original` does not hold, with the format it belongs
+/// to: a reply in that format read as file content by a forced `whole`
+/// (or a created file), which would write the markers into the file.
+/// Lines inside a fence of the text (a document showing an example) and
+/// hunk headers in a `.diff`/`.patch` file are content. `O(lines)`.
+pub fn foreign_marker(
+    path: &str,
+    text: &[String],
+    original: &str,
+) -> Option<(usize, &'static str)> {
+    let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
+    let mut fence: Option<crate::scan::Fence> = None;
+    let mut held: Option<std::collections::HashSet<&str>> = None;
+    for (k, line) in text.iter().enumerate() {
+        match &fence {
+            Some(f) if crate::scan::fence_closes(line, f) => fence = None,
+            Some(_) => {}
+            None => {
+                if let Some(f) = crate::scan::fence_open(line) {
+                    fence = Some(f);
+                    continue;
+                }
+                let format = if search_replace::is_head(line) || search_replace::is_tail(line) {
+                    "search-replace"
+                } else if detect::hunk_header(line) && !patch_file {
+                    "udiff"
+                } else if line.trim() == "*** Begin Patch" {
+                    "apply-patch"
+                } else {
+                    continue;
+                };
+                let held =
+                    held.get_or_insert_with(|| original.lines().map(str::trim_end).collect());
+                if !held.contains(line.trim_end()) {
+                    return Some((k, format));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// A guess of the format of an output, with a confidence in `0.0..=1.0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Detection {

@@ -11,9 +11,12 @@
 //! ```
 //! ````
 //!
-//! Markers take 5 to 9 `<`, `=` or `>`. The path is the line before the fence
-//! or before `<<<<<<< SEARCH`; a block without one reuses the previous
-//! block's path (Aider does the same), else the default file. An empty SEARCH
+//! Markers take 5 to 9 `<`, `=` or `>`. The path is a line above the fence
+//! (or above `<<<<<<< SEARCH`), blank lines and a few short lines of prose
+//! between them allowed ([`crate::scan::path_above`]); a block without one
+//! reuses the previous block's path (Aider does the same), else the default
+//! file, unless the prose above it names another file: then it is refused
+//! as `path_unclear` rather than applied to the wrong file. An empty SEARCH
 //! creates the file, or appends to it when it exists (Aider's rule). A block
 //! cut off by the end of the output is `truncated`.
 //!
@@ -31,7 +34,7 @@ use crate::diff::unique_blocks;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::matcher::Level;
 use crate::readings::Reading;
-use crate::scan::{fence_open, out_lines, path_from_line, OutLine};
+use crate::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
 use crate::text::Text;
 
 pub struct SearchReplace;
@@ -183,6 +186,9 @@ impl Format for SearchReplace {
         // Just after a block: a `>>>>>>> REPLACE` line here means the block
         // ended at a line of its own text (or the marker was doubled).
         let mut after_block = false;
+        // The path of a block is looked for above it, down to the end of
+        // the block before.
+        let mut floor = 0;
         while i < lines.len() {
             let l = &lines[i];
             let Some(n) = head_len(l.text) else {
@@ -201,8 +207,10 @@ impl Format for SearchReplace {
                 i += 1;
                 continue;
             };
-            if let Some(p) = path_before(&lines, i) {
-                path = Some(p);
+            match path_before(&lines, i, floor) {
+                PathAbove::Named(p) => path = Some(p),
+                PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
+                PathAbove::Nothing => {}
             }
             match block_end(&lines, i, n) {
                 End::Tail(t) => {
@@ -217,6 +225,7 @@ impl Format for SearchReplace {
                     });
                     after_block = true;
                     i = t + 1;
+                    floor = i;
                 }
                 End::Head(j) => {
                     let message = if dividers(&lines, i + 1, j, n).is_empty() {
@@ -232,6 +241,7 @@ impl Format for SearchReplace {
                     ));
                     after_block = false;
                     i = j;
+                    floor = j;
                 }
                 End::Eof => {
                     let missing = if dividers(&lines, i + 1, lines.len(), n).is_empty() {
@@ -311,18 +321,20 @@ fn invalid(
     }
 }
 
-/// The path written just before a block: on the previous line, or on the
-/// line before the opening fence.
-fn path_before(lines: &[OutLine], head: usize) -> Option<String> {
-    let prev = head.checked_sub(1)?;
-    if let Some(f) = fence_open(lines[prev].text) {
-        if let Some(p) = crate::scan::path_from_info(f.info) {
-            return Some(p);
-        }
-        let before = prev.checked_sub(1)?;
-        return path_from_line(lines[before].text);
+/// The path written before a block: in the info string of its fence, or
+/// above the fence (or above the head when there is none), where prose
+/// may stand between the path line and the block (see [`path_above`]).
+fn path_before(lines: &[OutLine], head: usize, floor: usize) -> PathAbove {
+    let Some(prev) = head.checked_sub(1).filter(|&p| p >= floor) else {
+        return PathAbove::Nothing;
+    };
+    match fence_open(lines[prev].text) {
+        Some(f) => match crate::scan::path_from_info(f.info) {
+            Some(p) => PathAbove::Named(p),
+            None => path_above(lines, prev, floor),
+        },
+        None => path_above(lines, head, floor),
     }
-    path_from_line(lines[prev].text)
 }
 
 #[cfg(test)]

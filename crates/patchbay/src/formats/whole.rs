@@ -1,5 +1,6 @@
-//! `whole`: the whole new file in a fence, its path on the line before (or
-//! in the fence's info string).
+//! `whole`: the whole new file in a fence, its path on a line above (blank
+//! lines and a few short lines of prose may stand between them) or in the
+//! fence's info string.
 //!
 //! Fences may be backticks or tildes of any length; a file that itself holds
 //! fences survives when the model fences it with a longer run, and nested
@@ -12,7 +13,7 @@
 
 use super::Format;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::scan::{fence_open, find_fence_close, out_lines, path_from_info, path_from_line};
+use crate::scan::{fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove};
 use crate::text::Text;
 
 pub struct Whole;
@@ -25,14 +26,24 @@ impl Format for Whole {
     fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
         let lines = out_lines(output);
         let mut parsed = Parsed::default();
-        let mut unnamed: Vec<Edit> = vec![];
+        // Blocks that name no file, with the file the prose above names.
+        let mut unnamed: Vec<(Edit, Option<String>)> = vec![];
         let mut i = 0;
+        let mut floor = 0;
         while i < lines.len() {
             let Some(f) = fence_open(lines[i].text) else {
                 i += 1;
                 continue;
             };
-            let path = path_from_info(f.info).or_else(|| path_above(&lines, i));
+            let above = match path_from_info(f.info) {
+                Some(p) => PathAbove::Named(p),
+                None => path_above(&lines, i, floor),
+            };
+            let (path, mention) = match above {
+                PathAbove::Named(p) => (Some(p), None),
+                PathAbove::Mentioned(m) => (None, Some(m)),
+                PathAbove::Nothing => (None, None),
+            };
             match find_fence_close(&lines, i) {
                 Some(close) => {
                     let text: Vec<String> = lines[i + 1..close]
@@ -47,9 +58,10 @@ impl Format for Whole {
                     if path.is_some() {
                         parsed.edits.push(edit);
                     } else {
-                        unnamed.push(edit);
+                        unnamed.push((edit, mention));
                     }
                     i = close + 1;
+                    floor = i;
                 }
                 None => {
                     parsed.truncated = true;
@@ -69,20 +81,7 @@ impl Format for Whole {
             }
         }
         if parsed.edits.is_empty() {
-            match unnamed.len() {
-                0 => {}
-                1 => parsed.edits = unnamed,
-                n => parsed.edits.push(Edit {
-                    path: None,
-                    op: Op::Invalid {
-                        code: Code::Malformed,
-                        message: format!(
-                            "{n} fenced blocks and none names its file; put the file path on the line before each fence"
-                        ),
-                    },
-                    span: unnamed[0].span.start..unnamed[n - 1].span.end,
-                }),
-            }
+            take_unnamed(&mut parsed, unnamed);
         }
         parsed
     }
@@ -108,13 +107,36 @@ impl Format for Whole {
     }
 }
 
-/// The path on the line before a fence, skipping one blank line.
-pub(super) fn path_above(lines: &[crate::scan::OutLine], fence: usize) -> Option<String> {
-    let mut j = fence.checked_sub(1)?;
-    if lines[j].text.trim().is_empty() {
-        j = j.checked_sub(1)?;
+/// Blocks that name no file, when none does: a single one targets the
+/// default file (refused as `path_unclear` by the transaction if the prose
+/// above it names another), several are `malformed`.
+fn take_unnamed(parsed: &mut Parsed, mut unnamed: Vec<(Edit, Option<String>)>) {
+    match unnamed.len() {
+        0 => {}
+        1 => {
+            let (edit, mention) = unnamed.pop().expect("one");
+            if let Some(m) = mention {
+                parsed.mentions.push((0, m));
+            }
+            parsed.edits.push(edit);
+        }
+        n => parsed.edits.push(Edit {
+            path: None,
+            op: Op::Invalid {
+                code: Code::Malformed,
+                message: format!(
+                    "{n} fenced blocks and none names its file; put the file path on the line before each fence"
+                ),
+            },
+            span: unnamed[0].0.span.start..unnamed[n - 1].0.span.end,
+        }),
     }
-    path_from_line(lines[j].text)
+}
+
+/// Whether a path line names the block of the fence at `fence` (blank
+/// lines and a few short lines of prose may stand between them).
+pub(super) fn named_above(lines: &[crate::scan::OutLine], fence: usize) -> bool {
+    matches!(path_above(lines, fence, 0), PathAbove::Named(_))
 }
 
 #[cfg(test)]
