@@ -1,6 +1,6 @@
-//! Locating the edits that do not quote a block of lines: line-addressed
-//! edits with their checks (tags, file CRC) and substring replacement
-//! (`str_replace`). Both end as a line range plus replacement lines, the one
+//! Locating edits beyond the matcher's one lookup: line-addressed edits
+//! with their checks (tags, file CRC), substring replacement
+//! (`str_replace`), and blocks narrowed by anchor lines (V4A's `@@`). Both end as a line range plus replacement lines, the one
 //! shape the transaction applies.
 //!
 //! Cost: a line-addressed edit is `O(lines checked)`; a substring edit scans
@@ -9,7 +9,7 @@
 
 use crate::edit::{Check, Code};
 use crate::feedback;
-use crate::matcher::{FindOptions, Haystack, Level, Miss};
+use crate::matcher::{FindOptions, Found, Haystack, Level, Miss, CANDIDATE_CAP};
 use crate::tags::{file_crc, tag, TagOptions};
 use crate::text::{split_lines, LineSpan, Text};
 use std::cell::OnceCell;
@@ -374,6 +374,159 @@ impl Flat<'_> {
             Flat::Owned(_, starts) => starts.partition_point(|&s| s <= b),
         }
         .saturating_sub(1)
+    }
+}
+
+/// Why a block's anchors (V4A's `@@ class A` / `@@ def f():` lines) could
+/// not place it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnchorMiss {
+    /// This anchor is not in the file (after the ones before it).
+    NotFound(String),
+    /// This anchor occurs on too many lines to try each (0-based starts).
+    TooMany(String, Vec<usize>),
+}
+
+impl AnchorMiss {
+    pub fn code(&self) -> Code {
+        match self {
+            AnchorMiss::NotFound(_) => Code::NotFound,
+            AnchorMiss::TooMany(..) => Code::Ambiguous,
+        }
+    }
+
+    pub fn message(&self, path: &str) -> String {
+        match self {
+            AnchorMiss::NotFound(a) => format!("the anchor `{}` was not found in {path}; an anchor is one whole line of the file as it is there (such as `def f(self):`), found after the anchor before it", a.trim()),
+            AnchorMiss::TooMany(a, starts) => {
+                let at: Vec<String> = starts.iter().map(|c| (c + 1).to_string()).collect();
+                format!("the anchor `{}` occurs on too many lines of {path} ({}, ...); use a more specific anchor", a.trim(), at.join(", "))
+            }
+        }
+    }
+}
+
+/// Where a block may start after its anchors, each anchor a whole line
+/// found after the one before: one region per placement of the chain,
+/// from just after its last anchor line to the next occurrence of that
+/// line (or the end of the region it was found in). An anchor that occurs
+/// twice therefore narrows instead of refusing: the block's own lines then
+/// decide (see [`find_in_regions`]). At most [`CANDIDATE_CAP`] regions.
+pub fn anchor_regions(
+    hay: &Haystack,
+    anchors: &[String],
+    fo: FindOptions,
+) -> Result<Vec<(usize, usize)>, AnchorMiss> {
+    let mut regions = vec![(fo.min_start, fo.max_start)];
+    for a in anchors {
+        let mut next = vec![];
+        for &(lo, hi) in &regions {
+            let at = FindOptions {
+                hint: None,
+                min_start: lo,
+                max_start: hi,
+                ..fo
+            };
+            let starts = match hay.find(&[a.as_str()], at) {
+                Ok(f) => vec![f.start],
+                Err(Miss::Ambiguous { candidates, .. }) if candidates.len() < CANDIDATE_CAP => {
+                    candidates
+                }
+                Err(Miss::Ambiguous { candidates, .. }) => {
+                    return Err(AnchorMiss::TooMany(a.clone(), candidates))
+                }
+                Err(_) => continue,
+            };
+            let ends = starts.iter().skip(1).copied().chain([hi]);
+            next.extend(starts.iter().zip(ends).map(|(&s, e)| (s + 1, e)));
+        }
+        if next.is_empty() {
+            return Err(AnchorMiss::NotFound(a.clone()));
+        }
+        if next.len() > CANDIDATE_CAP {
+            let starts = next.iter().map(|r| r.0 - 1).collect();
+            return Err(AnchorMiss::TooMany(a.clone(), starts));
+        }
+        regions = next;
+    }
+    Ok(regions)
+}
+
+/// [`anchor_regions`], and with `at_end` (V4A's `*** End of File`) only
+/// the starts from which a block of `len` lines can reach the last line.
+pub fn block_regions(
+    hay: &Haystack,
+    anchors: &[String],
+    at_end: bool,
+    len: usize,
+    fo: FindOptions,
+) -> Result<Vec<(usize, usize)>, AnchorMiss> {
+    let regions = anchor_regions(hay, anchors, fo)?;
+    if !at_end {
+        return Ok(regions);
+    }
+    let last = hay.lines().len().saturating_sub(len);
+    Ok(regions.iter().map(|&(lo, hi)| (lo.max(last), hi)).collect())
+}
+
+/// Finds `block` in each region: the lowest matcher level that finds it in
+/// any region decides, and at that level it must be found once in all
+/// regions together, or the result is `ambiguous` with every candidate.
+pub fn find_in_regions(
+    hay: &Haystack,
+    block: &[String],
+    regions: &[(usize, usize)],
+    fo: FindOptions,
+) -> Result<Found, Miss> {
+    if let [(lo, hi)] = regions {
+        return hay.find(
+            block,
+            FindOptions {
+                min_start: *lo,
+                max_start: *hi,
+                ..fo
+            },
+        );
+    }
+    let mut best: Option<(Level, Vec<usize>, usize, Option<Found>)> = None;
+    for &(lo, hi) in regions {
+        let (level, starts, len, found) = match hay.find(
+            block,
+            FindOptions {
+                min_start: lo,
+                max_start: hi,
+                ..fo
+            },
+        ) {
+            Ok(f) => (f.level, vec![f.start], f.end - f.start, Some(f)),
+            Err(Miss::Ambiguous {
+                level,
+                candidates,
+                len,
+            }) => (level, candidates, len, None),
+            Err(Miss::Empty) => return Err(Miss::Empty),
+            Err(Miss::NotFound) => continue,
+        };
+        match &mut best {
+            Some(b) if b.0 < level => {}
+            Some(b) if b.0 == level => {
+                b.1.extend(starts);
+                b.3 = None;
+            }
+            _ => best = Some((level, starts, len, found)),
+        }
+    }
+    match best {
+        None => Err(Miss::NotFound),
+        Some((_, _, _, Some(found))) => Ok(found),
+        Some((level, mut candidates, len, None)) => {
+            candidates.truncate(CANDIDATE_CAP);
+            Err(Miss::Ambiguous {
+                level,
+                candidates,
+                len,
+            })
+        }
     }
 }
 

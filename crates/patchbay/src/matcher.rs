@@ -183,6 +183,9 @@ pub struct FindOptions {
     /// Only places starting at or after this 0-based line count (the line
     /// after an anchor such as V4A's `@@ def f():`).
     pub min_start: usize,
+    /// Only places starting before this 0-based line count (the next
+    /// occurrence of that anchor); `usize::MAX` for no bound.
+    pub max_start: usize,
 }
 
 impl Default for FindOptions {
@@ -192,6 +195,7 @@ impl Default for FindOptions {
             window: 20,
             max_level: Level::Unicode,
             min_start: 0,
+            max_start: usize::MAX,
         }
     }
 }
@@ -310,7 +314,7 @@ impl<'a> Haystack<'a> {
                 }
                 _ => {
                     if let Some(h) = opt.hint {
-                        let near = self.near_hint(level, sub, h, opt.window, opt.min_start);
+                        let near = self.near_hint(level, sub, h, opt);
                         if near.len() == 1 {
                             return Ok(self.found(
                                 level,
@@ -363,8 +367,7 @@ impl<'a> Haystack<'a> {
         level: Level,
         sub: &[&str],
         hint: usize,
-        window: usize,
-        min_start: usize,
+        opt: FindOptions,
     ) -> Vec<(usize, Shift)> {
         let n = self.lines.len();
         if sub.len() > n {
@@ -372,8 +375,13 @@ impl<'a> Haystack<'a> {
         }
         let idx = self.index(level.key());
         let bh = block_hashes(level, sub);
-        let lo = hint.saturating_sub(window).max(min_start);
-        let hi = (hint + window).min(n - sub.len());
+        let lo = hint.saturating_sub(opt.window).max(opt.min_start);
+        let hi = (hint + opt.window)
+            .min(n - sub.len())
+            .min(opt.max_start.saturating_sub(1));
+        if opt.max_start == 0 {
+            return vec![];
+        }
         if lo > hi {
             return vec![];
         }
@@ -417,7 +425,11 @@ impl<'a> Haystack<'a> {
             while p != NONE {
                 let pos = p as usize;
                 p = idx.next[pos];
-                if pos < anchor || pos - anchor + m > n || pos - anchor < opt.min_start {
+                if pos < anchor
+                    || pos - anchor + m > n
+                    || pos - anchor < opt.min_start
+                    || pos - anchor >= opt.max_start
+                {
                     continue;
                 }
                 let s = pos - anchor;
@@ -446,7 +458,7 @@ impl<'a> Haystack<'a> {
                         .wrapping_mul(B)
                         .wrapping_add(hs[s + m - 1]);
                 }
-                if w == target && s >= opt.min_start {
+                if w == target && s >= opt.min_start && s < opt.max_start {
                     if let Some(sh) = self.verify(level, idx, &bh, sub, s) {
                         out.push((s, sh));
                         if out.len() >= CANDIDATE_CAP {

@@ -75,26 +75,18 @@ pub fn choose_in(hay: &Haystack, readings: &[Reading], fo: FindOptions) -> Choic
         else {
             continue;
         };
-        let mut at = FindOptions {
+        let at = FindOptions {
             hint: *hint,
             max_level: fo.max_level.min(r.max_level),
             ..fo
         };
         // Anchors (`@@ def f():` lines) narrow the search as the
         // transaction narrows it; a reading whose anchor is missing or
-        // ambiguous is not found here (the transaction reports why).
-        for a in anchors {
-            match hay.find(&[a.as_str()], FindOptions { hint: None, ..at }) {
-                Ok(f) => at.min_start = f.end,
-                Err(_) => continue 'reading,
-            }
-        }
-        if *at_end {
-            at.min_start = at
-                .min_start
-                .max(hay.lines().len().saturating_sub(old.len()));
-        }
-        match hay.find(old, at) {
+        // too frequent is not found here (the transaction reports why).
+        let Ok(regions) = crate::locate::block_regions(hay, anchors, *at_end, old.len(), at) else {
+            continue 'reading;
+        };
+        match crate::locate::find_in_regions(hay, old, &regions, at) {
             Ok(f) => hits.push((f.level, i, vec![(f.start, f.end)])),
             Err(Miss::Ambiguous {
                 level,

@@ -300,6 +300,7 @@ fn locate(
                 window: opt.window,
                 max_level: opt.max_level,
                 min_start: 0,
+                max_start: usize::MAX,
             };
             let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
             return match crate::readings::choose_in(hay, readings, fo) {
@@ -407,6 +408,7 @@ fn locate(
                 window: opt.window,
                 max_level: opt.max_level,
                 min_start: 0,
+                max_start: usize::MAX,
             };
             match locate::str_replace(text, &w.hay, &w.path, old, new, *hint, fo) {
                 Ok(s) => {
@@ -470,46 +472,29 @@ fn locate(
             if let Some(k) = find_elision(new, hay.lines()) {
                 return fail(r, Code::Elided, feedback::elided(&w.path, k, &new[k]));
             }
-            let mut fo = FindOptions {
+            let fo = FindOptions {
                 hint: *hint,
                 window: opt.window,
                 max_level: opt.max_level,
                 min_start: 0,
+                max_start: usize::MAX,
             };
-            for a in anchors {
-                let one = [a.as_str()];
-                match hay.find(&one, FindOptions { hint: None, ..fo }) {
-                    Ok(f) => fo.min_start = f.end,
-                    Err(Miss::Ambiguous { candidates, .. }) => {
-                        let at: Vec<String> =
-                            candidates.iter().map(|c| (c + 1).to_string()).collect();
-                        return fail(
-                            r,
-                            Code::Ambiguous,
-                            format!("the anchor `{}` occurs on several lines of {} ({}); use a more specific anchor", a.trim(), w.path, at.join(", ")),
-                        );
-                    }
-                    Err(_) => {
-                        return fail(
-                            r,
-                            Code::NotFound,
-                            format!("the anchor `{}` was not found in {}; an anchor is one whole line of the file as it is there (such as `def f(self):`), found after the anchor before it", a.trim(), w.path),
-                        );
-                    }
-                }
-            }
-            // `*** End of File`: only places that can reach the last line.
-            if *at_end {
-                fo.min_start = fo.min_start.max(n.saturating_sub(old.len()));
-            }
+            let regions = match locate::block_regions(hay, anchors, *at_end, old.len(), fo) {
+                Ok(regions) => regions,
+                Err(miss) => return fail(r, miss.code(), miss.message(&w.path)),
+            };
             // No old lines: an insertion at the end, or right after the anchor.
             if old.is_empty() && (*at_end || !anchors.is_empty()) {
-                let at = if *at_end { n } else { fo.min_start };
+                if regions.len() > 1 {
+                    let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
+                    return fail(r, Code::Ambiguous, format!("the anchors occur at several places of {} (after lines {}) and the chunk has no context lines to tell them apart; use a more specific anchor", w.path, at.join(", ")));
+                }
+                let at = if *at_end { n } else { regions[0].0 };
                 r.lines = Some([at + 1, at]);
                 r.status = EditStatus::Applied;
                 return w.planned.push(plan(at, at, new.clone()));
             }
-            match hay.find(old, fo) {
+            match locate::find_in_regions(hay, old, &regions, fo) {
                 Ok(found) if *at_end && !hay.lines()[found.end..].iter().all(|l| is_blank(l)) => {
                     return fail(
                         r,

@@ -66,6 +66,8 @@ enum Mark<'a> {
     EndOfFile,
     /// `@@`, with the anchor text after it, if any.
     Chunk(Option<&'a str>),
+    /// `*** Rename File: p` and the like: a file action V4A does not have.
+    Unknown(&'a str),
 }
 
 fn mark(line: &str, strict: bool) -> Option<Mark<'_>> {
@@ -97,7 +99,12 @@ fn mark(line: &str, strict: bool) -> Option<Mark<'_>> {
     if let Some(p) = file("*** Update File:") {
         return Some(Mark::Update(p));
     }
-    file("*** Move to:").map(Mark::Move)
+    if let Some(p) = file("*** Move to:") {
+        return Some(Mark::Move(p));
+    }
+    let action = t.strip_prefix("*** ")?.split_once(" File:")?.0;
+    (!action.is_empty() && action.chars().all(|c| c.is_ascii_alphabetic()))
+        .then_some(Mark::Unknown(t))
 }
 
 /// The anchor of `@@ text`; a unified-diff range header before the text
@@ -463,6 +470,12 @@ fn patch(
                     .extend(sec.take().map(Section::close).unwrap_or_default());
                 sec = Section::open(m, l);
             }
+            Some(Mark::Unknown(line)) => {
+                parsed
+                    .edits
+                    .extend(sec.take().map(Section::close).unwrap_or_default());
+                parsed.edits.push(unknown_action(line, i, l));
+            }
             // Lines before the first section are prose.
             _ => {
                 if let Some(s) = &mut sec {
@@ -489,6 +502,26 @@ fn patch(
         span: start..output.len(),
     });
     lines.len()
+}
+
+/// A `*** Xxx File:` line with an action V4A does not have: refused with
+/// the line, so that the model learns the actions (a patch of only such
+/// sections would otherwise have no edits at all).
+fn unknown_action(line: &str, i: usize, l: &OutLine) -> Edit {
+    let path = line
+        .split_once("File:")
+        .map(|(_, p)| p.trim().trim_matches(['`', '"', '\'']));
+    Edit {
+        path: path.filter(|p| !p.is_empty()).map(str::to_owned),
+        op: Op::Invalid {
+            code: Code::Malformed,
+            message: format!(
+                "output line {}: `{line}` is not a patch action; the actions are `*** Add File:`, `*** Delete File:` and `*** Update File:` (followed by `*** Move to:` to rename)",
+                i + 1
+            ),
+        },
+        span: l.start..l.end,
+    }
 }
 
 /// One chunk's lines: unchanged lines as context, the rest as `-` / `+`.
