@@ -336,6 +336,35 @@ mod tests {
     }
 
     #[test]
+    fn paths_above_blocks() {
+        let above = |s: &str| {
+            let lines = out_lines(s);
+            path_above(&lines, lines.len(), 0)
+        };
+        let named = |p: &str| PathAbove::Named(p.into());
+        let mentioned = |p: &str| PathAbove::Mentioned(p.into());
+        assert_eq!(above("src/b.py\n\n"), named("src/b.py"));
+        assert_eq!(above("**src/b.py**\n\nThe fix:\n\n"), named("src/b.py"));
+        assert_eq!(above("Now update `src/b.py`:\n\n"), mentioned("src/b.py"));
+        assert_eq!(above("Then in b.py, the import:\n"), mentioned("b.py"));
+        // A list of paths: which one is meant cannot be told.
+        assert_eq!(
+            above("- src/a.py\n- src/b.py\n\nFirst:\n"),
+            mentioned("src/b.py")
+        );
+        // An earlier block's fence ends the search.
+        assert_eq!(
+            above("src/a.py\n```\nx\n```\nAnd then:\n"),
+            PathAbove::Nothing
+        );
+        // Calls, versions and product names are not files.
+        assert_eq!(
+            above("Call `self.run()` on v1.2 with Node.js:\n"),
+            PathAbove::Nothing
+        );
+    }
+
+    #[test]
     fn fences() {
         assert_eq!(fence_open("```python").map(|f| f.info), Some("python"));
         assert_eq!(fence_open("````").map(|f| f.len), Some(4));

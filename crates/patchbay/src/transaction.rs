@@ -556,11 +556,13 @@ fn locate(
                     len,
                 }) => {
                     r.strategy = Some(level);
-                    return fail(
-                        r,
-                        Code::Ambiguous,
-                        feedback::ambiguous(words, &w.path, hay.lines(), &candidates, len, level),
-                    );
+                    let mut msg =
+                        feedback::ambiguous(words, &w.path, hay.lines(), &candidates, len, level);
+                    if regions.len() > 1 {
+                        let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
+                        msg.push_str(&format!("\nThe anchor occurs at several places (lines {}) and the lines follow more than one; an outer anchor (such as `@@ class B:`) says which.", at.join(", ")));
+                    }
+                    return fail(r, Code::Ambiguous, msg);
                 }
                 Err(Miss::Empty) => {
                     return fail(
