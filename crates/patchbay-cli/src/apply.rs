@@ -44,6 +44,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
             len: a.tag_len,
             with_line: a.tag_line,
         },
+        stop_reason: a.stop_reason,
         ..Default::default()
     };
     let output = if a.stream {
@@ -54,8 +55,8 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
     } else {
         read_output(&a.edits)?
     };
-    let (name, mut parsed) = patchbay::parse_with(&output, &a.format, &api.parse_options())
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let (name, mut parsed) =
+        patchbay::parse_reply(&output, &api).map_err(|e| Failure::Usage(e.to_string()))?;
 
     let mut files = BTreeMap::new();
     let mut targets: BTreeMap<String, Resolved> = BTreeMap::new();

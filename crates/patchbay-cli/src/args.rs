@@ -76,6 +76,8 @@ pub struct ApplyArgs {
     pub fail_fast: bool,
     pub check_syntax: bool,
     pub fail_on_syntax: bool,
+    /// The model's stop reason, when the caller knows it.
+    pub stop_reason: Option<patchbay::StopReason>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -162,7 +164,14 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
     let s = split(
         "apply",
         args,
-        &["--edits", "--root", "--file", "--format", "--tag-len"],
+        &[
+            "--edits",
+            "--root",
+            "--file",
+            "--format",
+            "--tag-len",
+            "--stop-reason",
+        ],
         &[
             "--dry-run",
             "--json",
@@ -205,6 +214,11 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
         fail_fast: s.switch("--fail-fast"),
         check_syntax: s.switch("--check-syntax") || s.switch("--fail-on-syntax"),
         fail_on_syntax: s.switch("--fail-on-syntax"),
+        stop_reason: s
+            .value("--stop-reason")
+            .map(|v| v.parse())
+            .transpose()
+            .map_err(err)?,
     }))
 }
 

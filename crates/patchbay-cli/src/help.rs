@@ -33,13 +33,14 @@ Apply a model output to files under a root, all or nothing.
 Usage: patchbay apply --edits OUT.txt [--root DIR] [--file PATH] [--format NAME]
                       [--dry-run] [--json] [--partial] [--strict]
                       [--tag-len N] [--tag-line] [--stream [--fail-fast]]
-                      [--check-syntax] [--fail-on-syntax]
+                      [--check-syntax] [--fail-on-syntax] [--stop-reason WHY]
 
 Options:
   --edits OUT.txt  the model output to apply (`-` reads stdin)
   --root DIR       the folder the output's paths resolve under [default: .]
   --file PATH      target for edits that name no file (relative to the root)
-  --format NAME    edit format, or `auto` to detect it [default: auto]
+  --format NAME    edit format: search-replace, whole, apply-patch, hashline,
+                   lines, tool-call, udiff, or auto to detect it [default: auto]
   --dry-run        check and report, write nothing
   --json           print one JSON report object instead of text
   --partial        write the edits that applied even when others failed
@@ -54,6 +55,10 @@ Options:
                    about syntax errors the edits introduced
   --fail-on-syntax like --check-syntax, but such an error fails the edit
                    (code `syntax_error`) and nothing is written
+  --stop-reason WHY why the model stopped, as its server said: `stop` (or
+                   end_turn) lets a reply that only may be cut apply (a diff
+                   whose last hunk is shorter than its header); `length` (or
+                   max_tokens) makes the reply truncated, nothing written
   -h, --help       print help
 
 Paths that are absolute, climb out with `..`, or leave the root through a
@@ -178,3 +183,13 @@ Options:
 Exit codes: 0 every hunk applies strictly (or the repair succeeded),
 1 some hunk does not, 2 usage or I/O error.
 ";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn apply_help_names_every_format() {
+        for name in patchbay::formats::names() {
+            assert!(super::APPLY_HELP.contains(name), "{name} missing");
+        }
+    }
+}

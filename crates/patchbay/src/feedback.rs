@@ -292,6 +292,10 @@ pub fn ambiguous(
 
 /// The closing text for the model: every failure with its fix, then what
 /// was applied or held back.
+/// Words of a message that says an ending may be a cut or a miscount (a
+/// diff hunk shorter than its header at the end of the output).
+pub const CUT_OR_MISCOUNTED: &str = "Either the reply was cut off";
+
 pub fn summary(report: &Report, partial: bool) -> String {
     let receipts = report.receipts();
     let total = receipts.len();
@@ -312,14 +316,21 @@ pub fn summary(report: &Report, partial: bool) -> String {
     let mut out = String::new();
     for r in receipts.iter().filter(|r| r.status == EditStatus::Failed) {
         let code = r.code.map(Code::as_str).unwrap_or("failed");
-        let at = r
-            .output_lines
-            .map(|l| format!(", output lines {}-{}", l[0], l[1]))
-            .unwrap_or_default();
+        let mut place: Vec<String> = vec![];
+        if !path_of(r.index).is_empty() {
+            place.push(path_of(r.index).to_owned());
+        }
+        if let Some(l) = r.output_lines {
+            place.push(format!("output lines {}-{}", l[0], l[1]));
+        }
+        let place = if place.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", place.join(", "))
+        };
         out.push_str(&format!(
-            "Edit {} ({}{at}) failed [{code}]: {}\n",
+            "Edit {}{place} failed [{code}]: {}\n",
             r.index,
-            path_of(r.index),
             r.message.as_deref().unwrap_or("")
         ));
     }
@@ -334,7 +345,16 @@ pub fn summary(report: &Report, partial: bool) -> String {
     if report.status == Status::Truncated {
         // The continuation asks only for what is missing: complete edits are
         // named by their location, not repeated.
-        out.push_str("The output was cut off, so nothing was applied.");
+        let maybe = receipts.iter().any(|r| {
+            r.message
+                .as_deref()
+                .is_some_and(|m| m.contains(CUT_OR_MISCOUNTED))
+        });
+        out.push_str(if maybe {
+            "The output may be cut off (or its counts are wrong, see above), so nothing was applied."
+        } else {
+            "The output was cut off, so nothing was applied."
+        });
         let done: Vec<String> = receipts
             .iter()
             .filter(|r| r.status == EditStatus::Skipped)
@@ -356,12 +376,22 @@ pub fn summary(report: &Report, partial: bool) -> String {
             .find(|r| r.code == Some(Code::Truncated))
             .map(|r| r.index)
             .unwrap_or(total + 1);
+        let with = if done.is_empty() {
+            ""
+        } else {
+            "; the complete ones will be applied together with them"
+        };
         out.push_str(&format!(
-            " Send the remaining edits in the same format, starting with edit {next}; the complete ones will be applied together with them.\n"
+            " Send the remaining edits in the same format, starting with edit {next}{with}.\n"
         ));
     } else if !held.is_empty() {
+        let (edits, were) = if held.len() == 1 {
+            ("edit", "was")
+        } else {
+            ("edits", "were")
+        };
         out.push_str(&format!(
-            "Not applied: edits {} located correctly but were held back because the transaction is all-or-nothing. Resend only the failed edits, fixed; the others will apply with them.\n",
+            "Not applied: {edits} {} located correctly but {were} held back because the transaction is all-or-nothing. Resend only the failed edits, fixed; the others will apply with them.\n",
             held.join(", ")
         ));
     } else if partial && !applied.is_empty() {

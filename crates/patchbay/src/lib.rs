@@ -71,6 +71,35 @@ pub struct ApplyOptions {
     /// `file-crc` snapshot, see [`seen`]); the format's plain line numbers are
     /// held to it, and refused without it.
     pub seen: Option<SeenLines>,
+    /// Why the model stopped, when the caller knows: `stop` (it ended on
+    /// its own) lets a reply that only may be cut apply; `length` (the
+    /// reply limit cut it) makes the reply `truncated` however complete it
+    /// looks, so a cut reply never applies.
+    pub stop_reason: Option<StopReason>,
+}
+
+/// Why a model stopped generating, as its server reports it (Ollama's
+/// `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// It ended on its own (`stop`, `end_turn`, `stop_sequence`).
+    #[serde(alias = "end_turn", alias = "stop_sequence", alias = "eos")]
+    Stop,
+    /// The reply limit cut it off (`length`, `max_tokens`).
+    #[serde(alias = "max_tokens")]
+    Length,
+}
+
+impl std::str::FromStr for StopReason {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        serde_json::from_value(serde_json::Value::String(s.to_owned())).map_err(|_| {
+            format!(
+                "unknown stop reason {s:?}; expected stop (or end_turn) or length (or max_tokens)"
+            )
+        })
+    }
 }
 
 impl Default for ApplyOptions {
@@ -85,6 +114,7 @@ impl Default for ApplyOptions {
             strict: false,
             tags: TagOptions::default(),
             seen: t.seen,
+            stop_reason: None,
         }
     }
 }
@@ -108,6 +138,7 @@ impl ApplyOptions {
         ParseOptions {
             strict: self.strict,
             tags: self.tags,
+            complete: self.stop_reason == Some(StopReason::Stop),
         }
     }
 }
@@ -173,7 +204,7 @@ pub fn apply(
     files: &BTreeMap<String, String>,
     opt: &ApplyOptions,
 ) -> Result<Report, UnknownFormat> {
-    let (name, parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
+    let (name, parsed) = parse_reply(output, opt)?;
     Ok(transaction::run(
         name,
         output,
@@ -181,6 +212,42 @@ pub fn apply(
         files,
         &opt.transaction(),
     ))
+}
+
+/// Parses a reply as [`apply`] does: the format and parse options of
+/// `opt`, and its stop reason (`length` makes the reply `truncated`).
+pub fn parse_reply(
+    output: &str,
+    opt: &ApplyOptions,
+) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let (name, mut parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
+    if opt.stop_reason == Some(StopReason::Length) {
+        cut_by_limit(output, &mut parsed);
+    }
+    Ok((name, parsed))
+}
+
+/// A reply the reply limit cut off (stop reason `length`) is `truncated`
+/// however complete it looks: its last edit may have lost lines that no
+/// format can see are missing, so that edit is the cut one, and the ones
+/// before it wait for the rest (a truncated reply applies nothing).
+fn cut_by_limit(output: &str, parsed: &mut Parsed) {
+    if parsed.truncated {
+        return;
+    }
+    parsed.truncated = true;
+    let op = Op::Invalid {
+        code: Code::Truncated,
+        message: "the reply was cut off by its length limit (stop reason `length`), so this last edit may be incomplete; nothing was applied".into(),
+    };
+    match parsed.edits.last_mut() {
+        Some(last) => last.op = op,
+        None => parsed.edits.push(Edit {
+            path: None,
+            op,
+            span: 0..output.len(),
+        }),
+    }
 }
 
 /// The canonical edit in `format` that turns `before` into `after`.

@@ -133,6 +133,10 @@ impl Stream {
             if parsed.edits[i].path.is_none() {
                 break;
             }
+            // An edit that reaches into a line still arriving may change.
+            if parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
+                break;
+            }
             self.format.get_or_insert(name);
             let one = Parsed {
                 edits: vec![parsed.edits[i].clone()],
@@ -191,7 +195,7 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
         last.len() >= 3 && (last.chars().all(|c| c == '`') || last.chars().all(|c| c == '~'));
     match format {
         "search-replace" => crate::formats::search_replace::is_tail(last) || fence,
-        "apply-patch" => last == "*** End Patch",
+        "apply-patch" => last == "*** End Patch" || next == Some("*** End Patch"),
         // A JSON edit is parsed only once its object is closed.
         "tool-call" | "hashline" => last.ends_with('}') || last.ends_with(']') || fence,
         "lines" => last == "@@ end" || fence,

@@ -23,6 +23,10 @@ pub struct ParseOptions {
     pub strict: bool,
     /// How hashline tags are computed.
     pub tags: crate::tags::TagOptions,
+    /// The caller knows the reply ended on its own (the model's stop reason
+    /// was `stop`): an ending that only may be a cut (a unified diff whose
+    /// last hunk is shorter than its header says) is read as complete.
+    pub complete: bool,
 }
 
 /// One edit format.

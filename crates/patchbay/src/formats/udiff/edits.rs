@@ -286,6 +286,16 @@ pub fn strict_problems(h: &Hunk) -> Vec<String> {
 pub fn cut_message(h: &Hunk) -> String {
     let (o, n) = h.counts();
     match h.header.old.zip(h.header.new) {
+        Some((ho, hn)) if (o < ho.1 || n < hn.1) && h.maybe_miscounted => format!(
+            "the hunk `{}` (output line {}) ends with the output before its header's counts are met: the header says {} and {}, the hunk has {o} and {n}. {} (then send the rest, from this hunk on) or the header's counts are wrong (then correct them to -{},{o} +{},{n}). Nothing was applied; a caller that knows the reply ended on its own passes the model's stop reason `stop` (`--stop-reason stop`, `stopReason: \"stop\"`), and then a complete one applies",
+            h.header.text.trim(),
+            h.out_line,
+            plural(ho.1, "old line"),
+            plural(hn.1, "new line"),
+            crate::feedback::CUT_OR_MISCOUNTED,
+            ho.0,
+            hn.0
+        ),
         Some((ho, hn)) if o < ho.1 || n < hn.1 => format!(
             "the hunk `{}` (output line {}) is cut off: its header says {} and {}, the output ends after {o} and {n}; the reply was cut off",
             h.header.text.trim(),

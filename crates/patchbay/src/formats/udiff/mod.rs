@@ -67,7 +67,17 @@ impl Format for Udiff {
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        edits::to_edits(&parse::read(output), opt.strict)
+        let mut files = parse::read(output);
+        // A last hunk shorter than its counts, unfenced, is cut or
+        // miscounted; a reply known to have ended on its own (its stop
+        // reason) settles it as miscounted. A declared edit count cannot:
+        // a hunk cut in its middle is still one of the N.
+        if opt.complete {
+            for h in files.iter_mut().flat_map(|f| f.hunks.iter_mut()) {
+                h.cut &= !h.maybe_miscounted;
+            }
+        }
+        edits::to_edits(&files, opt.strict)
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {

@@ -84,6 +84,9 @@ pub struct Hunk {
     /// The output ends inside this hunk: its counts are not met, or its
     /// fence is never closed.
     pub cut: bool,
+    /// `cut` only because the output ends before the header's counts are
+    /// met, outside a fence: the counts may as well be wrong.
+    pub maybe_miscounted: bool,
     /// The output ends inside the hunk's last line (no line break after
     /// it), so that line may be cut short.
     pub open_end: bool,
@@ -432,6 +435,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
         span: lines[at].start..last,
         out_line: at + 1,
         cut: false,
+        maybe_miscounted: false,
         open_end: body_end_at == Some(output.len()) && !output.ends_with(['\n', '\r']),
     };
     let (o, n) = h.counts();
@@ -442,6 +446,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
         .is_some_and(|(ho, hn)| o < ho.1 || n < hn.1);
     let rest_blank = cands[end..].iter().all(|l| l.text.trim().is_empty());
     h.cut = stop == lines.len() && (fence.is_some() || (short && rest_blank));
+    h.maybe_miscounted = h.cut && fence.is_none();
     (h, stop)
 }
 

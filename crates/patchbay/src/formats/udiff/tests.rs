@@ -296,7 +296,14 @@ fn diagnosis_of_tolerance_ambiguity_and_files() {
     let d = diagnose(GOOD, &BTreeMap::new()).remove(0);
     assert!(has(&d, FindingKind::FileMissing, "app.py does not exist"));
     let d = diag(&GOOD[..GOOD.len() - 30], PY);
-    assert!(has(&d, FindingKind::Truncated, "is cut off"), "{d:#?}");
+    assert!(
+        has(
+            &d,
+            FindingKind::Truncated,
+            "before its header's counts are met"
+        ),
+        "{d:#?}"
+    );
     let json = serde_json::to_string(&d).unwrap();
     assert!(json.contains("\"kind\":\"truncated\""), "{json}");
 }
