@@ -59,3 +59,102 @@ fn a_cut_reply_never_claims_complete() {
     }
     assert!(cases >= 100 && cuts > 10_000, "{cases} cases, {cuts} cuts");
 }
+
+/// Without a declared count: a cut reply that applies must give the full
+/// reply's result, unless the cut falls between two lines and what is left
+/// is itself a complete reply (its last edit ended there). A cut inside a
+/// line never applies anything else. Every format, forced and `auto`.
+#[test]
+fn a_cut_inside_a_line_never_applies_a_different_result() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let (mut cuts, mut bad) = (0, vec![]);
+    for dir in case_dirs(&root) {
+        let case: Case =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
+        if case.expect.status != "applied" {
+            continue;
+        }
+        let before = load_tree(&dir.join("before"));
+        let after = load_tree(&dir.join("after"));
+        let reply = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+        for format in [case.format.as_str(), "auto"] {
+            let mut opt: ApplyOptions = if case.options.is_null() {
+                ApplyOptions::default()
+            } else {
+                serde_json::from_value(case.options.clone()).unwrap()
+            };
+            opt.format = format.to_owned();
+            // `auto` only where it reads the whole reply as the case's format.
+            if format == "auto" && apply(&reply, &before, &opt).unwrap().format != case.format {
+                continue;
+            }
+            let spans: Vec<_> = parse_with(&reply, &opt.format, &opt.parse_options())
+                .unwrap()
+                .1
+                .edits
+                .into_iter()
+                .map(|e| e.span)
+                .collect();
+            let len = reply.len();
+            let step = (len / 300).max(1);
+            for at in (0..len).filter(|&i| {
+                reply.is_char_boundary(i) && (i < 150 || i + 150 > len || i % step == 0)
+            }) {
+                let cut = &reply[..at];
+                let r = apply(cut, &before, &opt).unwrap();
+                cuts += 1;
+                // At a line's end (its break not yet sent) counts as between.
+                let rest = &reply[at..];
+                let between_lines = cut.is_empty()
+                    || cut.ends_with('\n')
+                    || rest.starts_with('\n')
+                    || rest.starts_with("\r\n");
+                let in_edit = spans.iter().any(|s| s.start < at && at < s.end);
+                if r.status == Status::Applied
+                    && !between_lines
+                    && (in_edit || structural(line_at(&reply, at)))
+                    && result_tree(&before, &r) != after
+                {
+                    bad.push(format!("{} [{format}] cut at {at} of {len}", dir.display()));
+                }
+            }
+        }
+    }
+    assert!(cuts > 20_000, "{cuts} cuts");
+    assert!(
+        bad.is_empty(),
+        "{} cuts applied a different result:\n{}",
+        bad.len(),
+        bad[..bad.len().min(40)].join("\n")
+    );
+}
+
+/// The whole line of `text` that offset `at` falls in.
+fn line_at(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    &text[start..end]
+}
+
+/// Whether a line of a reply is structure rather than prose: a fence, a
+/// marker, a diff or patch header, JSON. Decided here from the line alone,
+/// not by the engine. (A path line is prose: its first letters cannot be
+/// told from a sentence's.)
+fn structural(line: &str) -> bool {
+    let t = line.trim();
+    let starts = [
+        "```",
+        "~~~",
+        "<<<<<",
+        "=====",
+        ">>>>>",
+        "@@",
+        "--- ",
+        "+++ ",
+        "diff --git",
+        "*** ",
+        "{",
+        "[",
+    ];
+    starts.iter().any(|s| t.starts_with(s))
+}

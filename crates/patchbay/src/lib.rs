@@ -221,10 +221,37 @@ pub fn parse_reply(
     opt: &ApplyOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
     let (name, mut parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
-    if opt.stop_reason == Some(StopReason::Length) {
-        cut_by_limit(output, &mut parsed);
+    match opt.stop_reason {
+        Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
+        Some(StopReason::Stop) => {}
+        None => cut_in_a_line(output, &mut parsed),
     }
     Ok((name, parsed))
+}
+
+/// A reply that stops inside a line that begins a structure (a fence, a
+/// marker, a header, a JSON object: [`scan::partial_structure`]) was cut
+/// off where its next edit began, even when the edits before it are
+/// complete: `truncated`, so that the cut never applies part of a reply.
+fn cut_in_a_line(output: &str, parsed: &mut Parsed) {
+    if parsed.truncated {
+        return;
+    }
+    let Some(last) = scan::partial_structure(output) else {
+        return;
+    };
+    parsed.truncated = true;
+    parsed.edits.push(Edit {
+        path: None,
+        op: Op::Invalid {
+            code: Code::Truncated,
+            message: format!(
+                "the reply ends inside the line `{}`, which begins an edit (or its end marker): it was cut off",
+                last.trim()
+            ),
+        },
+        span: output.len() - last.len()..output.len(),
+    });
 }
 
 /// A reply the reply limit cut off (stop reason `length`) is `truncated`

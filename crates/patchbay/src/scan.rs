@@ -285,6 +285,63 @@ pub fn path_in_prose(line: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The last line of an output that stops inside a line (no line break
+/// after it) when that line is the beginning of a structure: a fence, a
+/// SEARCH/REPLACE marker, a diff or patch header, a JSON object or array,
+/// a path line. Such an output was cut off where the next edit (or the end
+/// of this one) began; an unfinished line of prose is not a cut anyone can
+/// see. `O(last line)`.
+pub fn partial_structure(output: &str) -> Option<&str> {
+    if output.ends_with(['\n', '\r']) {
+        return None;
+    }
+    let last = &output[output.rfind('\n').map_or(0, |i| i + 1)..];
+    let t = last.trim_start();
+    if t.is_empty() {
+        return None;
+    }
+    // A run of `ch` and then the beginning of `word` (not all of it: a
+    // whole `>>>>>>> REPLACE` is a complete end).
+    let run_then = |ch: char, word: &str, whole_ok: bool| {
+        let rest = t.trim_end().trim_start_matches(ch);
+        rest.len() < t.len() && word.starts_with(rest) && (whole_ok || rest != word)
+    };
+    let prefix_of = |whole: &str| whole.starts_with(t) || t.starts_with(whole);
+    // A bare fence run is complete when it closes an open fence; any other
+    // fence line at the end is an opener that nothing follows.
+    let fence = match fence_open(t) {
+        Some(f) if f.info.is_empty() => !closes_open_fence(&output[..output.len() - last.len()], t),
+        Some(_) => true,
+        None => t.len() < 3 && t.chars().all(|c| c == '`' || c == '~'),
+    };
+    let marker = run_then('<', " SEARCH", true)
+        || run_then('=', "", true)
+        || run_then('>', " REPLACE", false);
+    let header = (t.starts_with('@') && t.trim_end() != "@@ end")
+        || prefix_of("--- ")
+        || prefix_of("+++ ")
+        || prefix_of("diff --git ")
+        || (t.starts_with("*** ") && t.trim_end() != "*** End Patch")
+        || t.chars().all(|c| c == '*');
+    let json = t.starts_with(['{', '[']) && serde_json::from_str::<serde_json::Value>(t).is_err();
+    let path = !t.ends_with(['.', '!', '?']) && path_from_line(t).is_some();
+    (fence || marker || header || json || path).then_some(last)
+}
+
+/// Whether the fence line `closer` closes a fence left open in `before`
+/// (fences paired in order, as Markdown reads them).
+fn closes_open_fence(before: &str, closer: &str) -> bool {
+    let mut open: Option<Fence> = None;
+    for l in before.lines() {
+        match &open {
+            Some(f) if fence_closes(l, f) => open = None,
+            Some(_) => {}
+            None => open = fence_open(l),
+        }
+    }
+    open.is_some_and(|f| fence_closes(closer, &f))
+}
+
 /// A bare word of prose that names a file: a code file extension, and not
 /// a product name such as `Node.js` (capitalised, no folder).
 fn bare_file_name(w: &str) -> bool {

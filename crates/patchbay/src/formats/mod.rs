@@ -69,48 +69,69 @@ pub fn names() -> Vec<&'static str> {
     v
 }
 
-/// The first line of a whole-file text that is another format's marker (a
-/// SEARCH/REPLACE head or tail, a unified-diff hunk header, a V4A patch
-/// header) and that `original` does not hold, with the format it belongs
-/// to: a reply in that format read as file content by a forced `whole`
-/// (or a created file), which would write the markers into the file.
-/// Lines inside a fence of the text (a document showing an example) and
-/// hunk headers in a `.diff`/`.patch` file are content. `O(lines)`.
+/// The first line of a whole-file text that begins another format's edit
+/// (a SEARCH/REPLACE head with its tail after it, a unified-diff hunk header
+/// in text that is a diff, a V4A `*** Begin Patch` with a file action) and
+/// that `original` does not hold, with the format it belongs to: a reply in
+/// that format read as file content by a forced `whole` (or a created
+/// file), which would write the markers into the file. Lines inside a
+/// fence of the text (a document showing an example) are content, and so
+/// are hunk headers in a `.diff`/`.patch` file. `O(lines)`.
 pub fn foreign_marker(
     path: &str,
     text: &[String],
     original: &str,
 ) -> Option<(usize, &'static str)> {
+    let outside = lines_outside_fences(text);
+    let held: std::collections::HashSet<&str> = original.lines().map(str::trim_end).collect();
+    let new = |k: &usize| !held.contains(text[*k].trim_end());
+    let first = |pred: &dyn Fn(&str) -> bool| {
+        outside
+            .iter()
+            .copied()
+            .filter(new)
+            .find(|&k| pred(&text[k]))
+    };
+    if let Some(h) = first(&search_replace::is_head) {
+        if outside
+            .iter()
+            .any(|&k| k > h && search_replace::is_tail(&text[k]))
+        {
+            return Some((h, "search-replace"));
+        }
+    }
     let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
+    if let Some(h) = first(&detect::hunk_header).filter(|_| !patch_file) {
+        let changes = text[h + 1..]
+            .iter()
+            .any(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"));
+        if changes {
+            return Some((h, "udiff"));
+        }
+    }
+    let begin = first(&|l: &str| l.trim() == "*** Begin Patch")?;
+    let action = ["*** Update File:", "*** Add File:", "*** Delete File:"];
+    text[begin..]
+        .iter()
+        .any(|l| action.iter().any(|a| l.trim_start().starts_with(a)))
+        .then_some((begin, "apply-patch"))
+}
+
+/// Indexes of the lines of `text` that are not inside a fenced block.
+fn lines_outside_fences(text: &[String]) -> Vec<usize> {
+    let mut out = vec![];
     let mut fence: Option<crate::scan::Fence> = None;
-    let mut held: Option<std::collections::HashSet<&str>> = None;
     for (k, line) in text.iter().enumerate() {
         match &fence {
             Some(f) if crate::scan::fence_closes(line, f) => fence = None,
             Some(_) => {}
-            None => {
-                if let Some(f) = crate::scan::fence_open(line) {
-                    fence = Some(f);
-                    continue;
-                }
-                let format = if search_replace::is_head(line) || search_replace::is_tail(line) {
-                    "search-replace"
-                } else if detect::hunk_header(line) && !patch_file {
-                    "udiff"
-                } else if line.trim() == "*** Begin Patch" {
-                    "apply-patch"
-                } else {
-                    continue;
-                };
-                let held =
-                    held.get_or_insert_with(|| original.lines().map(str::trim_end).collect());
-                if !held.contains(line.trim_end()) {
-                    return Some((k, format));
-                }
-            }
+            None => match crate::scan::fence_open(line) {
+                Some(f) => fence = Some(f),
+                None => out.push(k),
+            },
         }
     }
-    None
+    out
 }
 
 /// A guess of the format of an output, with a confidence in `0.0..=1.0`.

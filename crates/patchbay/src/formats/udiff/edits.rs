@@ -303,6 +303,11 @@ pub fn cut_message(h: &Hunk) -> String {
             plural(ho.1, "old line"),
             plural(hn.1, "new line")
         ),
+        _ if h.maybe_miscounted => format!(
+            "the hunk `{}` (output line {}) ends with a line that holds only its marker and no line break: the reply was cut off inside that line (if it is complete, the caller passes the model's stop reason `stop`)",
+            h.header.text.trim(),
+            h.out_line
+        ),
         _ => format!(
             "the output ends inside the fenced diff, in the hunk `{}` (output line {}); the reply was cut off",
             h.header.text.trim(),

@@ -445,7 +445,10 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
         .zip(h.header.new)
         .is_some_and(|(ho, hn)| o < ho.1 || n < hn.1);
     let rest_blank = cands[end..].iter().all(|l| l.text.trim().is_empty());
-    h.cut = stop == lines.len() && (fence.is_some() || (short && rest_blank));
+    // The output ends right after a line's marker (` `, `-`, `+`): the
+    // line's text was cut away, or it is an empty line without a break.
+    let bare = h.open_end && end > 0 && matches!(cands[end - 1].text, " " | "-" | "+");
+    h.cut = stop == lines.len() && (fence.is_some() || (short && rest_blank) || bare);
     h.maybe_miscounted = h.cut && fence.is_none();
     (h, stop)
 }
