@@ -126,7 +126,7 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
         "-h" | "--help" => Ok(Command::Help(MAIN_HELP)),
         "-V" | "--version" => Ok(Command::Version),
         "help" => match rest.first().map(String::as_str) {
-            None => Ok(Command::Help(MAIN_HELP)),
+            None | Some("-h" | "--help" | "help") => Ok(Command::Help(MAIN_HELP)),
             Some("apply") => Ok(Command::Help(APPLY_HELP)),
             Some("render") => Ok(Command::Help(RENDER_HELP)),
             Some("tag") => Ok(Command::Help(TAG_HELP)),

@@ -72,11 +72,18 @@ pub fn run(c: &TokenCmd) -> Result<i32, Failure> {
                 json(serde_json::to_string_pretty(&c))?;
                 return Ok(0);
             }
+            if c.formats.is_empty() {
+                out(&format!(
+                    "BEFORE and AFTER are identical ({}): there is nothing to edit.\n",
+                    plural(c.lines_before, "line")
+                ));
+                return Ok(0);
+            }
             let mut s = format!(
-                "BEFORE {} lines, AFTER {} lines; {} lines changed ({:.1}%); tokens by {}\n\n{:<16} {:>8} {:>8}  applies back\n",
-                c.lines_before,
-                c.lines_after,
-                c.changed_lines,
+                "BEFORE {}, AFTER {}; {} changed ({:.1}%); tokens by {}\n\n{:<16} {:>8} {:>8}  applies back\n",
+                plural(c.lines_before, "line"),
+                plural(c.lines_after, "line"),
+                plural(c.changed_lines, "line"),
                 100.0 * c.change_ratio,
                 c.tokenizer.name(),
                 "format",
@@ -102,6 +109,11 @@ pub fn run(c: &TokenCmd) -> Result<i32, Failure> {
         }
         TokenCmd::Budget(b) => budget(b),
     }
+}
+
+/// `1 line`, `2 lines`.
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn tokens(files: &[String], name: &str, as_json: bool) -> Result<i32, Failure> {

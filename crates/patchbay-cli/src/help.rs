@@ -7,18 +7,18 @@ patchbay: apply code edits written by language models, or refuse with a typed er
 Usage: patchbay <COMMAND> [OPTIONS]
 
 Commands:
-  apply    apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files under a root
-  render   print the canonical edit in a format that turns BEFORE into AFTER
-  tag      print a file's tagged view (`N:TAG content`) for hashline edits
-  diagnose say hunk by hunk why a unified diff fails strictly; --repair, --fuzz
+  apply         apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files under a root
+  render        print the canonical edit in a format that turns BEFORE into AFTER
+  tag           print a file's tagged view (`N:TAG content`) for hashline edits
+  diagnose      say hunk by hunk why a unified diff fails strictly; --repair, --fuzz
   check-output  check a reply with declared counts (`Total: N`, `## Item n/N`) for truncation
-  outline  list a file's definitions (functions, classes, methods, ...) with their lines
-  slice    print one symbol of a file, dedented, to edit it alone
-  splice   put an edited slice back into its file
-  tokens   count the tokens of files (built-in estimator or an exact vocabulary)
-  compare  every format's edit from BEFORE to AFTER, its size, and which to use
-  budget   plan what fits in a context window (system, reserve, memory, code)
-  help     print this help, or a command's help (`patchbay help apply`)
+  outline       list a file's definitions (functions, classes, methods, ...) with their lines
+  slice         print one symbol of a file, dedented, to edit it alone
+  splice        put an edited slice back into its file
+  tokens        count the tokens of files (built-in estimator or an exact vocabulary)
+  compare       every format's edit from BEFORE to AFTER, its size, and which to use
+  budget        plan what fits in a context window (system, reserve, memory, code)
+  help          print this help, or a command's help (`patchbay help apply`)
 
 Options:
   -h, --help     print help

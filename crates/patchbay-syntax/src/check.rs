@@ -247,6 +247,8 @@ pub fn check_report(
                 );
             }
         }
+        // The summary said every edit applied: say what happened instead.
+        report.feedback = patchbay::feedback::summary(report, false);
         text.push_str(
             "\nNothing was applied. Fix these edits so that the file parses, and send them again.",
         );

@@ -86,10 +86,15 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
         .map(|c| c.old.len().max(c.new.len()))
         .sum();
     let ratio = changed as f64 / old.len().max(1) as f64;
-    let mut formats: Vec<FormatCost> = crate::formats::all()
-        .iter()
-        .map(|f| cost(f.name(), before, after, opt))
-        .collect();
+    // Identical files need no edit in any format (and each format's empty
+    // edit would only be refused as "no edits").
+    let mut formats: Vec<FormatCost> = if before == after {
+        vec![]
+    } else {
+        (crate::formats::all().iter())
+            .map(|f| cost(f.name(), before, after, opt))
+            .collect()
+    };
     formats.sort_by_key(|c| (c.tokens, c.bytes));
     let recommendation = recommend(before, after, old.len(), ratio, &formats, opt);
     Comparison {

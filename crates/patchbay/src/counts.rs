@@ -276,7 +276,7 @@ fn judge(items: &[Item], total: Option<usize>, dropped: bool, stop: Option<&str>
     }
     match total {
         Some(t) if items.len() > t => Verdict::Inconsistent {
-            reason: format!("{} items received, {t} declared", items.len()),
+            reason: format!("{} received, {t} declared", items_word(items.len())),
         },
         Some(t) if items.len() < t => Verdict::Truncated {
             missing: Some(t - items.len()),
@@ -394,13 +394,16 @@ pub fn continuation_prompt(check: &OutputCheck, p: &Protocol) -> String {
     let japanese = p.heading == Protocol::japanese().heading;
     match (check.declared_total, japanese) {
         (Some(t), false) => format!(
-            "The previous reply ended after {got} items; {t} were declared. These were received; do not repeat them:\n{}\nWrite the remaining {} items in the same format, numbered from {next}/{t}, in the same order{}.",
+            "The previous reply ended after {}; {t} {} declared. These were received; do not repeat them:\n{}\nWrite the remaining {} in the same format, numbered from {next}/{t}, in the same order{}.",
+            items_word(got),
+            if t == 1 { "was" } else { "were" },
             locs.join("\n"),
-            t.saturating_sub(got),
+            items_word(t.saturating_sub(got)),
             check.order.as_deref().map(|o| format!(" ({o})")).unwrap_or_default()
         ),
         (None, false) => format!(
-            "The previous reply was cut off after {got} items. These were received; do not repeat them:\n{}\nContinue with the remaining items in the same format, numbered from {next}, in the same order.",
+            "The previous reply was cut off after {}. These were received; do not repeat them:\n{}\nContinue with the remaining items in the same format, numbered from {next}, in the same order.",
+            items_word(got),
             locs.join("\n")
         ),
         (Some(t), true) => format!(
@@ -433,6 +436,11 @@ pub fn declared_edits(output: &str) -> Option<usize> {
             .or_else(|| t.strip_prefix("Edits:"))?;
         v.trim().parse().ok()
     })
+}
+
+/// `1 item`, `2 items`.
+fn items_word(n: usize) -> String {
+    format!("{n} item{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
