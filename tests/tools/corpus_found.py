@@ -73,6 +73,31 @@ def sr_mentioned_path(a, b, rng, fault):
                 description="a block that only mentions its file in prose, whose SEARCH text the previous file also has")
 
 
+def sr_aider_shapes(a, rng, fault):
+    """Shapes of real Aider replies: a `<source>python` tag fence, a new text
+    closed by a second `=======` with prose after it, and a doubled divider
+    before `>>>>>>> REPLACE`. Each applies as Aider reads it, and no marker
+    line reaches the file."""
+    s = pick_block(a, rng)
+    if s is None:
+        return None
+    old = a.lines[s : s + 3]
+    new = change(a, old)
+    if fault == "tag_fence":
+        body = "<<<<<<< SEARCH\n" + join(old) + "=======\n" + join(new) + ">>>>>>> REPLACE\n"
+        out = f"Here is the change:\n\n{a.path}\n<source>{a.lang}\n{body}</source>\n"
+    elif fault == "divider_as_tail":
+        body = "<<<<<<< SEARCH\n" + join(old) + "=======\n" + join(new) + "=======\n"
+        out = f"{a.path}\n```{a.lang}\n{body}\nThis change adds a note.\n"
+    else:
+        body = "<<<<<<< SEARCH\n" + join(old) + "=======\n" + join(new) + "=======\n>>>>>>> REPLACE\n"
+        out = f"{a.path}\n```{a.lang}\n{body}```\n"
+    lines = list(a.lines)
+    lines[s : s + 3] = new
+    return Case(None, "search-replace", {a.path: join(a.lines)}, out, "applied", after={a.path: join(lines)},
+                fault=fault, source=a.name, description="a block in a shape Aider's parser accepts")
+
+
 def whole_forced(a, rng, fault):
     """`--format whole` on a SEARCH/REPLACE or unified-diff reply in a fence
     must not write the markers into the file."""
@@ -158,6 +183,9 @@ def main():
         ("forced_whole_on_sr", whole_forced),
         ("forced_whole_on_udiff", whole_forced),
         ("anchor_twice_narrows", ap_anchor_twice),
+        ("tag_fence", sr_aider_shapes),
+        ("divider_as_tail", sr_aider_shapes),
+        ("doubled_divider", sr_aider_shapes),
         ("unknown_action", ap_unknown_action),
     ]
     count = 0

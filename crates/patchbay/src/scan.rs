@@ -81,12 +81,34 @@ pub struct Fence<'a> {
     pub info: &'a str,
 }
 
+/// The tag fences Aider also accepts (`<source>python` ... `</source>`);
+/// a tag fence is a [`Fence`] with `ch == '<'` and `len` its index here.
+const TAG_FENCES: [&str; 5] = ["source", "code", "pre", "codeblock", "sourcecode"];
+
+/// A tag fence opener: `<source>`, `<source>python`, `<code>`, ...
+fn tag_fence_open(t: &str) -> Option<Fence<'_>> {
+    let rest = t.strip_prefix('<')?;
+    let (k, tag) = TAG_FENCES
+        .iter()
+        .enumerate()
+        .find(|(_, tag)| rest.strip_prefix(*tag).is_some_and(|r| r.starts_with('>')))?;
+    let info = rest[tag.len() + 1..].trim();
+    (!info.contains(['<', '>', ' '])).then_some(Fence {
+        ch: '<',
+        len: k,
+        info,
+    })
+}
+
 /// Recognises a Markdown fence opener (up to 3 spaces of indentation, 3+
-/// backticks or tildes, an optional info string).
+/// backticks or tildes, an optional info string), or a tag fence.
 pub fn fence_open(line: &str) -> Option<Fence<'_>> {
     let t = line.trim_start_matches(' ');
     if line.len() - t.len() > 3 {
         return None;
+    }
+    if t.starts_with('<') {
+        return tag_fence_open(t.trim_end());
     }
     let ch = t.chars().next()?;
     if ch != '`' && ch != '~' {
@@ -106,6 +128,10 @@ pub fn fence_open(line: &str) -> Option<Fence<'_>> {
 /// Whether `line` closes a fence opened with `f`.
 pub fn fence_closes(line: &str, f: &Fence) -> bool {
     let t = line.trim();
+    if f.ch == '<' {
+        let tag = TAG_FENCES.get(f.len).copied().unwrap_or("");
+        return t.strip_prefix("</").and_then(|r| r.strip_suffix('>')) == Some(tag);
+    }
     t.len() >= f.len && t.chars().all(|c| c == f.ch)
 }
 
@@ -122,7 +148,8 @@ pub fn find_fence_close(lines: &[OutLine], open: usize) -> Option<usize> {
             }
             depth -= 1;
         } else if let Some(inner) = fence_open(l.text) {
-            if inner.ch == f.ch && inner.len >= f.len && !inner.info.is_empty() {
+            let longer = inner.len >= f.len && f.ch != '<' || inner.len == f.len;
+            if inner.ch == f.ch && longer && !inner.info.is_empty() {
                 depth += 1;
             }
         }

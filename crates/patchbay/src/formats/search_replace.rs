@@ -84,8 +84,8 @@ enum End {
     Tail(usize),
     /// A new head of the same length at this line, before any tail.
     Head(usize),
-    /// The output ends first.
-    Eof,
+    /// The output ends first (at this line count).
+    Eof(usize),
 }
 
 /// The block's end: the first tail as long as its head (a marker line of
@@ -106,7 +106,28 @@ fn block_end(lines: &[OutLine], h: usize, n: usize) -> End {
             return other.map_or(End::Head(j), End::Tail);
         }
     }
-    End::Eof
+    End::Eof(lines.len())
+}
+
+/// Where a block that has no `>>>>>>> REPLACE` before `limit` (the next
+/// head, or the end of the output) ends when its new text was closed by a
+/// second `=======` instead (Aider reads it so): that divider, when a blank
+/// line, a fence or a new head follows it. A second divider that ends the
+/// output is not taken: the reply may have been cut in its new text.
+fn divider_end(lines: &[OutLine], h: usize, limit: usize, n: usize) -> Option<usize> {
+    let same: Vec<usize> = (h + 1..limit)
+        .filter(|&j| divider_len(lines[j].text) == Some(n))
+        .take(2)
+        .collect();
+    let &[_, d] = &same[..] else {
+        return None;
+    };
+    let next = lines.get(d + 1)?;
+    let ends = next.text.trim().is_empty()
+        || fence_open(next.text).is_some()
+        || is_head(next.text)
+        || next.text.trim().chars().all(|c| c == '`' || c == '~');
+    ends.then_some(d)
 }
 
 /// The lines of `lines[from..to]` that may divide SEARCH from REPLACE:
@@ -136,8 +157,14 @@ fn texts(lines: &[OutLine]) -> Vec<String> {
 /// which one (see [`crate::readings`]): a Markdown underline or a conflict
 /// marker in the text is a `=======` line too.
 fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
-    let ds = dividers(lines, h + 1, t, n);
+    let mut ds = dividers(lines, h + 1, t, n);
     let blank = |from: usize, to: usize| lines[from..to].iter().all(|l| l.text.trim().is_empty());
+    // A divider right before the tail is a doubled marker (`=======` then
+    // `>>>>>>> REPLACE`): the new text ends there, as Aider reads it.
+    let mut t = t;
+    if ds.len() >= 2 && ds.last().is_some_and(|&d| blank(d + 1, t)) {
+        t = ds.pop().expect("two or more");
+    }
     let replace = |d: usize| Op::Replace {
         old: texts(&lines[h + 1..d]),
         new: texts(&lines[d + 1..t]),
@@ -227,6 +254,21 @@ impl Format for SearchReplace {
                     i = t + 1;
                     floor = i;
                 }
+                End::Head(j) | End::Eof(j) if divider_end(&lines, i, j, n).is_some() => {
+                    let t = divider_end(&lines, i, j, n).expect("checked");
+                    let op = block_op(&lines, i, t, n).unwrap_or_else(|message| Op::Invalid {
+                        code: Code::Malformed,
+                        message,
+                    });
+                    parsed.edits.push(Edit {
+                        path: path.clone(),
+                        op,
+                        span: l.start..lines[t].end,
+                    });
+                    after_block = false;
+                    i = t + 1;
+                    floor = i;
+                }
                 End::Head(j) => {
                     let message = if dividers(&lines, i + 1, j, n).is_empty() {
                         format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
@@ -243,7 +285,7 @@ impl Format for SearchReplace {
                     i = j;
                     floor = j;
                 }
-                End::Eof => {
+                End::Eof(_) => {
                     let missing = if dividers(&lines, i + 1, lines.len(), n).is_empty() {
                         "`=======` and `>>>>>>> REPLACE`"
                     } else {
@@ -423,22 +465,45 @@ mod tests {
 
     #[test]
     fn several_dividers_are_readings() {
-        let p = SearchReplace.parse_default(
-            "a.md\n<<<<<<< SEARCH\nT\n=======\n=======\nU\n=======\n>>>>>>> REPLACE\n",
-        );
+        let p = SearchReplace
+            .parse_default("a.md\n<<<<<<< SEARCH\nT\n=======\n=======\nU\n>>>>>>> REPLACE\n");
         match &p.edits[0].op {
-            Op::OneOf(r) => assert_eq!(r.len(), 3),
+            Op::OneOf(r) => assert_eq!(r.len(), 2),
             other => panic!("{other:?}"),
         }
         // An empty SEARCH stays Aider's create-or-append.
         let p = SearchReplace
-            .parse_default("n.md\n<<<<<<< SEARCH\n=======\nT\n=======\n>>>>>>> REPLACE\n");
+            .parse_default("n.md\n<<<<<<< SEARCH\n=======\nT\n=======\nU\n>>>>>>> REPLACE\n");
         assert_eq!(
             p.edits[0].op,
             Op::CreateOrAppend {
-                text: vec!["T".into(), "=======".into()]
+                text: vec!["T".into(), "=======".into(), "U".into()]
             }
         );
+    }
+
+    #[test]
+    fn a_second_divider_ends_the_new_text_as_aider_reads_it() {
+        let replace = |old: &str, new: &str| Op::Replace {
+            old: vec![old.into()],
+            new: vec![new.into()],
+            hint: None,
+            anchors: vec![],
+            at_end: false,
+        };
+        // Doubled before the tail: the divider is a marker, not text.
+        let p = SearchReplace
+            .parse_default("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n=======\n>>>>>>> REPLACE\n");
+        assert_eq!(p.edits[0].op, replace("x", "y"));
+        // No tail at all: the second divider ends the block, then prose.
+        let p = SearchReplace.parse_default(
+            "a.py\n```python\n<<<<<<< SEARCH\nx\n=======\ny\n=======\n\nThis changes x.\n",
+        );
+        assert!(!p.truncated);
+        assert_eq!(p.edits[0].op, replace("x", "y"));
+        // A second divider that ends the output may be a cut in the new text.
+        let p = SearchReplace.parse_default("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n=======\n");
+        assert!(p.truncated);
     }
 
     #[test]
