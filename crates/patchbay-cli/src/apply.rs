@@ -45,6 +45,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
             with_line: a.tag_line,
         },
         stop_reason: a.stop_reason,
+        overwrite: a.overwrite,
         ..Default::default()
     };
     let output = if a.stream {

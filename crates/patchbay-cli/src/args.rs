@@ -78,6 +78,7 @@ pub struct ApplyArgs {
     pub fail_on_syntax: bool,
     /// The model's stop reason, when the caller knows it.
     pub stop_reason: Option<patchbay::StopReason>,
+    pub overwrite: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -182,6 +183,7 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
             "--fail-fast",
             "--check-syntax",
             "--fail-on-syntax",
+            "--overwrite",
         ],
     )
     .map_err(err)?;
@@ -219,6 +221,7 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
             .map(|v| v.parse())
             .transpose()
             .map_err(err)?,
+        overwrite: s.switch("--overwrite"),
     }))
 }
 

@@ -34,6 +34,7 @@ Usage: patchbay apply --edits OUT.txt [--root DIR] [--file PATH] [--format NAME]
                       [--dry-run] [--json] [--partial] [--strict]
                       [--tag-len N] [--tag-line] [--stream [--fail-fast]]
                       [--check-syntax] [--fail-on-syntax] [--stop-reason WHY]
+                      [--overwrite]
 
 Options:
   --edits OUT.txt  the model output to apply (`-` reads stdin)
@@ -59,6 +60,8 @@ Options:
                    end_turn) lets a reply that only may be cut apply (a diff
                    whose last hunk is shorter than its header); `length` (or
                    max_tokens) makes the reply truncated, nothing written
+  --overwrite      Codex's rule: an added file (`*** Add File:`, `create`)
+                   replaces an existing one, and a move may land on one
   -h, --help       print help
 
 Paths that are absolute, climb out with `..`, or leave the root through a

@@ -22,7 +22,7 @@ export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" 
 export type Code =
   | "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed"
   | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits"
-  | "already_applied" | "held_back" | (string & {});
+  | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | (string & {});
 
 /** Options of `applyEdits`; every field is optional. */
 export interface ApplyOptions {
@@ -36,6 +36,10 @@ export interface ApplyOptions {
   window?: number;
   /** Matcher levels up to this one are tried. */
   maxLevel?: Level;
+  /** Why the model stopped, as its server said: `stop` lets a reply that only may be cut apply; `length` makes it truncated. */
+  stopReason?: "stop" | "length" | "end_turn" | "max_tokens" | "stop_sequence" | null;
+  /** Codex's rule: an added file replaces an existing one, a move may land on one. Default false. */
+  overwrite?: boolean;
 }
 
 /** The typed receipt of one edit. */

@@ -76,6 +76,9 @@ pub struct ApplyOptions {
     /// reply limit cut it) makes the reply `truncated` however complete it
     /// looks, so a cut reply never applies.
     pub stop_reason: Option<StopReason>,
+    /// Codex's rule: an added file replaces an existing one and a move may
+    /// land on one (see [`transaction::Options::overwrite`]).
+    pub overwrite: bool,
 }
 
 /// Why a model stopped generating, as its server reports it (Ollama's
@@ -115,6 +118,7 @@ impl Default for ApplyOptions {
             tags: TagOptions::default(),
             seen: t.seen,
             stop_reason: None,
+            overwrite: t.overwrite,
         }
     }
 }
@@ -131,6 +135,7 @@ impl ApplyOptions {
                 self.max_level
             },
             seen: self.seen.clone(),
+            overwrite: self.overwrite,
         }
     }
 

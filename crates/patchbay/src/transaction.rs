@@ -37,6 +37,10 @@ pub struct Options {
     /// What the model was shown (the `lines` format's snapshot): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC).
     pub seen: Option<crate::seen::SeenLines>,
+    /// Codex's rule for files that exist: an added file (`*** Add File:`,
+    /// a `create`) replaces it and a move may land on it. Off by default:
+    /// a model that thinks a file is new has not seen what it would erase.
+    pub overwrite: bool,
 }
 
 impl Default for Options {
@@ -47,6 +51,7 @@ impl Default for Options {
             window: FindOptions::default().window,
             max_level: Level::Unicode,
             seen: None,
+            overwrite: false,
         }
     }
 }
@@ -224,9 +229,14 @@ pub fn run(
             let content = f.content.take().or(original.map(str::to_owned));
             f.status = FileStatus::Deleted;
             files_out.push(f);
+            let status = if files.contains_key(&to) {
+                FileStatus::Applied
+            } else {
+                FileStatus::Created
+            };
             files_out.push(FileReport {
                 path: to,
-                status: FileStatus::Created,
+                status,
                 edits: vec![],
                 content,
             });
@@ -347,6 +357,10 @@ fn locate(
                 feedback::foreign_marker(&w.path, k, &t[k], format),
             );
         }
+        Op::Create { text: t } if !creating && opt.overwrite && w.planned.is_empty() => Planned {
+            exclusive: true,
+            ..plan(0, n, t.clone())
+        },
         Op::Create { text: t } => {
             if !creating || w.planned.iter().any(|p| p.exclusive) {
                 return fail(
@@ -431,7 +445,8 @@ fn locate(
                     format!("cannot move {}: it does not exist", w.path),
                 );
             }
-            if to != w.path && (files.contains_key(&to) || w.rename_to.is_some()) {
+            let taken = files.contains_key(&to) && !opt.overwrite;
+            if to != w.path && (taken || w.rename_to.is_some()) {
                 return fail(
                     r,
                     Code::FileExists,

@@ -1,0 +1,6 @@
+def greet(name):
+    return 'hi ' + name
+
+
+def part(n):
+    return n * 2

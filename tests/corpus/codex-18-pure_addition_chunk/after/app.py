@@ -1,0 +1,7 @@
+def greet(name):
+    return 'hi ' + name
+
+
+def part(n):
+    # doubles n
+    return n * 2
