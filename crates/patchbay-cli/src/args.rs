@@ -49,6 +49,8 @@ pub struct TagArgs {
     pub file: String,
     pub len: usize,
     pub with_line: bool,
+    /// The `lines` format's view instead: the file-CRC header and numbered lines.
+    pub crc: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -306,7 +308,7 @@ fn tag(args: &[String]) -> Result<Command, Usage> {
         message,
         help: TAG_HELP,
     };
-    let s = split("tag", args, &["--tag-len"], &["--tag-line"]).map_err(err)?;
+    let s = split("tag", args, &["--tag-len"], &["--tag-line", "--crc"]).map_err(err)?;
     if s.switch("--help") {
         return Ok(Command::Help(TAG_HELP));
     }
@@ -315,6 +317,7 @@ fn tag(args: &[String]) -> Result<Command, Usage> {
             file,
             len: tag_len(&s).map_err(err)?,
             with_line: s.switch("--tag-line"),
+            crc: s.switch("--crc"),
         })),
         Err(p) => Err(err(format!("expected one FILE, got {}", p.len()))),
     }

@@ -85,9 +85,11 @@ Options:
 ";
 
 pub const TAG_HELP: &str = "\
-Print a file's tagged view for hashline edits: `N:TAG content` a line.
+Print a file as a model must see it to edit it by line: the tagged view for
+hashline edits (`N:TAG content` a line), or with --crc the `lines` format's
+view (a `# file: PATH crc32=... lines=N` header and numbered lines).
 
-Usage: patchbay tag FILE [--tag-len N] [--tag-line]
+Usage: patchbay tag FILE [--tag-len N] [--tag-line] [--crc]
 
 TAG is the first N characters of the base64url CRC-32 of the line without
 its trailing whitespace (N = 4 by default).
@@ -95,6 +97,7 @@ its trailing whitespace (N = 4 by default).
 Options:
   --tag-len N  characters per tag, 2-8 [default: 4]
   --tag-line   hash the line number too
+  --crc        the `lines` format's view (file CRC and numbered lines)
   -h, --help   print help
 ";
 

@@ -22,6 +22,10 @@ pub fn read(path: &str) -> Result<String, Failure> {
 /// `patchbay tag FILE`: the tagged view, exactly as the model should see it.
 pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
     let text = read(&a.file)?;
+    if a.crc {
+        out(&patchbay::crc_view(&a.file, &text));
+        return Ok(0);
+    }
     out(&patchbay::tags::view(
         &text,
         patchbay::TagOptions {
@@ -62,6 +66,12 @@ pub fn check_output(a: &CheckArgs) -> Result<i32, Failure> {
             c.last_complete.map_or("none".to_string(), |n| n.to_string()),
             if c.dropped_partial { "yes" } else { "no" },
         ));
+        if c.items.is_empty() && !text.trim().is_empty() {
+            out(&format!(
+                "note: no complete item was found; items are read as `## Item n/N` (or Finding, Issue, Change, ...) followed by the fields {}, each on its own line (`- Location: ...`)\n",
+                p.fields.iter().map(|f| format!("`{f}:`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
     }
     if a.continuation && matches!(c.verdict, Verdict::Truncated { .. }) {
         out(&format!("\n{}\n", continuation_prompt(&c, &p)));

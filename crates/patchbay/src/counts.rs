@@ -23,6 +23,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Heading words of items that models write in English besides `Item`
+/// (`## Finding 2/5`): understood whatever the protocol's own heading.
+pub const COMMON_HEADINGS: [&str; 8] = [
+    "Finding", "Issue", "Problem", "Change", "Edit", "Step", "Point", "Comment",
+];
+
 /// The labels of a reply protocol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -176,7 +182,8 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
     let en = Protocol::english();
     let totals = [p.total.as_str(), en.total.as_str(), ja.total.as_str()];
     let orders = [p.order.as_str(), en.order.as_str(), ja.order.as_str()];
-    let heads = [p.heading.as_str(), en.heading.as_str(), ja.heading.as_str()];
+    let mut heads = vec![p.heading.as_str(), en.heading.as_str(), ja.heading.as_str()];
+    heads.extend(COMMON_HEADINGS);
     let field_sets = [&p.fields, &en.fields, &ja.fields];
     let mut total = None;
     let mut order = None;
