@@ -107,9 +107,12 @@ Check a reply that declares its count for truncation.
 Usage: patchbay check-output OUT.txt [--stop-reason R] [--json] [--continuation]
 
 The reply declares `Total: N` and `Order: ...` first and numbers its items
-`## Item n/N` with fixed fields (`- Location:`, ...); the Japanese labels of
-the original protocol (総件数, 並び, 指摘) are understood too. A JSON reply
-cut mid-document still yields a leading \"total\" and its complete items.
+`## Item n/N` (the heading may also be Finding, Issue, Problem, Change, Edit,
+Step, Point or Comment), each with the fields `- Location:`, `- Severity:`,
+`- Claim:` and `- Quote:` on lines of their own; an item lacking a field is
+not complete. The Japanese labels of the original protocol (総件数, 並び,
+指摘; 場所, 深刻度, 主張, 引用) are understood too. A JSON reply cut
+mid-document still yields a leading \"total\" and its complete items.
 
 Options:
   --stop-reason R  the API's stop reason (`length`, `max_tokens`, `stop`)
