@@ -36,6 +36,9 @@ pub enum Code {
     /// The edit applied but left a syntax error the file did not have
     /// (patchbay-syntax's parse check, when it is set to fail).
     SyntaxError,
+    /// The file changed on disk between the read and the write (another
+    /// process wrote it): nothing was written; read it again and redo the edit.
+    FileChanged,
 }
 
 impl Code {
@@ -57,6 +60,7 @@ impl Code {
             Code::HeldBack => "held_back",
             Code::NotShown => "not_shown",
             Code::SyntaxError => "syntax_error",
+            Code::FileChanged => "file_changed",
         }
     }
 }
