@@ -42,10 +42,10 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     }
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
-    let plan = plan(root, changes).map_err(CommitError::Io)?;
+    let mut plan = plan(root, changes).map_err(CommitError::Io)?;
     let mut j = Journal::create(root, &plan).map_err(CommitError::Io)?;
     hook_crash("journal");
-    match run(root, changes, &plan, &mut j) {
+    match run(root, changes, &mut plan, &mut j) {
         Ok(()) => {
             journal::clean_up(&plan);
             j.remove(root);
@@ -56,18 +56,24 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
 }
 
 /// Steps 3 to 5.
-fn run(root: &Root, changes: &[Change], plan: &Plan, j: &mut Journal) -> Result<(), CommitError> {
+fn run(
+    root: &Root,
+    changes: &[Change],
+    plan: &mut Plan,
+    j: &mut Journal,
+) -> Result<(), CommitError> {
     let io = CommitError::Io;
     for d in &plan.dirs {
         fs::create_dir(d)
             .map_err(|e| io(format!("cannot create the folder {}: {e}", root.shown(d))))?;
     }
-    for (k, (c, e)) in changes.iter().zip(&plan.entries).enumerate() {
+    for (k, (c, e)) in changes.iter().zip(plan.entries.iter_mut()).enumerate() {
         let shown = root.shown(&e.target);
         if let (Change::Write { content, .. }, Some(tmp)) = (c, &e.temp) {
             let id = stage(&e.target, tmp, content)
                 .map_err(|err| io(format!("cannot write {shown}: {err}")))?;
             if e.backup.is_none() {
+                e.staged = Some(id);
                 j.staged(k, id).map_err(|err| io(journal_err(err)))?;
             }
         }

@@ -175,6 +175,8 @@ pub fn roll_back(root: &Root, plan: &Plan, renaming: bool) -> Undo {
         let _ = fs::remove_dir(d);
     }
     sync_dirs(plan);
+    u.restored.reverse();
+    u.removed_new.reverse();
     u
 }
 
