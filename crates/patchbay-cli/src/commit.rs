@@ -51,7 +51,16 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
             j.remove(root);
             Ok(())
         }
-        Err(e) => Err(undo(root, &plan, j, e)),
+        Err(e) => {
+            let held = if j.renaming {
+                salvage_appends(changes, &plan)
+            } else {
+                vec![]
+            };
+            let e = undo(root, &plan, j, e);
+            late_appends(held, &plan);
+            Err(e)
+        }
     }
 }
 
@@ -179,6 +188,82 @@ fn untouched(changes: &[Change], plan: &Plan) -> Result<(), CommitError> {
         }
     }
     Ok(())
+}
+
+/// A new file that a rollback is about to replace by its original, held
+/// open so that bytes another process appends to it (it opened the name
+/// after the rename) can be carried over to the original.
+struct Replaced {
+    file: File,
+    /// How much of it is carried over already (from the start: our text).
+    taken: u64,
+    original: PathBuf,
+}
+
+/// Before a rollback after the renames: appends to the original what was
+/// appended to each new file so far, and holds the new files open.
+fn salvage_appends(changes: &[Change], plan: &Plan) -> Vec<Replaced> {
+    let mut held = vec![];
+    for (c, e) in changes.iter().zip(&plan.entries) {
+        let (Change::Write { content, .. }, Some(b)) = (c, &e.backup) else {
+            continue;
+        };
+        let Ok(file) = File::open(&e.target) else {
+            continue;
+        };
+        // Not renamed yet: the target is still the original.
+        let same = |m: io::Result<fs::Metadata>| m.ok().map(|m| Stamp::quick(&m).id);
+        if same(file.metadata()) == same(fs::metadata(b)) {
+            continue;
+        }
+        let mut r = Replaced {
+            file,
+            taken: content.len() as u64,
+            original: b.clone(),
+        };
+        carry(&mut r);
+        held.push(r);
+    }
+    held
+}
+
+/// After the rollback's renames: a writer that opened a new file just
+/// before its original came back writes a moment later; give it that
+/// moment, then carry those bytes over too.
+fn late_appends(held: Vec<Replaced>, plan: &Plan) {
+    if held.is_empty() {
+        return;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    for mut r in held {
+        // The original is back under the target's name now.
+        if let Some(e) = plan
+            .entries
+            .iter()
+            .find(|e| e.backup.as_ref() == Some(&r.original))
+        {
+            r.original = e.target.clone();
+            carry(&mut r);
+        }
+    }
+}
+
+/// Appends the bytes of `r.file` past `r.taken` to `r.original`.
+fn carry(r: &mut Replaced) {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = r.file.metadata().map_or(0, |m| m.len());
+    if len <= r.taken || r.file.seek(SeekFrom::Start(r.taken)).is_err() {
+        return;
+    }
+    let mut extra = vec![];
+    if r.file.read_to_end(&mut extra).is_err() {
+        return;
+    }
+    if let Ok(mut f) = OpenOptions::new().append(true).open(&r.original) {
+        if f.write_all(&extra).and_then(|()| f.sync_data()).is_ok() {
+            r.taken += extra.len() as u64;
+        }
+    }
 }
 
 /// Step 1: what would make a rename or deletion fail, before anything is
