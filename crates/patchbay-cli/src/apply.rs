@@ -66,44 +66,73 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         Some(root.lock().map_err(Failure::Io)?)
     };
     let loaded = load(&root, &mut parsed, default.as_deref())?;
-    let opt: Options = api.transaction();
-    loop {
-        let mut report = transaction::run(name, &output, &parsed, &loaded.files, &opt);
-        if a.check_syntax {
-            crate::syntax::check(&mut report, &loaded.files, a.fail_on_syntax);
-        }
-        let write = !a.dry_run
-            && (report.status == Status::Applied || (a.partial && report.status == Status::Failed));
-        if write {
-            match commit::commit(&root, &changes(&report, &loaded)?) {
-                Ok(()) => {}
-                Err(CommitError::Io(m)) => return Err(Failure::Io(m)),
-                // A typed refusal like any other: the file's edits fail
-                // with `file_changed` and the transaction runs again (with
-                // `--partial` the other files may still be written).
-                Err(CommitError::Changed { path, why }) => {
-                    let rel = loaded.rel_of(&path);
-                    let msg = format!("{rel} changed on disk after patchbay read it ({why}), so nothing was written to it; read the file again and redo the edit");
-                    if refuse(
-                        &mut parsed,
-                        &rel,
-                        default.as_deref(),
-                        Code::FileChanged,
-                        &msg,
-                    ) == 0
-                    {
-                        return Err(Failure::Io(msg));
+    let run = Run {
+        a,
+        root: &root,
+        name,
+        output: &output,
+        default: default.as_deref(),
+        opt: api.transaction(),
+        loaded: &loaded,
+    };
+    run.decide_and_write(&mut parsed)
+}
+
+/// What a run has once the output is parsed and its files are read.
+struct Run<'a> {
+    a: &'a ApplyArgs,
+    root: &'a Root,
+    name: &'a str,
+    output: &'a str,
+    default: Option<&'a str>,
+    opt: Options,
+    loaded: &'a Loaded,
+}
+
+impl Run<'_> {
+    /// Runs the transaction, writes (or not), prints; returns the exit code.
+    fn decide_and_write(&self, parsed: &mut Parsed) -> Result<i32, Failure> {
+        let a = self.a;
+        loop {
+            let files = &self.loaded.files;
+            let mut report = transaction::run(self.name, self.output, parsed, files, &self.opt);
+            if a.check_syntax {
+                crate::syntax::check(&mut report, files, a.fail_on_syntax);
+            }
+            let write = !a.dry_run
+                && (report.status == Status::Applied
+                    || (a.partial && report.status == Status::Failed));
+            if write {
+                match commit::commit(self.root, &changes(&report, self.loaded)?) {
+                    Ok(()) => {}
+                    Err(CommitError::Io(m)) => return Err(Failure::Io(m)),
+                    // A typed refusal like any other: the file's edits fail
+                    // with `file_changed` and the transaction runs again
+                    // (with `--partial` the other files may still be written).
+                    Err(CommitError::Changed { path, why }) => {
+                        self.changed(parsed, &path, &why)?;
+                        continue;
                     }
-                    continue;
                 }
             }
+            print(&report, a, write);
+            return Ok(match report.status {
+                Status::Applied => 0,
+                Status::Failed => 1,
+                Status::Truncated => 3,
+            });
         }
-        print(&report, a, write);
-        return Ok(match report.status {
-            Status::Applied => 0,
-            Status::Failed => 1,
-            Status::Truncated => 3,
-        });
+    }
+
+    /// Turns the edits of a file that changed on disk into `file_changed`
+    /// failures. Each round marks another file, so the loop ends.
+    fn changed(&self, parsed: &mut Parsed, path: &Path, why: &str) -> Result<(), Failure> {
+        let rel = self.loaded.rel_of(path);
+        let msg = format!("{rel} changed on disk after patchbay read it ({why}), so nothing was written to it; read the file again and redo the edit");
+        match refuse(parsed, &rel, self.default, Code::FileChanged, &msg) {
+            0 => Err(Failure::Io(msg)),
+            _ => Ok(()),
+        }
     }
 }
 
