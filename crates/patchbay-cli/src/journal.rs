@@ -363,3 +363,99 @@ fn safe(root: &Root, rel: &str) -> Option<PathBuf> {
     }
     (fs::canonicalize(dir).ok()? == dir).then_some(full)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> (PathBuf, Root) {
+        let d =
+            std::env::temp_dir().join(format!("patchbay-journal-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        let root = Root::open(&d).unwrap();
+        (d, root)
+    }
+
+    /// A torn `renaming` line reads as absent: the originals were never
+    /// touched, so the backup (an extra link) and the temporary just go.
+    #[test]
+    fn a_torn_last_line_rolls_back_as_before_renaming() {
+        let (d, root) = scratch("torn");
+        fs::write(d.join("a.txt"), "old\n").unwrap();
+        fs::write(d.join(".a.txt.patchbay-9-0.tmp"), "new\n").unwrap();
+        fs::hard_link(d.join("a.txt"), d.join(".a.txt.patchbay-9-0.orig")).unwrap();
+        fs::write(
+            d.join(NAME),
+            "{\"patchbay_journal\":1,\"pid\":9}\n{\"target\":\"a.txt\",\"temp\":\".a.txt.patchbay-9-0.tmp\",\"backup\":\".a.txt.patchbay-9-0.orig\"}\n{\"state\":\"renam",
+        )
+        .unwrap();
+        let what = recover(&root).unwrap().unwrap();
+        assert!(
+            what.contains("rolled back") && what.contains("pid 9"),
+            "{what}"
+        );
+        assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "old\n");
+        let left: Vec<_> = fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["a.txt"]);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A killed rename phase: the renamed file comes back from its backup,
+    /// a renamed new file goes only if it is the staged inode.
+    #[test]
+    fn an_interrupted_rename_phase_is_undone() {
+        let (d, root) = scratch("renamed");
+        fs::write(d.join(".a.txt.patchbay-9-0.orig"), "old\n").unwrap();
+        fs::write(d.join("a.txt"), "new\n").unwrap();
+        fs::write(d.join("n.txt"), "new file\n").unwrap();
+        fs::write(d.join("mine.txt"), "not patchbay's\n").unwrap();
+        let ino = {
+            use std::os::unix::fs::MetadataExt;
+            let m = fs::metadata(d.join("n.txt")).unwrap();
+            (m.dev(), m.ino())
+        };
+        let lines = [
+            json!({"patchbay_journal": 1, "pid": 9}),
+            json!({"target": "a.txt", "temp": ".a.txt.patchbay-9-0.tmp", "backup": ".a.txt.patchbay-9-0.orig"}),
+            json!({"target": "n.txt", "temp": ".n.txt.patchbay-9-1.tmp", "backup": null}),
+            json!({"target": "mine.txt", "temp": ".mine.txt.patchbay-9-2.tmp", "backup": null}),
+            json!({"staged": 1, "ino": [ino.0, ino.1]}),
+            json!({"staged": 2, "ino": [0, 0]}),
+            json!({"state": "renaming"}),
+        ];
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        fs::write(d.join(NAME), text).unwrap();
+        let what = recover(&root).unwrap().unwrap();
+        assert!(
+            what.contains("restored a.txt") && what.contains("removed the new n.txt"),
+            "{what}"
+        );
+        assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "old\n");
+        assert!(!d.join("n.txt").exists());
+        // Not the inode patchbay staged: someone else's file stays.
+        assert_eq!(
+            fs::read_to_string(d.join("mine.txt")).unwrap(),
+            "not patchbay's\n"
+        );
+        assert!(!d.join(NAME).exists());
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn only_patchbay_names_are_taken_for_temporaries() {
+        assert!(is_ours(Path::new("x/.a.txt.patchbay-1-0.tmp")));
+        assert!(!is_ours(Path::new("x/a.txt")));
+        let (d, root) = scratch("names");
+        fs::write(
+            d.join(NAME),
+            "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"a.txt\",\"temp\":\"src/main.rs\",\"backup\":null}\n",
+        )
+        .unwrap();
+        assert!(recover(&root).unwrap_err().contains("not patchbay's"));
+        fs::remove_dir_all(&d).unwrap();
+    }
+}

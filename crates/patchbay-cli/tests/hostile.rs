@@ -190,7 +190,11 @@ fn nothing_is_written_outside_the_root_in_any_format() {
 fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
     let sb = Sandbox::new("kill");
     let line = |i: usize, tag: &str| format!("line {i:08} of the big file {tag}\n");
-    let n = 100_000; // about 3.5 MB a file
+    // About 3.5 MB a file; PATCHBAY_KILL_LINES=750000 gives the 27 MB.
+    let n = std::env::var("PATCHBAY_KILL_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
     let names = ["a.txt", "b.txt", "c.txt"];
     let olds: Vec<String> = names
         .iter()
