@@ -162,6 +162,11 @@ fn load(root: &Root, parsed: &mut Parsed, default: Option<&str>) -> Result<Loade
         stamps: BTreeMap::new(),
     };
     for rel in patchbay::paths(parsed, default) {
+        if crate::journal::is_reserved(&rel) {
+            let msg = format!("the path {rel:?} is one of patchbay's own files (its commit journal, a temporary or a backup); edit other files");
+            refuse(parsed, &rel, default, Code::PathEscape, &msg);
+            continue;
+        }
         match root.resolve(&rel) {
             Ok(r) => {
                 if let Some((other, _)) = l.targets.iter().find(|(_, t)| t.real == r.real) {

@@ -345,6 +345,12 @@ pub fn is_ours(p: &Path) -> bool {
         && (name.ends_with(".tmp") || name.ends_with(".orig"))
 }
 
+/// Whether a model path names the journal or a temporary or backup of
+/// patchbay's: writing one would pull the commit's own records from under it.
+pub fn is_reserved(rel: &str) -> bool {
+    rel == NAME || is_ours(Path::new(rel))
+}
+
 /// `rel` under the root, if it is a plain relative path whose folders
 /// exist as real folders there (no symbolic link) or do not exist yet.
 fn safe(root: &Root, rel: &str) -> Option<PathBuf> {

@@ -618,3 +618,17 @@ fn an_appender_during_applies_loses_no_line() {
         "138 appended lines during {applied} applies ({refused} refused as file_changed): 0 lost"
     );
 }
+
+/// The journal and patchbay's temporaries are not the model's to write.
+#[test]
+fn patchbays_own_files_are_path_escape() {
+    let sb = Sandbox::new("reserved");
+    sb.write("root/a.txt", "a\n");
+    for name in [".patchbay-journal", "sub/.a.txt.patchbay-1-0.tmp"] {
+        sb.write("reply.txt", block(name, "", "x\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert_eq!(codes(&o), ["path_escape"], "{name}");
+    }
+    assert_eq!(sb.listing("root"), ["a.txt"]);
+}
