@@ -194,16 +194,34 @@ fn is_root() -> bool {
     })
 }
 
-/// Running as another user (nobody), a file in a sticky world-writable
-/// folder that belongs to root: its temporary can be made, but the rename
-/// over it fails. Checked before the first rename; nothing changed. As a
-/// non-root user, a folder without write permission instead.
+/// Running as another user (nobody): a root-owned file in a sticky
+/// world-writable folder (its temporary can be made, the rename over it
+/// cannot), and a root-owned folder without write permission for nobody.
+/// Checked before the first rename; nothing changed. As a non-root user,
+/// a folder without write permission.
 #[test]
 fn a_target_the_user_may_not_replace_changes_nothing() {
+    let modes: &[u32] = if is_root() {
+        &[0o1777, 0o755]
+    } else {
+        &[0o555]
+    };
+    for &mode in modes {
+        let sb = Sandbox::new("perm");
+        three_files(&sb);
+        let o = run_as_other_user(&sb, mode);
+        assert_eq!(o.status.code(), Some(2), "{mode:o}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("sub/d.txt"), "{mode:o}: {err}");
+        assert_old(&sb, &format!("folder mode {mode:o}"));
+    }
+}
+
+/// Runs the reply with `root/sub` at `mode`: as nobody (owning everything
+/// else) when root, as the user otherwise. Puts the mode back after.
+fn run_as_other_user(sb: &Sandbox, mode: u32) -> Output {
     use std::os::unix::fs::{chown, PermissionsExt};
     use std::os::unix::process::CommandExt;
-    let sb = Sandbox::new("perm");
-    three_files(&sb);
     let sub = sb.path("root/sub");
     let mut c = Command::new(env!("CARGO_BIN_EXE_patchbay"));
     c.args(["apply", "--edits", "reply.txt", "--root", "root"])
@@ -216,20 +234,12 @@ fn a_target_the_user_may_not_replace_changes_nothing() {
             }
         }
         chown(&sb.dir, Some(65534), Some(65534)).unwrap();
-        fs::set_permissions(&sub, fs::Permissions::from_mode(0o1777)).unwrap();
         c.uid(65534).gid(65534);
-    } else {
-        fs::set_permissions(&sub, fs::Permissions::from_mode(0o555)).unwrap();
     }
+    fs::set_permissions(&sub, fs::Permissions::from_mode(mode)).unwrap();
     let o = c.output().unwrap();
     fs::set_permissions(&sub, fs::Permissions::from_mode(0o755)).unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("sub/d.txt"),
-        "{}",
-        text(&o)
-    );
-    assert_old(&sb, "a file the user may not replace");
+    o
 }
 
 /// A read-only bind mount over one folder (where `mount` is allowed).
