@@ -63,7 +63,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         warn_pending(&root);
         None
     } else {
-        Some(root.lock().map_err(Failure::Io)?)
+        root.lock().map_err(Failure::Io)?
     };
     let loaded = load(&root, &mut parsed, default.as_deref())?;
     let run = Run {

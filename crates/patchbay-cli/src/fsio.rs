@@ -59,10 +59,17 @@ impl Root {
     /// folder itself, so no lock file is left behind) and finishes or rolls
     /// back a commit that a killed run left. Held until dropped: two
     /// writing runs in one root read, decide and write one after the other.
-    pub fn lock(&self) -> Result<File, String> {
-        let f = File::open(&self.dir)
-            .and_then(|f| f.lock().map(|()| f))
-            .map_err(|e| format!("cannot lock --root {}: {e}", self.dir.display()))?;
+    pub fn lock(&self) -> Result<Option<File>, String> {
+        let locked = File::open(&self.dir).and_then(|f| f.lock().map(|()| f));
+        let f = match locked {
+            Ok(f) => Some(f),
+            Err(e) if cfg!(unix) => {
+                return Err(format!("cannot lock --root {}: {e}", self.dir.display()))
+            }
+            // Windows cannot open a folder as a file: no lock there (the
+            // `file_changed` check still refuses a lost update).
+            Err(_) => None,
+        };
         if let Some(what) = crate::journal::recover(self)? {
             eprintln!("patchbay: {what}");
         }
