@@ -23,6 +23,12 @@ macro_rules! json {
 pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
     let lang = Language::resolve(&a.file, a.language.as_deref())
         .map_err(|e| Failure::Usage(e.to_string()))?;
+    // A splice that writes holds its folder's lock from before the read
+    // (recovering a killed commit first, so it reads a whole tree).
+    let _lock = match a.command {
+        "splice" if !a.dry_run => folder(&a.file)?.0.lock().map_err(Failure::Io)?,
+        _ => None,
+    };
     let text = read(&a.file)?;
     let symbol = a.symbol.as_deref().unwrap_or("");
     match a.command {
@@ -117,10 +123,8 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// Replaces `file` all or nothing (see `commit.rs`), with the same checks
-/// as `apply` (no symbolic link out of its folder), under its folder's
-/// lock. `Ok(Err(message))` when the file is no longer `before` (exit 1).
-fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, Failure> {
+/// The folder of `file` as a root, and the file's name in it.
+fn folder(file: &str) -> Result<(Root, &str), Failure> {
     let p = Path::new(file);
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -130,8 +134,15 @@ fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, 
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| Failure::Usage(format!("{file} is not a file path")))?;
-    let root = Root::open(dir).map_err(Failure::Io)?;
-    let _lock = root.lock().map_err(Failure::Io)?;
+    Ok((Root::open(dir).map_err(Failure::Io)?, name))
+}
+
+/// Replaces `file` all or nothing (see `commit.rs`), with the same checks
+/// as `apply` (no symbolic link out of its folder); the caller holds the
+/// folder's lock. `Ok(Err(message))` when the file is no longer `before`
+/// (exit 1).
+fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, Failure> {
+    let (root, name) = folder(file)?;
     let target = root.resolve(name).map_err(|r| match r {
         Refusal::Escape(m) | Refusal::Io(m) => Failure::Io(m),
     })?;

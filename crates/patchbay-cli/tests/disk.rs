@@ -642,3 +642,43 @@ fn patchbays_own_files_are_path_escape() {
     }
     assert_eq!(sb.listing("root"), ["a.txt"]);
 }
+
+/// `splice` writes through the same commit: it recovers a killed commit in
+/// its folder first, and refuses a file written during it (exit 1).
+#[test]
+fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
+    let sb = Sandbox::new("splice");
+    let lib = "fn hello() {\n    1\n}\n";
+    sb.write("root/lib.rs", lib);
+    sb.write("slice.txt", "fn hello() {\n    2\n}\n");
+    sb.write("reply.txt", block("lib.rs", "    1\n", "    3\n"));
+    let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", "rename:1")]);
+    assert_eq!(o.status.code(), None, "{}", text(&o));
+    assert_eq!(
+        sb.read("root/lib.rs"),
+        "fn hello() {\n    3\n}\n",
+        "killed after its rename"
+    );
+    let splice = |env: &[(&str, &str)]| {
+        patchbay(
+            &sb.dir,
+            &["splice", "root/lib.rs", "hello", "slice.txt"],
+            env,
+        )
+    };
+    let o = splice(&[("PATCHBAY_TEST_TOUCH", "lib.rs")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("rolled back an interrupted commit"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(err.contains("file_changed"), "{err}");
+    assert_eq!(
+        sb.read("root/lib.rs"),
+        format!("{lib}written by another process\n")
+    );
+    assert_eq!(sb.listing("root"), ["lib.rs"]);
+    let o = splice(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(sb
+        .read("root/lib.rs")
+        .starts_with("fn hello() {\n    2\n}\n"));
+}
