@@ -43,6 +43,12 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
     let mut plan = plan(root, changes).map_err(CommitError::Io)?;
+    for p in journal::sweep(&dirs_of(&plan)) {
+        eprintln!(
+            "patchbay: removed {}, a temporary file a killed run left",
+            root.shown(&p)
+        );
+    }
     let mut j = Journal::create(root, &plan).map_err(CommitError::Io)?;
     hook_crash("journal");
     match run(root, changes, &mut plan, &mut j) {

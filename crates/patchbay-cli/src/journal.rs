@@ -345,6 +345,50 @@ pub fn is_ours(p: &Path) -> bool {
         && (name.ends_with(".tmp") || name.ends_with(".orig"))
 }
 
+/// Removes temporaries (never backups: without their journal it is not
+/// known whether they are still needed) that a killed run left in `dirs`
+/// without a journal, as runs before the journal did: `.NAME.patchbay-PID-K.tmp`
+/// whose PID is not a live process. Returns their paths, for stderr.
+pub fn sweep(dirs: &[&Path]) -> Vec<PathBuf> {
+    let mut gone = vec![];
+    for d in dirs {
+        let Ok(entries) = fs::read_dir(d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if stale_pid(&p).is_some_and(|pid| !alive(pid)) && fs::remove_file(&p).is_ok() {
+                gone.push(p);
+            }
+        }
+    }
+    gone
+}
+
+/// The PID in a temporary's name `.NAME.patchbay-PID-K.tmp`.
+fn stale_pid(p: &Path) -> Option<u32> {
+    let name = p.file_name()?.to_str()?;
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(".patchbay-")?;
+    let (pid, k) = tail.split_once('-')?;
+    k.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+fn alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        // Signal 0 checks existence; EPERM means it exists as another user.
+        let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
+        rc == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    true
+}
+
 /// Whether a model path names the journal or a temporary or backup of
 /// patchbay's: writing one would pull the commit's own records from under it.
 pub fn is_reserved(rel: &str) -> bool {

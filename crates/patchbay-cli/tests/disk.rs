@@ -682,3 +682,32 @@ fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
         .read("root/lib.rs")
         .starts_with("fn hello() {\n    2\n}\n"));
 }
+
+/// A temporary that a killed run left without a journal (as runs before the
+/// journal did) is removed by the next commit in its folder; one of a live
+/// process and a backup are not touched.
+#[test]
+fn stale_temporaries_without_a_journal_are_swept() {
+    let sb = Sandbox::new("sweep");
+    sb.write("root/a.txt", "a\n");
+    let mut dead = Command::new("true").spawn().unwrap();
+    let pid = dead.id();
+    dead.wait().unwrap();
+    let stale = format!(".a.txt.patchbay-{pid}-0.tmp");
+    let live = format!(".a.txt.patchbay-{}-0.tmp", std::process::id());
+    let orig = format!(".a.txt.patchbay-{pid}-1.orig");
+    for n in [&stale, &live, &orig] {
+        sb.write(&format!("root/{n}"), "left\n");
+    }
+    sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
+    let o = apply(&sb, "reply.txt", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&stale),
+        "{}",
+        text(&o)
+    );
+    let mut want = vec![live, orig, "a.txt".to_string()];
+    want.sort();
+    assert_eq!(sb.listing("root"), want);
+}
