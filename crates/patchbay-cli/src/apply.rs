@@ -6,7 +6,8 @@
 //! other edit: with a receipt, in the feedback, under all-or-nothing.
 
 use crate::args::ApplyArgs;
-use crate::fsio::{self, Change, Refusal, Resolved, Root};
+use crate::commit::{self, CommitError};
+use crate::fsio::{self, Change, Expect, Refusal, Resolved, Root, Stamp};
 use crate::Failure;
 use patchbay::transaction::{self, target_path};
 use patchbay::{Code, FileStatus, Op, Options, Parsed, Report, Status};
@@ -58,43 +59,148 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
     };
     let (name, mut parsed) =
         patchbay::parse_reply(&output, &api).map_err(|e| Failure::Usage(e.to_string()))?;
+    // Held from the first read of a target to the last rename, so that two
+    // runs in one root apply one after the other, each on the other's result.
+    let _lock = if a.dry_run {
+        warn_pending(&root);
+        None
+    } else {
+        root.lock().map_err(Failure::Io)?
+    };
+    let loaded = load(&root, &mut parsed, default.as_deref())?;
+    let run = Run {
+        a,
+        root: &root,
+        name,
+        output: &output,
+        default: default.as_deref(),
+        opt: api.transaction(),
+        loaded: &loaded,
+    };
+    run.decide_and_write(&mut parsed)
+}
 
-    let mut files = BTreeMap::new();
-    let mut targets: BTreeMap<String, Resolved> = BTreeMap::new();
-    for rel in patchbay::paths(&parsed, default.as_deref()) {
+/// What a run has once the output is parsed and its files are read.
+struct Run<'a> {
+    a: &'a ApplyArgs,
+    root: &'a Root,
+    name: &'a str,
+    output: &'a str,
+    default: Option<&'a str>,
+    opt: Options,
+    loaded: &'a Loaded,
+}
+
+impl Run<'_> {
+    /// Runs the transaction, writes (or not), prints; returns the exit code.
+    fn decide_and_write(&self, parsed: &mut Parsed) -> Result<i32, Failure> {
+        let a = self.a;
+        loop {
+            let files = &self.loaded.files;
+            let mut report = transaction::run(self.name, self.output, parsed, files, &self.opt);
+            if a.check_syntax {
+                crate::syntax::check(&mut report, files, a.fail_on_syntax);
+            }
+            let write = !a.dry_run
+                && (report.status == Status::Applied
+                    || (a.partial && report.status == Status::Failed));
+            if write {
+                match commit::commit(self.root, &changes(&report, self.loaded)?) {
+                    Ok(()) => {}
+                    Err(CommitError::Io(m)) => return Err(Failure::Io(m)),
+                    // A typed refusal like any other: the file's edits fail
+                    // with `file_changed` and the transaction runs again
+                    // (with `--partial` the other files may still be written).
+                    Err(CommitError::Changed { path, why }) => {
+                        self.changed(parsed, &path, &why)?;
+                        continue;
+                    }
+                }
+            }
+            print(&report, a, write);
+            return Ok(match report.status {
+                Status::Applied => 0,
+                Status::Failed => 1,
+                Status::Truncated => 3,
+            });
+        }
+    }
+
+    /// Turns the edits of a file that changed on disk into `file_changed`
+    /// failures. Each round marks another file, so the loop ends.
+    fn changed(&self, parsed: &mut Parsed, path: &Path, why: &str) -> Result<(), Failure> {
+        let rel = self.loaded.rel_of(path);
+        let msg = format!("{rel} changed on disk after patchbay read it ({why}), so nothing was written to it; read the file again and redo the edit");
+        match refuse(parsed, &rel, self.default, Code::FileChanged, &msg) {
+            0 => Err(Failure::Io(msg)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The files an output touches, as read (under the lock when writing).
+struct Loaded {
+    files: BTreeMap<String, String>,
+    targets: BTreeMap<String, Resolved>,
+    stamps: BTreeMap<String, Stamp>,
+}
+
+impl Loaded {
+    /// The model path of a real path or entry that a commit names.
+    fn rel_of(&self, p: &Path) -> String {
+        self.targets
+            .iter()
+            .find(|(_, t)| t.real == p || t.entry == p)
+            .map_or_else(|| p.display().to_string(), |(rel, _)| rel.clone())
+    }
+}
+
+/// Resolves and reads every path the output names; a path that leaves the
+/// root turns its edits into `path_escape` failures.
+fn load(root: &Root, parsed: &mut Parsed, default: Option<&str>) -> Result<Loaded, Failure> {
+    let mut l = Loaded {
+        files: BTreeMap::new(),
+        targets: BTreeMap::new(),
+        stamps: BTreeMap::new(),
+    };
+    for rel in patchbay::paths(parsed, default) {
+        if crate::journal::is_reserved(&rel) {
+            let msg = format!("the path {rel:?} is one of patchbay's own files (its commit journal, a temporary or a backup); edit other files");
+            refuse(parsed, &rel, default, Code::PathEscape, &msg);
+            continue;
+        }
         match root.resolve(&rel) {
             Ok(r) => {
-                if let Some((other, _)) = targets.iter().find(|(_, t)| t.real == r.real) {
+                if let Some((other, _)) = l.targets.iter().find(|(_, t)| t.real == r.real) {
                     return Err(Failure::Io(format!(
                         "{other} and {rel} are the same file (through a symbolic link); edit it under one name"
                     )));
                 }
-                if let Some(text) = fsio::read_text(&r.real, &rel).map_err(Failure::Io)? {
-                    files.insert(rel.clone(), text);
+                if let Some((text, stamp)) =
+                    fsio::read_stamped(&r.real, &rel).map_err(Failure::Io)?
+                {
+                    l.files.insert(rel.clone(), text);
+                    l.stamps.insert(rel.clone(), stamp);
                 }
-                targets.insert(rel, r);
+                l.targets.insert(rel, r);
             }
-            Err(Refusal::Escape(msg)) => refuse(&mut parsed, &rel, default.as_deref(), &msg),
+            Err(Refusal::Escape(msg)) => {
+                refuse(parsed, &rel, default, Code::PathEscape, &msg);
+            }
             Err(Refusal::Io(msg)) => return Err(Failure::Io(msg)),
         }
     }
+    Ok(l)
+}
 
-    let opt: Options = api.transaction();
-    let mut report = transaction::run(name, &output, &parsed, &files, &opt);
-    if a.check_syntax {
-        crate::syntax::check(&mut report, &files, a.fail_on_syntax);
+/// `--dry-run` writes nothing, recovery included: it only says so.
+fn warn_pending(root: &Root) {
+    if root.dir().join(crate::journal::NAME).exists() {
+        eprintln!(
+            "patchbay: warning: an interrupted commit left {} in the root; files may be half-written until a run without --dry-run rolls it back",
+            crate::journal::NAME
+        );
     }
-    let write = !a.dry_run
-        && (report.status == Status::Applied || (a.partial && report.status == Status::Failed));
-    if write {
-        fsio::commit(&root, &changes(&report, &targets)?).map_err(Failure::Io)?;
-    }
-    print(&report, a, write);
-    Ok(match report.status {
-        Status::Applied => 0,
-        Status::Failed => 1,
-        Status::Truncated => 3,
-    })
 }
 
 pub fn read_output(edits: &str) -> Result<String, Failure> {
@@ -115,38 +221,49 @@ pub fn read_output(edits: &str) -> Result<String, Failure> {
     })
 }
 
-/// Makes every edit of `rel` a `path_escape` failure. Edits that are already
-/// invalid keep their own code (a truncated edit stays truncated).
-fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, msg: &str) {
+/// Makes every edit of `rel` (or renaming a file to `rel`) a failure with
+/// `code`. Edits that are already invalid keep their own code (a truncated
+/// edit stays truncated). Returns how many edits it changed.
+fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, code: Code, msg: &str) -> usize {
+    let mut n = 0;
     for e in &mut parsed.edits {
-        let hits = matches!(target_path(e, default), Ok(p) if p == rel);
+        let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::paths::normalize(to).as_deref() == Ok(rel));
+        let hits = moves_there || matches!(target_path(e, default), Ok(p) if p == rel);
         if hits && !matches!(e.op, Op::Invalid { .. }) {
             e.op = Op::Invalid {
-                code: Code::PathEscape,
+                code,
                 message: msg.to_owned(),
             };
+            n += 1;
         }
     }
+    n
 }
 
 /// The writes and deletions a report asks for. Only files with new text
 /// (or a deletion) change; skipped files never do.
-fn changes(report: &Report, targets: &BTreeMap<String, Resolved>) -> Result<Vec<Change>, Failure> {
+fn changes(report: &Report, l: &Loaded) -> Result<Vec<Change>, Failure> {
     let mut out = vec![];
     for f in &report.files {
         let target = || {
-            targets.get(&f.path).ok_or_else(|| {
+            l.targets.get(&f.path).ok_or_else(|| {
                 Failure::Io(format!("internal error: {} was never resolved", f.path))
             })
+        };
+        let expect = || match l.stamps.get(&f.path) {
+            Some(s) => Expect::Same(s.clone()),
+            None => Expect::Absent,
         };
         match (f.status, &f.content) {
             (FileStatus::Skipped, _) => {}
             (FileStatus::Deleted, _) => out.push(Change::Delete {
                 path: target()?.entry.clone(),
+                expect: expect(),
             }),
             (_, Some(content)) => out.push(Change::Write {
                 path: target()?.real.clone(),
                 content: content.clone(),
+                expect: expect(),
             }),
             (_, None) => {}
         }

@@ -1,20 +1,15 @@
 //! The file system side of `apply`: the root, resolving model-given paths
-//! under it without leaving it through symbolic links, reading text files,
-//! and committing changes atomically.
+//! under it without leaving it through symbolic links, reading text files
+//! with a stamp of what was read, and the root's lock. Committing changes
+//! is `commit.rs`; the record that makes it recoverable, `journal.rs`.
 //!
 //! The core already refuses absolute paths and `..` lexically; this module
 //! adds what only a file system can tell: a component that is a symbolic
 //! link pointing outside the root. Resolving costs one `lstat` per path
 //! component plus one `realpath` per symbolic link met.
-//!
-//! Commits go in two phases: every new text is written to a temporary file
-//! next to its target (fsynced, with the original's permissions), and only
-//! then are the temporaries renamed over the targets. A failure while
-//! preparing removes the temporaries and the folders made for them, so the
-//! tree is unchanged.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The folder that model paths resolve under, canonicalised so that every
@@ -53,6 +48,32 @@ impl Root {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// `p` relative to the root, for messages and the journal.
+    pub fn shown(&self, p: &Path) -> String {
+        p.strip_prefix(&self.dir).unwrap_or(p).display().to_string()
+    }
+
+    /// Takes the root's advisory lock (an exclusive `flock` on the root
+    /// folder itself, so no lock file is left behind) and finishes or rolls
+    /// back a commit that a killed run left. Held until dropped: two
+    /// writing runs in one root read, decide and write one after the other.
+    pub fn lock(&self) -> Result<Option<File>, String> {
+        let locked = File::open(&self.dir).and_then(|f| f.lock().map(|()| f));
+        let f = match locked {
+            Ok(f) => Some(f),
+            Err(e) if cfg!(unix) => {
+                return Err(format!("cannot lock --root {}: {e}", self.dir.display()))
+            }
+            // Windows cannot open a folder as a file: no lock there (the
+            // `file_changed` check still refuses a lost update).
+            Err(_) => None,
+        };
+        if let Some(what) = crate::journal::recover(self)? {
+            eprintln!("patchbay: {what}");
+        }
+        Ok(f)
     }
 
     /// Resolves a normalised relative path (`a/b.rs`, as the core returns
@@ -132,195 +153,120 @@ impl Root {
     }
 }
 
+/// What a file was when it was read: the write refuses with `file_changed`
+/// if it is not that any more (another process wrote it in between).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// The file did not exist.
+    Absent,
+    /// The file existed with this identity and content.
+    Same(Stamp),
+    /// No check (unit tests of the commit).
+    #[cfg(test)]
+    Any,
+}
+
+/// A file's identity (device, inode), size, modification time and a CRC of
+/// its bytes. The CRC catches a same-size rewrite within one clock tick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    pub id: (u64, u64),
+    pub size: u64,
+    pub mtime: Option<std::time::SystemTime>,
+    pub crc: u32,
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata, bytes: &[u8]) -> Stamp {
+        let mut s = Stamp::quick(meta);
+        s.crc = crc32fast::hash(bytes);
+        s
+    }
+
+    /// Everything but the CRC (left 0), from `stat` alone.
+    pub fn quick(meta: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Stamp {
+            id,
+            size: meta.len(),
+            mtime: meta.modified().ok(),
+            crc: 0,
+        }
+    }
+
+    /// Whether `meta` still describes the stamped file (CRC not compared).
+    pub fn same_stat(&self, meta: &fs::Metadata) -> bool {
+        let q = Stamp::quick(meta);
+        q.id == self.id && q.size == self.size && q.mtime == self.mtime
+    }
+}
+
 /// Reads a file the output edits: `None` when it does not exist. Text only:
 /// a NUL byte or invalid UTF-8 is an error, since writing such a file back
 /// through a text edit would corrupt it.
 pub fn read_text(path: &Path, rel: &str) -> Result<Option<String>, String> {
-    let bytes = match fs::read(path) {
+    Ok(read_stamped(path, rel)?.map(|(t, _)| t))
+}
+
+/// [`read_text`] with the file's [`Stamp`], taken from the handle it was
+/// read through (so the stamp and the text belong to one file).
+pub fn read_stamped(path: &Path, rel: &str) -> Result<Option<(String, Stamp)>, String> {
+    let read = File::open(path).and_then(|mut f| {
+        let meta = f.metadata()?;
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        io::Read::read_to_end(&mut f, &mut bytes)?;
+        Ok((Stamp::of(&meta, &bytes), bytes))
+    });
+    let (stamp, bytes) = match read {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(_) if path.is_dir() => return Err(format!("cannot edit {rel}: it is a directory")),
         Err(e) => return Err(format!("cannot read {rel}: {e}")),
     };
+    if path.is_dir() {
+        return Err(format!("cannot edit {rel}: it is a directory"));
+    }
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
         return Err(format!("cannot edit {rel}: it is a binary file (NUL byte at offset {at}); only text files can be edited"));
     }
-    String::from_utf8(bytes).map(Some).map_err(|e| {
-        format!(
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(Some((t, stamp))),
+        Err(e) => Err(format!(
             "cannot edit {rel}: it is not valid UTF-8 (invalid byte at offset {}); only UTF-8 text files can be edited",
             e.utf8_error().valid_up_to()
-        )
-    })
+        )),
+    }
 }
 
 /// One change to the tree.
 #[derive(Debug)]
 pub enum Change {
     /// Replace or create `path` (a real path from [`Root::resolve`]).
-    Write { path: PathBuf, content: String },
+    Write {
+        path: PathBuf,
+        content: String,
+        expect: Expect,
+    },
     /// Remove the entry `path`.
-    Delete { path: PathBuf },
-}
-
-/// What phase one left behind, undone on failure.
-#[derive(Default)]
-struct Staged {
-    /// (temporary, target) pairs, renamed in phase two.
-    temps: Vec<(PathBuf, PathBuf)>,
-    /// Folders created for new files, outermost first.
-    dirs: Vec<PathBuf>,
-}
-
-impl Staged {
-    fn undo(&mut self) {
-        for (tmp, _) in self.temps.drain(..) {
-            let _ = fs::remove_file(tmp);
-        }
-        // Innermost first; a folder that something else filled stays.
-        for d in self.dirs.drain(..).rev() {
-            let _ = fs::remove_dir(d);
-        }
-    }
-}
-
-/// Applies `changes` under `root`: all temporaries first, then the renames
-/// and deletions. Returns the error text of the first failure.
-pub fn commit(root: &Root, changes: &[Change]) -> Result<(), String> {
-    let mut staged = Staged::default();
-    for (k, c) in changes.iter().enumerate() {
-        if let Change::Write { path, content } = c {
-            if let Err(e) = stage(root, path, content, k, &mut staged) {
-                staged.undo();
-                return Err(e);
-            }
-        }
-    }
-    let mut done: Vec<String> = vec![];
-    let shown = |p: &Path| {
-        p.strip_prefix(root.dir())
-            .unwrap_or(p)
-            .display()
-            .to_string()
-    };
-    let mut renames = std::mem::take(&mut staged.temps).into_iter();
-    for c in changes {
-        let result = match c {
-            Change::Write { path, .. } => {
-                let (tmp, target) = renames.next().expect("one temporary per write");
-                fs::rename(&tmp, &target).map_err(|e| {
-                    let _ = fs::remove_file(&tmp);
-                    format!("cannot write {}: {e}", shown(path))
-                })
-            }
-            Change::Delete { path } => {
-                fs::remove_file(path).map_err(|e| format!("cannot delete {}: {e}", shown(path)))
-            }
-        };
-        match result {
-            Ok(()) => done.push(shown(c.path())),
-            Err(e) => {
-                for (tmp, _) in renames {
-                    let _ = fs::remove_file(tmp);
-                }
-                // Renames cannot be taken back; say exactly what changed.
-                let changed = if done.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    done.join(", ")
-                };
-                return Err(format!("{e} (already changed: {changed})"));
-            }
-        }
-        sync_dir(c.path());
-    }
-    Ok(())
+    Delete { path: PathBuf, expect: Expect },
 }
 
 impl Change {
-    fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         match self {
-            Change::Write { path, .. } | Change::Delete { path } => path,
+            Change::Write { path, .. } | Change::Delete { path, .. } => path,
         }
     }
-}
 
-/// Phase one for one file: make its folders, write and fsync a temporary
-/// beside it with the original's permissions.
-fn stage(
-    root: &Root,
-    path: &Path,
-    content: &str,
-    k: usize,
-    staged: &mut Staged,
-) -> Result<(), String> {
-    let rel = path
-        .strip_prefix(root.dir())
-        .unwrap_or(path)
-        .display()
-        .to_string();
-    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(format!("cannot write {rel}: not a file path"));
-    };
-    make_dirs(parent, staged).map_err(|e| format!("cannot create the folder of {rel}: {e}"))?;
-    // Re-check after creating folders: if a link was swapped in since the
-    // path was resolved, the folder no longer lies inside the root. The
-    // temporary and the rename then use the folder as it really is.
-    let dir = match fs::canonicalize(parent) {
-        Ok(p) if p.starts_with(root.dir()) => p,
-        _ => {
-            return Err(format!(
-                "cannot write {rel}: its folder is no longer inside the root"
-            ))
-        }
-    };
-    let tmp = dir.join(format!(
-        ".{}.patchbay-{}-{k}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    // `create_new` refuses an existing entry, links included, so the
-    // temporary can never be redirected.
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(|e| format!("cannot write {rel}: {e}"))?;
-    staged.temps.push((tmp.clone(), dir.join(name)));
-    let written = f
-        .write_all(content.as_bytes())
-        .and_then(|()| match fs::metadata(path) {
-            Ok(m) => f.set_permissions(m.permissions()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(e),
-        })
-        .and_then(|()| f.sync_all());
-    written.map_err(|e| format!("cannot write {rel}: {e}"))
-}
-
-/// `create_dir_all` that records what it made, so it can be removed again.
-fn make_dirs(dir: &Path, staged: &mut Staged) -> io::Result<()> {
-    let mut missing = vec![];
-    let mut d = dir;
-    while !d.exists() {
-        missing.push(d.to_path_buf());
-        d = match d.parent() {
-            Some(p) => p,
-            None => break,
-        };
-    }
-    for m in missing.into_iter().rev() {
-        fs::create_dir(&m)?;
-        staged.dirs.push(m);
-    }
-    Ok(())
-}
-
-/// Makes a rename or removal durable. Best effort: some platforms cannot
-/// open a folder for syncing, and the change itself has already happened.
-fn sync_dir(path: &Path) {
-    if cfg!(unix) {
-        if let Some(d) = path.parent().and_then(|dir| File::open(dir).ok()) {
-            let _ = d.sync_all();
+    pub fn expect(&self) -> &Expect {
+        match self {
+            Change::Write { expect, .. } | Change::Delete { expect, .. } => expect,
         }
     }
 }
@@ -334,77 +280,6 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
-    }
-
-    fn entries(d: &Path) -> Vec<String> {
-        let mut v: Vec<String> = fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        v.sort();
-        v
-    }
-
-    #[test]
-    fn failed_preparation_changes_nothing() {
-        let d = scratch("rollback");
-        fs::write(d.join("keep.txt"), "old\n").unwrap();
-        fs::write(d.join("plain"), "a file, not a folder\n").unwrap();
-        let root = Root::open(&d).unwrap();
-        let changes = [
-            Change::Write {
-                path: root.dir().join("keep.txt"),
-                content: "new\n".into(),
-            },
-            Change::Write {
-                path: root.dir().join("made/deep/n.txt"),
-                content: "n\n".into(),
-            },
-            Change::Delete {
-                path: root.dir().join("plain"),
-            },
-            // Its folder cannot be made: `plain` is a file.
-            Change::Write {
-                path: root.dir().join("plain/sub/x.txt"),
-                content: "x\n".into(),
-            },
-        ];
-        let err = commit(&root, &changes).unwrap_err();
-        assert!(err.contains("plain/sub/x.txt"), "{err}");
-        assert_eq!(fs::read_to_string(d.join("keep.txt")).unwrap(), "old\n");
-        assert_eq!(
-            entries(&d),
-            ["keep.txt", "plain"],
-            "temporaries and new folders removed"
-        );
-        fs::remove_dir_all(&d).unwrap();
-    }
-
-    #[test]
-    fn commit_writes_creates_and_deletes() {
-        let d = scratch("commit");
-        fs::write(d.join("a.txt"), "a\n").unwrap();
-        fs::write(d.join("gone.txt"), "g\n").unwrap();
-        let root = Root::open(&d).unwrap();
-        let changes = [
-            Change::Write {
-                path: root.resolve("a.txt").unwrap().real,
-                content: "A\n".into(),
-            },
-            Change::Write {
-                path: root.resolve("x/y/new.txt").unwrap().real,
-                content: "N".into(),
-            },
-            Change::Delete {
-                path: root.resolve("gone.txt").unwrap().entry,
-            },
-        ];
-        commit(&root, &changes).unwrap();
-        assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "A\n");
-        assert_eq!(fs::read_to_string(d.join("x/y/new.txt")).unwrap(), "N");
-        assert_eq!(entries(&d), ["a.txt", "x"]);
-        assert_eq!(entries(&d.join("x/y")), ["new.txt"]);
-        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -66,10 +66,18 @@ Options:
 
 Paths that are absolute, climb out with `..`, or leave the root through a
 symbolic link are refused with the code `path_escape`. Files are written
-atomically (temporary file, then rename), and only when every edit applied.
+only when every edit applied, and all or nothing on disk too: temporary
+files first, originals kept until every rename succeeded (a failure puts
+them back), and a journal (`.patchbay-journal` in the root) with which the
+next writing run rolls back or finishes a commit that was killed. Owner,
+group, mode and extended attributes are kept. Two runs in one root take
+turns (an advisory lock); a file that another program wrote after it was
+read is refused with the code `file_changed` and nothing is written.
 
 Exit codes: 0 every edit applied, 1 some edit failed (the feedback for the
-model is printed), 2 usage or I/O error, 3 the output was truncated.
+model is printed; `file_changed` too), 2 usage or I/O error (a refused
+rename or deletion: rolled back, the message says so), 3 the output was
+truncated.
 ";
 
 pub const RENDER_HELP: &str = "\

@@ -5,8 +5,11 @@
 mod apply;
 mod args;
 mod budget;
+mod commit;
 mod fsio;
 mod help;
+mod journal;
+mod meta;
 mod small;
 mod streaming;
 mod syntax;

@@ -3,7 +3,8 @@
 //! changed since the slice), and the `--check-syntax` step of `apply`.
 
 use crate::args::SyntaxArgs;
-use crate::fsio::{self, Change, Refusal, Root};
+use crate::commit::{commit, CommitError};
+use crate::fsio::{self, Change, Expect, Refusal, Root};
 use crate::small::read;
 use crate::{out, Failure};
 use patchbay::report::Report;
@@ -22,6 +23,12 @@ macro_rules! json {
 pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
     let lang = Language::resolve(&a.file, a.language.as_deref())
         .map_err(|e| Failure::Usage(e.to_string()))?;
+    // A splice that writes holds its folder's lock from before the read
+    // (recovering a killed commit first, so it reads a whole tree).
+    let _lock = match a.command {
+        "splice" if !a.dry_run => folder(&a.file)?.0.lock().map_err(Failure::Io)?,
+        _ => None,
+    };
     let text = read(&a.file)?;
     let symbol = a.symbol.as_deref().unwrap_or("");
     match a.command {
@@ -105,7 +112,9 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
         out(&new);
         return Ok(0);
     }
-    write(&a.file, &new)?;
+    if let Err(m) = write(&a.file, text, &new)? {
+        return refuse(&m);
+    }
     let added = new.lines().count() as isize - text.lines().count() as isize;
     out(&format!(
         "spliced {} into {} (lines {}-{}, {added:+} lines)\n",
@@ -114,9 +123,8 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// Replaces `file` atomically (temporary file beside it, then rename),
-/// with the same checks as `apply` (no symbolic link out of its folder).
-fn write(file: &str, content: &str) -> Result<(), Failure> {
+/// The folder of `file` as a root, and the file's name in it.
+fn folder(file: &str) -> Result<(Root, &str), Failure> {
     let p = Path::new(file);
     let dir = match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -126,18 +134,35 @@ fn write(file: &str, content: &str) -> Result<(), Failure> {
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| Failure::Usage(format!("{file} is not a file path")))?;
-    let root = Root::open(dir).map_err(Failure::Io)?;
+    Ok((Root::open(dir).map_err(Failure::Io)?, name))
+}
+
+/// Replaces `file` all or nothing (see `commit.rs`), with the same checks
+/// as `apply` (no symbolic link out of its folder); the caller holds the
+/// folder's lock. `Ok(Err(message))` when the file is no longer `before`
+/// (exit 1).
+fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, Failure> {
+    let (root, name) = folder(file)?;
     let target = root.resolve(name).map_err(|r| match r {
         Refusal::Escape(m) | Refusal::Io(m) => Failure::Io(m),
     })?;
-    fsio::commit(
-        &root,
-        &[Change::Write {
-            path: target.real,
-            content: content.to_owned(),
-        }],
-    )
-    .map_err(Failure::Io)
+    let changed = |why: &str| {
+        format!("{file} changed on disk after it was read ({why}), so nothing was written (code file_changed); slice it again and redo the edit")
+    };
+    let stamp = match fsio::read_stamped(&target.real, name).map_err(Failure::Io)? {
+        Some((now, stamp)) if now == before => stamp,
+        _ => return Ok(Err(changed("its content is not what was read"))),
+    };
+    let change = Change::Write {
+        path: target.real,
+        content: content.to_owned(),
+        expect: Expect::Same(stamp),
+    };
+    match commit(&root, &[change]) {
+        Ok(()) => Ok(Ok(())),
+        Err(CommitError::Changed { why, .. }) => Ok(Err(changed(&why))),
+        Err(CommitError::Io(m)) => Err(Failure::Io(m)),
+    }
 }
 
 /// `apply --check-syntax`: new syntax errors as warnings on the receipts,

@@ -181,49 +181,41 @@ fn nothing_is_written_outside_the_root_in_any_format() {
     assert!(!Path::new(&abs).exists());
 }
 
-/// Temporaries the CLI writes beside a target: `.NAME.patchbay-PID-K.tmp`.
-fn is_temporary(entry: &str, target: &str) -> bool {
-    entry
-        .strip_prefix(&format!(".{target}.patchbay-"))
-        .and_then(|r| r.strip_suffix(".tmp"))
-        .is_some_and(|r| {
-            let mut p = r.split('-');
-            let ok = |s: Option<&str>| {
-                s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            };
-            ok(p.next()) && ok(p.next()) && p.next().is_none()
-        })
-}
-
-/// SIGKILL at spread-out moments while `apply` rewrites two large files:
-/// each target is always its old or its new content, never a mix or a
-/// prefix. What a kill can leave behind is a temporary named after its
-/// target (recognisable, never read by patchbay, removed here); a kill
-/// between the two renames leaves one file new and one old (the commit is
-/// atomic per file, not across files).
+/// SIGKILL at spread-out moments while `apply` rewrites three large files
+/// in one commit, 40 times. After each kill, the next writing run in the
+/// root (here an apply of another reply) finishes or rolls back what the
+/// killed one left: the three files are then all old or all new, never a
+/// mix or a prefix, and no temporary, backup or journal is left.
 #[test]
-fn killed_mid_write_leaves_old_or_new_content() {
+fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
     let sb = Sandbox::new("kill");
     let line = |i: usize, tag: &str| format!("line {i:08} of the big file {tag}\n");
-    let n = 150_000; // about 5 MB a file
-    let old_a: String = (0..n).map(|i| line(i, "a")).collect();
-    let old_b: String = (0..n).map(|i| line(i, "b")).collect();
+    // About 3.5 MB a file; PATCHBAY_KILL_LINES=750000 gives the 27 MB.
+    let n = std::env::var("PATCHBAY_KILL_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let names = ["a.txt", "b.txt", "c.txt"];
+    let olds: Vec<String> = names
+        .iter()
+        .map(|f| (0..n).map(|i| line(i, &f[..1])).collect())
+        .collect();
     // Changes at the start and at the end, so that a partial write shows.
     let mut reply = String::new();
-    let (mut new_a, mut new_b) = (old_a.clone(), old_b.clone());
-    for (name, text, new) in [("a.txt", &old_a, &mut new_a), ("b.txt", &old_b, &mut new_b)] {
+    let mut news = olds.clone();
+    for (k, name) in names.iter().enumerate() {
+        let tag = &name[..1];
         for i in [0, n - 1] {
-            let tag = &name[..1];
             let (from, to) = (line(i, tag), line(i, &format!("{tag} changed")));
             reply.push_str(&block(name, &from, &to));
-            *new = new.replacen(&from, &to, 1);
+            news[k] = news[k].replacen(&from, &to, 1);
         }
-        assert_ne!(text, new);
     }
     sb.write("reply.txt", &reply);
+    sb.write("other.txt", block("other.txt", "x\n", "y\n"));
     let reset = || {
-        for (n, t) in [("root/a.txt", &old_a), ("root/b.txt", &old_b)] {
-            sb.write(n, t);
+        for (name, t) in names.iter().zip(&olds) {
+            sb.write(&format!("root/{name}"), t);
         }
     };
     let run = || {
@@ -235,56 +227,89 @@ fn killed_mid_write_leaves_old_or_new_content() {
             .spawn()
             .unwrap()
     };
-    // One undisturbed run: it must apply, and its duration spreads the kills
-    // over the whole run (used for pacing only, never asserted).
+    // One undisturbed run: it must apply, and its duration and the moment
+    // its journal appears spread the kills (pacing only, never asserted).
     reset();
+    let journal = sb.path("root/.patchbay-journal");
+    let wait_journal = |child: &mut std::process::Child| {
+        while !journal.exists() && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
     let t = Instant::now();
-    let st = run().wait().unwrap();
+    let mut child = run();
+    wait_journal(&mut child);
+    let before_commit = t.elapsed();
+    let st = child.wait().unwrap();
     let full = t.elapsed();
+    let commit = full.saturating_sub(before_commit);
     assert!(st.success());
-    assert_eq!(fs::read_to_string(sb.path("root/a.txt")).unwrap(), new_a);
-    assert_eq!(fs::read_to_string(sb.path("root/b.txt")).unwrap(), new_b);
+    for (name, new) in names.iter().zip(&news) {
+        assert!(&sb.read(&format!("root/{name}")) == new);
+    }
 
-    let (mut old_seen, mut new_seen, mut mixed, mut temps) = (0, 0, 0, 0);
-    let runs = 40;
+    let (mut old_seen, mut new_seen, mut rolled, mut finished, mut temps) = (0, 0, 0, 0, 0);
+    // 30 kills spread over the commit (from its journal on), 20 over the
+    // whole run (they need no journal to pace them); a deterministic spread
+    // up to 110% of each.
+    let runs = 50;
     for k in 0..runs {
         reset();
         let mut child = run();
-        // Deterministic spread from 0 to 110% of a full run.
-        let at = full.mul_f64((k as f64 * 0.618_034).fract() * 1.1);
-        std::thread::sleep(at.min(Duration::from_secs(5)));
+        let f = (k as f64 * 0.618_034).fract() * 1.1;
+        if k < 30 {
+            wait_journal(&mut child);
+            std::thread::sleep(commit.mul_f64(f).min(Duration::from_secs(5)));
+        } else {
+            std::thread::sleep(full.mul_f64(f).min(Duration::from_secs(5)));
+        }
         let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
         let _ = child.wait();
-        let a = fs::read_to_string(sb.path("root/a.txt")).unwrap();
-        let b = fs::read_to_string(sb.path("root/b.txt")).unwrap();
-        let is_new = |x: &str, old: &str, new: &str| {
-            assert!(
-                x == old || x == new,
-                "run {k}: a target is neither old nor new ({} bytes)",
-                x.len()
-            );
-            x == new
-        };
-        match (is_new(&a, &old_a, &new_a), is_new(&b, &old_b, &new_b)) {
-            (false, false) => old_seen += 1,
-            (true, true) => new_seen += 1,
-            _ => mixed += 1,
+        sb.write("root/other.txt", "x\n");
+        let o = patchbay(
+            &sb.dir,
+            &["apply", "--edits", "other.txt", "--root", "root"],
+        );
+        assert_eq!(
+            code(&o),
+            0,
+            "run {k}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        rolled += usize::from(err.contains("rolled back"));
+        finished += usize::from(err.contains("finished the cleanup"));
+        temps += err
+            .split("removed ")
+            .skip(1)
+            .filter_map(|r| {
+                r.strip_suffix(" temporary file(s)\n")
+                    .or(r.split(' ').next())
+            })
+            .filter_map(|r| r.parse::<usize>().ok())
+            .sum::<usize>();
+        fs::remove_file(sb.path("root/other.txt")).unwrap();
+        let now: Vec<String> = names
+            .iter()
+            .map(|f| sb.read(&format!("root/{f}")))
+            .collect();
+        if now == olds {
+            old_seen += 1;
+        } else if now == news {
+            new_seen += 1;
+        } else {
+            let sizes: Vec<usize> = now.iter().map(String::len).collect();
+            panic!("run {k}: the files are neither all old nor all new ({sizes:?} bytes)");
         }
-        for e in sb.listing("root") {
-            if e == "a.txt" || e == "b.txt" {
-                continue;
-            }
-            assert!(
-                is_temporary(&e, "a.txt") || is_temporary(&e, "b.txt"),
-                "run {k}: unexpected entry {e:?}"
-            );
-            temps += 1;
-            fs::remove_file(sb.path(&format!("root/{e}"))).unwrap();
-        }
+        assert_eq!(
+            sb.listing("root"),
+            names,
+            "run {k}: nothing left beside them"
+        );
     }
-    assert_eq!(old_seen + new_seen + mixed, runs);
+    assert_eq!(old_seen + new_seen, runs);
     eprintln!(
-        "{runs} kills over a {full:?} run: {old_seen} old, {new_seen} new, {mixed} one of each; {temps} temporaries left"
+        "{runs} kills (30 in the {commit:?} commit, 20 over the whole {full:?} run) of 3 files: {old_seen} all old, {new_seen} all new, 0 mixed; the next run rolled back {rolled} and finished {finished} commits, removing {temps} temporaries"
     );
 }
 

@@ -22,7 +22,7 @@ export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" 
 export type Code =
   | "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed"
   | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits"
-  | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | (string & {});
+  | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed" | (string & {});
 
 /** Options of `applyEdits`; every field is optional. */
 export interface ApplyOptions {

@@ -41,6 +41,9 @@ pub enum Code {
     /// block's, or the default): refused rather than applied to a file the
     /// model may not have meant.
     PathUnclear,
+    /// The file changed on disk between the read and the write (another
+    /// process wrote it): nothing was written; read it again and redo the edit.
+    FileChanged,
 }
 
 impl Code {
@@ -63,6 +66,7 @@ impl Code {
             Code::NotShown => "not_shown",
             Code::SyntaxError => "syntax_error",
             Code::PathUnclear => "path_unclear",
+            Code::FileChanged => "file_changed",
         }
     }
 }

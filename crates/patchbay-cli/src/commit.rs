@@ -1,0 +1,572 @@
+//! Writing a set of changes all or nothing, on disk too (see `journal.rs`
+//! for the record that makes a killed commit recoverable).
+//!
+//! 1. Check what can be checked: each target is still the file that was
+//!    read (stat), it and its folder are not immutable or append-only, the
+//!    folder is writable and its sticky bit allows the change.
+//! 2. Write the journal (fsynced) naming every temporary, backup and folder.
+//! 3. Make folders, write each new text to a temporary beside its target
+//!    (fsynced, with the original's owner, group, mode and extended
+//!    attributes), and hard-link each original to a backup beside it.
+//! 4. Check again, by stat and by CRC of the bytes, that each target is
+//!    what was read; record `renaming`.
+//! 5. Rename and delete; sync the folders; check that no one wrote to an
+//!    original meanwhile (its backup is the same inode); record `done`.
+//! 6. Remove the backups and the journal.
+//!
+//! A failure anywhere from 2 on rolls back: backups renamed over their
+//! targets, new files and temporaries removed. The caller must hold the
+//! root's lock ([`Root::lock`]).
+
+use crate::fsio::{Change, Expect, Root, Stamp};
+use crate::journal::{self, Entry, Journal, Plan};
+use crate::meta;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a commit wrote nothing.
+#[derive(Debug)]
+pub enum CommitError {
+    /// A target is not the file that was read (`file_changed`): the
+    /// message names it and says what differs.
+    Changed { path: PathBuf, why: String },
+    /// The file system refused: what failed and what was done about it.
+    Io(String),
+}
+
+/// Applies `changes` under `root`, all or nothing.
+pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    fresh(changes, false)?;
+    preflight(root, changes).map_err(CommitError::Io)?;
+    let mut plan = plan(root, changes).map_err(CommitError::Io)?;
+    for p in journal::sweep(&dirs_of(&plan)) {
+        eprintln!(
+            "patchbay: removed {}, a temporary file a killed run left",
+            root.shown(&p)
+        );
+    }
+    let mut j = Journal::create(root, &plan).map_err(CommitError::Io)?;
+    hook_crash("journal");
+    match run(root, changes, &mut plan, &mut j) {
+        Ok(()) => {
+            journal::clean_up(&plan);
+            j.remove(root);
+            Ok(())
+        }
+        Err(e) => {
+            let held = if j.renaming {
+                salvage_appends(changes, &plan)
+            } else {
+                vec![]
+            };
+            let e = undo(root, &plan, j, e);
+            late_appends(held, &plan);
+            Err(e)
+        }
+    }
+}
+
+/// Steps 3 to 5.
+fn run(
+    root: &Root,
+    changes: &[Change],
+    plan: &mut Plan,
+    j: &mut Journal,
+) -> Result<(), CommitError> {
+    let io = CommitError::Io;
+    for d in &plan.dirs {
+        fs::create_dir(d)
+            .map_err(|e| io(format!("cannot create the folder {}: {e}", root.shown(d))))?;
+    }
+    for (k, (c, e)) in changes.iter().zip(plan.entries.iter_mut()).enumerate() {
+        let shown = root.shown(&e.target);
+        if let (Change::Write { content, .. }, Some(tmp)) = (c, &e.temp) {
+            let id = stage(&e.target, tmp, content)
+                .map_err(|err| io(format!("cannot write {shown}: {err}")))?;
+            if e.backup.is_none() {
+                e.staged = Some(id);
+                j.staged(k, id).map_err(|err| io(journal_err(err)))?;
+            }
+        }
+        if let Some(b) = &e.backup {
+            backup(&e.target, b).map_err(|err| io(format!("cannot back up {shown}: {err}")))?;
+        }
+    }
+    hook_crash("staged");
+    hook_touch(root);
+    fresh(changes, true)?;
+    j.mark("renaming").map_err(|err| io(journal_err(err)))?;
+    for (k, e) in plan.entries.iter().enumerate() {
+        switch(e, k + 1).map_err(|err| {
+            let verb = if e.temp.is_some() { "write" } else { "delete" };
+            io(format!("cannot {verb} {}: {err}", root.shown(&e.target)))
+        })?;
+        hook_crash(&format!("rename:{}", k + 1));
+    }
+    for d in dirs_of(plan) {
+        journal::sync_dir(d);
+    }
+    untouched(changes, plan)?;
+    j.mark("done").map_err(|err| io(journal_err(err)))?;
+    hook_crash("done");
+    Ok(())
+}
+
+fn journal_err(e: io::Error) -> String {
+    format!("cannot write the commit journal {}: {e}", journal::NAME)
+}
+
+/// Rolls back after `e` and says what happened. A rollback that fails
+/// keeps the journal, so the next run in the root tries again.
+fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
+    let u = journal::roll_back(root, plan, j.renaming);
+    if !u.failed.is_empty() {
+        let first = match &e {
+            CommitError::Changed { why, .. } => why.clone(),
+            CommitError::Io(m) => m.clone(),
+        };
+        return CommitError::Io(format!(
+            "{first}; rolling back failed for {}: the journal {} is kept and the next patchbay run in this root retries",
+            u.failed.join("; "),
+            journal::NAME
+        ));
+    }
+    j.remove(root);
+    match e {
+        CommitError::Io(m) => CommitError::Io(format!(
+            "{m}; rolled back, nothing was changed ({})",
+            journal::describe(&u)
+        )),
+        changed => changed,
+    }
+}
+
+/// Step 1's and 4's check: every target is still what was read. `full`
+/// also compares a CRC of the bytes (a same-size write within one tick).
+fn fresh(changes: &[Change], full: bool) -> Result<(), CommitError> {
+    for c in changes {
+        let path = c.path();
+        let changed = |why: &str| CommitError::Changed {
+            path: path.to_path_buf(),
+            why: why.to_owned(),
+        };
+        match (c.expect(), fs::symlink_metadata(path)) {
+            #[cfg(test)]
+            (Expect::Any, _) => {}
+            (Expect::Absent, Err(e)) if e.kind() == io::ErrorKind::NotFound => {}
+            (Expect::Absent, _) => return Err(changed("it was created after it was read")),
+            (Expect::Same(_), Err(_)) => return Err(changed("it was removed after it was read")),
+            (Expect::Same(s), Ok(m)) => {
+                // Deletions name the entry, which may be a link: follow it.
+                let m = fs::metadata(path).unwrap_or(m);
+                if !s.same_stat(&m) {
+                    return Err(changed("it was written after it was read"));
+                }
+                if full && fs::read(path).map(|b| crc32fast::hash(&b)).ok() != Some(s.crc) {
+                    return Err(changed("its content changed after it was read"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Step 5's check: an original written to after step 4 (an appender that
+/// had it open) differs from its stamp; its backup is that same inode, so
+/// the rollback gives those bytes back.
+fn untouched(changes: &[Change], plan: &Plan) -> Result<(), CommitError> {
+    for (c, e) in changes.iter().zip(&plan.entries) {
+        let (Expect::Same(s), Some(b)) = (c.expect(), &e.backup) else {
+            continue;
+        };
+        match fs::metadata(b) {
+            Ok(m) if Stamp::quick(&m).id != s.id || s.same_stat(&m) => {}
+            _ => {
+                return Err(CommitError::Changed {
+                    path: c.path().to_path_buf(),
+                    why: "it was written while patchbay replaced it".into(),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A new file that a rollback is about to replace by its original, held
+/// open so that bytes another process appends to it (it opened the name
+/// after the rename) can be carried over to the original.
+struct Replaced {
+    file: File,
+    /// How much of it is carried over already (from the start: our text).
+    taken: u64,
+    original: PathBuf,
+}
+
+/// Before a rollback after the renames: appends to the original what was
+/// appended to each new file so far, and holds the new files open.
+fn salvage_appends(changes: &[Change], plan: &Plan) -> Vec<Replaced> {
+    let mut held = vec![];
+    for (c, e) in changes.iter().zip(&plan.entries) {
+        let (Change::Write { content, .. }, Some(b)) = (c, &e.backup) else {
+            continue;
+        };
+        let Ok(file) = File::open(&e.target) else {
+            continue;
+        };
+        // Not renamed yet: the target is still the original.
+        let same = |m: io::Result<fs::Metadata>| m.ok().map(|m| Stamp::quick(&m).id);
+        if same(file.metadata()) == same(fs::metadata(b)) {
+            continue;
+        }
+        let mut r = Replaced {
+            file,
+            taken: content.len() as u64,
+            original: b.clone(),
+        };
+        carry(&mut r);
+        held.push(r);
+    }
+    held
+}
+
+/// After the rollback's renames: a writer that opened a new file just
+/// before its original came back writes a moment later; give it that
+/// moment, then carry those bytes over too.
+fn late_appends(held: Vec<Replaced>, plan: &Plan) {
+    if held.is_empty() {
+        return;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    for mut r in held {
+        // The original is back under the target's name now.
+        if let Some(e) = plan
+            .entries
+            .iter()
+            .find(|e| e.backup.as_ref() == Some(&r.original))
+        {
+            r.original = e.target.clone();
+            carry(&mut r);
+        }
+    }
+}
+
+/// Appends the bytes of `r.file` past `r.taken` to `r.original`.
+fn carry(r: &mut Replaced) {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = r.file.metadata().map_or(0, |m| m.len());
+    if len <= r.taken || r.file.seek(SeekFrom::Start(r.taken)).is_err() {
+        return;
+    }
+    let mut extra = vec![];
+    if r.file.read_to_end(&mut extra).is_err() {
+        return;
+    }
+    if let Ok(mut f) = OpenOptions::new().append(true).open(&r.original) {
+        if f.write_all(&extra).and_then(|()| f.sync_data()).is_ok() {
+            r.taken += extra.len() as u64;
+        }
+    }
+}
+
+/// Step 1: what would make a rename or deletion fail, before anything is
+/// written. The rollback still covers what slips through (a race, a
+/// file system that says no only when asked).
+fn preflight(root: &Root, changes: &[Change]) -> Result<(), String> {
+    for c in changes {
+        let path = c.path();
+        let shown = root.shown(path);
+        let verb = if matches!(c, Change::Write { .. }) {
+            "write"
+        } else {
+            "delete"
+        };
+        let dir = existing_dir(root, path).map_err(|e| format!("cannot {verb} {shown}: {e}"))?;
+        if let Some(why) = meta::locked_flag(&dir) {
+            return Err(format!("cannot {verb} {shown}: its folder {}", why));
+        }
+        meta::dir_writable(&dir)
+            .map_err(|e| format!("cannot {verb} {shown}: its folder is not writable ({e})"))?;
+        let Ok(m) = fs::symlink_metadata(path) else {
+            continue;
+        };
+        if m.is_dir() {
+            return Err(format!("cannot {verb} {shown}: it is a directory"));
+        }
+        if let Some(why) = meta::locked_flag(path).filter(|_| !m.file_type().is_symlink()) {
+            return Err(format!("cannot {verb} {shown}: {why}"));
+        }
+        let dm = fs::metadata(&dir).map_err(|e| format!("cannot {verb} {shown}: {e}"))?;
+        if meta::sticky_refuses(&dm, &m) {
+            return Err(format!(
+                "cannot {verb} {shown}: its folder is sticky and neither it nor the file is yours"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The deepest folder of `path` that exists (new files may need more);
+/// an existing ancestor that is not a folder is an error.
+fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
+    let mut d = path.parent().ok_or("it has no folder")?;
+    loop {
+        match fs::metadata(d) {
+            Ok(m) if m.is_dir() => return Ok(d.to_path_buf()),
+            Ok(_) => return Err(format!("{} is not a folder", root.shown(d))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("{}: {e}", root.shown(d))),
+        }
+        d = d.parent().ok_or("it has no folder")?;
+    }
+}
+
+/// Step 2's content: temporary and backup names, and folders to make.
+fn plan(root: &Root, changes: &[Change]) -> Result<Plan, String> {
+    let mut plan = Plan::default();
+    for (k, c) in changes.iter().enumerate() {
+        let path = c.path();
+        let shown = root.shown(path);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(format!("cannot write {shown}: not a file path"));
+        };
+        let dir = real_dir(root, parent, &mut plan.dirs)
+            .ok_or_else(|| format!("cannot write {shown}: its folder is not inside the root"))?;
+        let exists = fs::symlink_metadata(path).is_ok();
+        let write = matches!(c, Change::Write { .. });
+        plan.entries.push(Entry {
+            target: dir.join(name),
+            temp: write.then(|| dir.join(side_name(name, k, "tmp"))),
+            backup: exists.then(|| dir.join(side_name(name, k, "orig"))),
+            staged: None,
+        });
+    }
+    Ok(plan)
+}
+
+/// `parent` with its existing part canonicalised (it must stay inside the
+/// root: a link swapped in since the path was resolved is refused), and its
+/// missing folders added to `dirs` in the order they must be made.
+fn real_dir(root: &Root, parent: &Path, dirs: &mut Vec<PathBuf>) -> Option<PathBuf> {
+    let mut missing = vec![];
+    let mut d = parent;
+    while fs::symlink_metadata(d).is_err() {
+        missing.push(d.file_name()?.to_owned());
+        d = d.parent()?;
+    }
+    let mut real = fs::canonicalize(d).ok()?;
+    if !real.starts_with(root.dir()) {
+        return None;
+    }
+    for m in missing.into_iter().rev() {
+        real.push(m);
+        if !dirs.contains(&real) {
+            dirs.push(real.clone());
+        }
+    }
+    Some(real)
+}
+
+/// `.NAME.patchbay-PID-K.tmp` (or `.orig`) beside the target; a name near
+/// the 255-byte limit is replaced by its CRC so that the result still fits.
+fn side_name(name: &std::ffi::OsStr, k: usize, ext: &str) -> String {
+    let pid = std::process::id();
+    let plain = format!(".{}.patchbay-{pid}-{k}.{ext}", name.to_string_lossy());
+    if plain.len() <= 255 {
+        return plain;
+    }
+    let crc = crc32fast::hash(name.as_encoded_bytes());
+    format!(".{crc:08x}.patchbay-{pid}-{k}.{ext}")
+}
+
+/// Writes `content` to the new file `tmp` with what the original carries
+/// (owner, group, mode, extended attributes), fsynced. Returns its
+/// (device, inode).
+fn stage(target: &Path, tmp: &Path, content: &str) -> io::Result<(u64, u64)> {
+    // `create_new` refuses an existing entry, links included, so the
+    // temporary can never be redirected.
+    let mut f = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    f.write_all(content.as_bytes())?;
+    match fs::metadata(target) {
+        Ok(m) => meta::carry_over(&m, target, &f)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    f.sync_all()?;
+    Ok(Stamp::quick(&f.metadata()?).id)
+}
+
+/// A second name for the original (the same inode), or a copy where the
+/// file system has no hard links.
+fn backup(target: &Path, b: &Path) -> io::Result<()> {
+    if fs::hard_link(target, b).is_ok() {
+        return Ok(());
+    }
+    let m = fs::symlink_metadata(target)?;
+    if m.file_type().is_symlink() {
+        #[cfg(unix)]
+        return std::os::unix::fs::symlink(fs::read_link(target)?, b);
+    }
+    let mut f = OpenOptions::new().write(true).create_new(true).open(b)?;
+    io::copy(&mut File::open(target)?, &mut f)?;
+    meta::carry_over(&m, target, &f)?;
+    f.sync_all()
+}
+
+/// Step 5 for one entry: the rename or the deletion. `n` counts them from 1
+/// for the test hook.
+fn switch(e: &Entry, n: usize) -> io::Result<()> {
+    if hook_number("PATCHBAY_TEST_FAIL_RENAME") == Some(n) {
+        return Err(io::Error::other(
+            "injected failure (PATCHBAY_TEST_FAIL_RENAME)",
+        ));
+    }
+    match &e.temp {
+        Some(tmp) => fs::rename(tmp, &e.target),
+        None => fs::remove_file(&e.target),
+    }
+}
+
+fn dirs_of(plan: &Plan) -> Vec<&Path> {
+    let mut v: Vec<&Path> = plan
+        .entries
+        .iter()
+        .filter_map(|e| e.target.parent())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Test hooks, honoured by debug builds only: a release binary never reads
+/// these variables.
+fn hook(name: &str) -> Option<String> {
+    if cfg!(debug_assertions) {
+        std::env::var(name).ok()
+    } else {
+        None
+    }
+}
+
+fn hook_number(name: &str) -> Option<usize> {
+    hook(name)?.parse().ok()
+}
+
+/// `PATCHBAY_TEST_CRASH=journal|staged|rename:N|done`: die there as a kill
+/// would (no unwinding, no cleanup).
+fn hook_crash(point: &str) {
+    if hook("PATCHBAY_TEST_CRASH").as_deref() == Some(point) {
+        std::process::abort();
+    }
+}
+
+/// `PATCHBAY_TEST_TOUCH=REL`: another writer appends to REL just before
+/// the last check (for the `file_changed` test).
+fn hook_touch(root: &Root) {
+    if let Some(rel) = hook("PATCHBAY_TEST_TOUCH") {
+        let p = root.dir().join(rel);
+        if let Ok(mut f) = OpenOptions::new().append(true).open(p) {
+            let _ = f.write_all(b"written by another process\n");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("patchbay-commit-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn entries(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn write(root: &Root, rel: &str, content: &str) -> Change {
+        Change::Write {
+            path: root.resolve(rel).unwrap().real,
+            content: content.into(),
+            expect: Expect::Any,
+        }
+    }
+
+    #[test]
+    fn failed_preparation_changes_nothing() {
+        let d = scratch("rollback");
+        fs::write(d.join("keep.txt"), "old\n").unwrap();
+        fs::write(d.join("plain"), "a file, not a folder\n").unwrap();
+        let root = Root::open(&d).unwrap();
+        let changes = [
+            write(&root, "keep.txt", "new\n"),
+            write(&root, "made/deep/n.txt", "n\n"),
+            Change::Delete {
+                path: root.dir().join("plain"),
+                expect: Expect::Any,
+            },
+            // Its folder cannot be made: `plain` is a file.
+            Change::Write {
+                path: root.dir().join("plain/sub/x.txt"),
+                content: "x\n".into(),
+                expect: Expect::Any,
+            },
+        ];
+        let Err(CommitError::Io(err)) = commit(&root, &changes) else {
+            panic!("must fail")
+        };
+        assert!(err.contains("plain/sub/x.txt"), "{err}");
+        assert_eq!(fs::read_to_string(d.join("keep.txt")).unwrap(), "old\n");
+        assert_eq!(
+            entries(&d),
+            ["keep.txt", "plain"],
+            "temporaries, backups, journal and new folders removed"
+        );
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn commit_writes_creates_and_deletes() {
+        let d = scratch("commit");
+        fs::write(d.join("a.txt"), "a\n").unwrap();
+        fs::write(d.join("gone.txt"), "g\n").unwrap();
+        let root = Root::open(&d).unwrap();
+        let changes = [
+            write(&root, "a.txt", "A\n"),
+            write(&root, "x/y/new.txt", "N"),
+            Change::Delete {
+                path: root.resolve("gone.txt").unwrap().entry,
+                expect: Expect::Any,
+            },
+        ];
+        commit(&root, &changes).unwrap();
+        assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "A\n");
+        assert_eq!(fs::read_to_string(d.join("x/y/new.txt")).unwrap(), "N");
+        assert_eq!(entries(&d), ["a.txt", "x"]);
+        assert_eq!(entries(&d.join("x/y")), ["new.txt"]);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn side_names_fit_beside_a_name_of_255_bytes() {
+        let long = "n".repeat(255);
+        let t = side_name(std::ffi::OsStr::new(&long), 7, "tmp");
+        assert!(
+            t.len() <= 255 && t.starts_with('.') && t.ends_with("-7.tmp"),
+            "{t}"
+        );
+        assert!(journal::is_ours(Path::new(&t)));
+        let short = side_name(std::ffi::OsStr::new("a.txt"), 0, "orig");
+        assert!(short.starts_with(".a.txt.patchbay-") && journal::is_ours(Path::new(&short)));
+    }
+}
