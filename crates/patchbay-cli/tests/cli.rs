@@ -748,3 +748,81 @@ fn diagnose_explains_repairs_and_simulates_fuzz() {
     assert_eq!(v[0]["safe_line"], Value::Null);
     assert_ne!(v[0]["verdict"], "agrees", "{}", o.stdout);
 }
+
+/// A block whose path only the prose names, while the previous block's
+/// file also holds its SEARCH text: refused, nothing written (before, the
+/// first file was edited and the run exited 0).
+#[test]
+fn a_block_whose_file_only_the_prose_names_is_path_unclear() {
+    let sb = Sandbox::new("cli");
+    sb.write("a.py", "import os\nx = 1\n");
+    sb.write("b.py", "import os\ny = 2\n");
+    let reply = format!(
+        "{}\nNow update `b.py` as well:\n\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport sys\n>>>>>>> REPLACE\n```\n",
+        block("a.py", "x = 1\n", "x = 10\n")
+    );
+    let o = apply(&sb, &reply, &["--json"]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    let codes: Vec<Value> = (o.json()["files"].as_array().unwrap().iter())
+        .flat_map(|f| f["edits"].as_array().unwrap().clone())
+        .map(|e| e["code"].clone())
+        .collect();
+    assert!(codes.contains(&Value::from("path_unclear")), "{codes:?}");
+    assert_eq!(sb.read("a.py"), "import os\nx = 1\n");
+    assert_eq!(sb.read("b.py"), "import os\ny = 2\n");
+}
+
+/// `--stop-reason`: `length` refuses a complete-looking reply (exit 3),
+/// `stop` lets a diff whose counts overstate its lines apply.
+#[test]
+fn the_stop_reason_settles_cut_or_complete() {
+    let sb = Sandbox::new("cli");
+    sb.write("d.txt", "a\nb\nc\n");
+    let diff = "--- a/d.txt\n+++ b/d.txt\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n";
+    let o = apply(&sb, diff, &[]);
+    assert_eq!(o.code, 3, "{}", o.stdout);
+    assert!(o.stdout.contains("counts are wrong"), "{}", o.stdout);
+    let o = apply(&sb, diff, &["--stop-reason", "length"]);
+    assert_eq!(o.code, 3, "{}", o.stdout);
+    assert_eq!(sb.read("d.txt"), "a\nb\nc\n");
+    let o = apply(&sb, diff, &["--stop-reason", "stop"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(sb.read("d.txt"), "a\nB\nc\n");
+    let o = apply(&sb, diff, &["--stop-reason", "maybe"]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+}
+
+/// `--overwrite` is Codex's rule for an added file that exists.
+#[test]
+fn overwrite_lets_an_added_file_replace_an_existing_one() {
+    let sb = Sandbox::new("cli");
+    sb.write("dup.txt", "old\n");
+    let patch = "*** Begin Patch\n*** Add File: dup.txt\n+new\n*** End Patch\n";
+    assert_eq!(apply(&sb, patch, &[]).code, 1);
+    assert_eq!(sb.read("dup.txt"), "old\n");
+    assert_eq!(apply(&sb, patch, &["--overwrite"]).code, 0);
+    assert_eq!(sb.read("dup.txt"), "new\n");
+}
+
+/// `tag --crc` prints the view the `lines` format's edits are checked
+/// against, and a `lines` edit written from it applies.
+#[test]
+fn tag_crc_prints_the_view_lines_edits_refer_to() {
+    let sb = Sandbox::new("cli");
+    sb.write("f.txt", "one\ntwo\n");
+    let o = run_in(&sb.dir, &["tag", "--crc", "f.txt"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let header = o.stdout.lines().next().unwrap();
+    let crc = header
+        .split("crc32=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(o.stdout.lines().nth(2), Some("2\ttwo"), "{}", o.stdout);
+    let reply = format!("@@ f.txt 2:2 crc32={crc}\nTWO\n@@ end\n");
+    let o = apply(&sb, &reply, &["--format", "lines"]);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert_eq!(sb.read("f.txt"), "one\nTWO\n");
+}
