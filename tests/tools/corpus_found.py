@@ -98,6 +98,27 @@ def sr_aider_shapes(a, rng, fault):
                 fault=fault, source=a.name, description="a block in a shape Aider's parser accepts")
 
 
+def udiff_mentioned_path(a, b, rng, fault):
+    """The wrong-file edit in a unified diff: a headerless hunk under a path
+    line, then a second headerless hunk whose file only the prose names,
+    while its lines exist in the first file too: refused as `path_unclear`."""
+    sb = pick_block(b, rng, m=1)
+    sa = pick_block(a, rng)
+    if sb is None or sa is None or a.path == b.path:
+        return None
+    shared = b.lines[sb]
+    a_lines = list(a.lines)
+    a_lines.insert(sa + 3, shared)
+    old = a_lines[sa : sa + 3]
+    new = change(a, old)
+    first = f"@@ -{sa + 1},3 +{sa + 1},{len(new)} @@\n" + join(["-" + l for l in old] + ["+" + l for l in new])
+    second = f"@@ -{sb + 1},1 +{sb + 1},2 @@\n" + join([" " + shared, "+" + b.note("", "corpus edit: second file")])
+    out = f"{a.path}\n```diff\n{first}```\n\nNow the same in `{b.path}`:\n\n```diff\n{second}```\n"
+    return Case(None, "udiff", {a.path: join(a_lines), b.path: join(b.lines)}, out, "failed", code="path_unclear",
+                fault=fault, trap=True, source=f"{a.name}, {b.name}",
+                description="a headerless hunk whose file only the prose names, with lines the previous file has too")
+
+
 def whole_forced(a, rng, fault):
     """`--format whole` on a SEARCH/REPLACE or unified-diff reply in a fence
     must not write the markers into the file."""
@@ -177,6 +198,7 @@ def main():
         ("path_blank_line", sr_separated_path),
         ("path_after_prose", sr_separated_path),
         ("path_only_in_prose", sr_mentioned_path),
+        ("udiff_path_only_in_prose", udiff_mentioned_path),
         ("whole_path_after_prose", whole_separated_path),
     ]
     singles = [

@@ -159,11 +159,13 @@ fn texts(lines: &[OutLine]) -> Vec<String> {
 fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
     let mut ds = dividers(lines, h + 1, t, n);
     let blank = |from: usize, to: usize| lines[from..to].iter().all(|l| l.text.trim().is_empty());
-    // A divider right before the tail is a doubled marker (`=======` then
-    // `>>>>>>> REPLACE`): the new text ends there, as Aider reads it.
+    // Two dividers, the second right before the tail: a doubled marker
+    // (`=======` then `>>>>>>> REPLACE`), so the new text ends there, as
+    // Aider reads it. With three or more, one of them is the text's own (a
+    // Markdown underline) and the readings below let the file decide.
     let mut t = t;
-    if ds.len() >= 2 && ds.last().is_some_and(|&d| blank(d + 1, t)) {
-        t = ds.pop().expect("two or more");
+    if ds.len() == 2 && blank(ds[1] + 1, t) {
+        t = ds.pop().expect("two");
     }
     let replace = |d: usize| Op::Replace {
         old: texts(&lines[h + 1..d]),

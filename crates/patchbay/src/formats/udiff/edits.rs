@@ -408,6 +408,7 @@ fn hunk_op(h: &Hunk, strict: bool) -> Op {
 /// Edits for every file part of a diff.
 pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
     let mut parsed = Parsed::default();
+    let mut mentions = vec![];
     for f in files {
         let path = f.target().map(str::to_owned);
         let mut push = |op: Op, span: std::ops::Range<usize>| {
@@ -498,6 +499,9 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
             push(Op::Rename { to: to.clone() }, head);
         }
         for h in &f.hunks {
+            if let Some(m) = &h.mention {
+                mentions.push((h.span.start, m.clone()));
+            }
             push(hunk_op(h, strict), h.span.clone());
         }
         if f.hunks.is_empty() && f.rename.is_none() && !f.mode_only {
@@ -509,6 +513,17 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
                 },
                 f.span.clone(),
             );
+        }
+    }
+    // Each mention belongs to the edit of the hunk that starts there.
+    // Both are in output order: one pass.
+    let mut k = 0;
+    for (at, m) in mentions {
+        while k < parsed.edits.len() && parsed.edits[k].span.start < at {
+            k += 1;
+        }
+        if parsed.edits.get(k).is_some_and(|e| e.span.start == at) {
+            parsed.mentions.push((k, m));
         }
     }
     parsed.truncated = parsed.edits.iter().any(|e| {

@@ -90,6 +90,10 @@ pub struct Hunk {
     /// The output ends inside the hunk's last line (no line break after
     /// it), so that line may be cut short.
     pub open_end: bool,
+    /// A file that the prose between the previous hunk and this headerless
+    /// one names (`` Now in `b.py`: ``) without a path line: the hunk goes
+    /// on in the previous hunk's file, which must be that one.
+    pub mention: Option<String>,
 }
 
 impl Hunk {
@@ -154,6 +158,8 @@ pub fn read(output: &str) -> Vec<FileDiff> {
     // A path named by a line of prose or a fence's info string, and the
     // byte offset where it was named.
     let mut hint: Option<(String, usize)> = None;
+    // A file named in prose, and where: see `Hunk::mention`.
+    let mut mention: Option<(String, usize)> = None;
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].text;
@@ -224,7 +230,14 @@ pub fn read(output: &str) -> Vec<FileDiff> {
                     ..Default::default()
                 });
             }
-            let (h, next) = hunk(output, &lines, i, fence);
+            let (mut h, next) = hunk(output, &lines, i, fence);
+            if !fresh {
+                h.mention = mention
+                    .take()
+                    .filter(|(_, at)| files.last().is_some_and(|f| *at >= f.span.end))
+                    .map(|(m, _)| m);
+            }
+            mention = None;
             let f = files.last_mut().expect("exists");
             f.span.end = h.span.end;
             f.hunks.push(h);
@@ -233,6 +246,8 @@ pub fn read(output: &str) -> Vec<FileDiff> {
         }
         if let Some(p) = path_from_line(t) {
             hint = Some((p, lines[i].start));
+        } else if let Some(m) = crate::scan::path_in_prose(t) {
+            mention = Some((m, lines[i].start));
         }
         i += 1;
     }
@@ -437,6 +452,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
         cut: false,
         maybe_miscounted: false,
         open_end: body_end_at == Some(output.len()) && !output.ends_with(['\n', '\r']),
+        mention: None,
     };
     let (o, n) = h.counts();
     let short = h
