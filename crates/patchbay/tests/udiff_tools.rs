@@ -6,7 +6,7 @@
 //! Both binaries are required: `git` is everywhere; GNU `patch` comes with
 //! Debian's `patch` package (`apt-get install patch`).
 
-use patchbay::formats::udiff::{patch_fuzz_apply, repair, FuzzVerdict};
+use patchbay::formats::udiff::{patch_fuzz_apply, repair, FuzzReport, FuzzVerdict};
 use patchbay::{apply, render, ApplyOptions, Status};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -259,46 +259,9 @@ fn repaired_diffs_pass_git_apply() {
     }
 }
 
-/// One line of `patch --verbose`: hunk number, then `Ok((line, fuzz,
-/// offset))` or `Err(line)` for FAILED.
-/// Per hunk: its number, and where GNU patch put it (line, fuzz, offset) or
-/// the line it failed at.
-type PatchLine = (usize, Result<(usize, usize, isize), usize>);
-
-fn patch_lines(text: &str) -> Vec<PatchLine> {
-    let num = |s: &str| -> isize {
-        s.trim_matches(|c: char| !c.is_ascii_digit() && c != '-')
-            .parse()
-            .unwrap()
-    };
-    let mut v = vec![];
-    for l in text.lines() {
-        let Some(rest) = l.strip_prefix("Hunk #") else {
-            continue;
-        };
-        let (n, rest) = rest.split_once(' ').unwrap();
-        let n = n.parse().unwrap();
-        if let Some(r) = rest.strip_prefix("FAILED at ") {
-            v.push((n, Err(num(r.split_whitespace().next().unwrap()) as usize)));
-        } else if let Some(r) = rest.strip_prefix("succeeded at ") {
-            let w: Vec<&str> = r.split_whitespace().collect();
-            let line = num(w[0]) as usize;
-            let fuzz = w
-                .iter()
-                .position(|x| *x == "fuzz")
-                .map_or(0, |i| num(w[i + 1]) as usize);
-            let offset = w
-                .iter()
-                .position(|x| *x == "(offset")
-                .map_or(0, |i| num(w[i + 1]));
-            v.push((n, Ok((line, fuzz, offset))));
-        }
-    }
-    v
-}
-
 /// Runs the real GNU patch (`-f`: no questions, never assume reversed) and
-/// compares it with the simulation, hunk by hunk and file by file.
+/// compares it with the simulation: every hunk line patch prints, its
+/// fatal error, its exit status and the whole tree afterwards.
 fn check_against_patch(
     name: &str,
     files: &BTreeMap<String, String>,
@@ -317,43 +280,77 @@ fn check_against_patch(
         ],
         Some(diff),
     );
-    let (reports, changed) = patch_fuzz_apply(diff, files);
-    if reports.iter().any(|r| r.verdict == FuzzVerdict::Malformed) {
-        assert!(
-            !ok && text.contains("malformed patch"),
-            "{name}: patch did not stop:\n{text}"
-        );
-        return reports.iter().map(|r| r.verdict).collect();
+    let run = patch_fuzz_apply(diff, files);
+    let mut reports = run.reports.clone();
+    reports.sort_by_key(|r| r.output_line);
+    // Every line patch prints about a hunk (placement, fuzz, offset, or
+    // failure), in order, and its fatal error.
+    let real: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Hunk #") || l.starts_with("patch: **** "))
+        .collect();
+    let mut want: Vec<String> = reports.iter().filter_map(hunk_line).collect();
+    want.extend(run.fatal.iter().map(|f| format!("patch: **** {f}")));
+    assert_eq!(
+        real, want,
+        "{name}: what patch prints\n{text}\n{reports:#?}"
+    );
+    let failed = reports
+        .iter()
+        .any(|r| matches!(r.verdict, FuzzVerdict::Rejected | FuzzVerdict::NoFile));
+    assert_eq!(
+        ok,
+        run.fatal.is_none() && !failed,
+        "{name}: exit status\n{text}"
+    );
+    // The whole tree afterwards: changed, created and removed files.
+    let mut want = files.clone();
+    for (p, t) in &run.files {
+        match t {
+            Some(t) => want.insert(p.clone(), t.clone()),
+            None => want.remove(p),
+        };
     }
-    let real = patch_lines(&text);
-    assert_eq!(real.len(), reports.len(), "{name}: hunk count\n{text}");
-    for (r, (n, res)) in reports.iter().zip(&real) {
-        assert_eq!(r.hunk, *n, "{name}");
-        match res {
-            Ok((line, fuzz, offset)) => {
-                let sim = (r.patch_reported_line.unwrap_or(0), r.fuzz, r.offset);
-                assert_eq!(
-                    sim,
-                    (*line, *fuzz, *offset),
-                    "{name}, hunk {n}: simulated vs real\n{text}\n{r:#?}"
-                );
-            }
-            Err(_) => assert_eq!(
-                r.verdict,
-                FuzzVerdict::Rejected,
-                "{name}, hunk {n}:\n{text}"
-            ),
-        }
-    }
-    for (p, t) in files {
-        let want = changed.get(p).unwrap_or(t);
+    let got = tree(&s.0);
+    for p in want.keys().chain(got.keys()) {
         assert_eq!(
-            s.read(p).as_deref(),
-            Some(want.as_str()),
+            got.get(p),
+            want.get(p),
             "{name}: {p} differs from the simulation\n{text}"
         );
     }
-    reports.iter().map(|r| r.verdict).collect()
+    run.reports.iter().map(|r| r.verdict).collect()
+}
+
+/// What patch prints about a hunk the simulation says it placed, failed or
+/// ignored.
+fn hunk_line(r: &FuzzReport) -> Option<String> {
+    let n = r.patch_hunk?;
+    let at = r.patch_reported_line.unwrap_or(0);
+    Some(match r.verdict {
+        FuzzVerdict::Agrees | FuzzVerdict::Misplaced | FuzzVerdict::NoSafePlace => {
+            let fuzz = match r.fuzz {
+                0 => String::new(),
+                f => format!(" with fuzz {f}"),
+            };
+            let offset = match r.offset {
+                0 => String::new(),
+                1 => " (offset 1 line)".into(),
+                o => format!(" (offset {o} lines)"),
+            };
+            format!("Hunk #{n} succeeded at {at}{fuzz}{offset}.")
+        }
+        FuzzVerdict::Rejected => {
+            let endings = if r.message.contains("(different line endings)") {
+                " (different line endings)"
+            } else {
+                ""
+            };
+            format!("Hunk #{n} FAILED at {at}{endings}.")
+        }
+        FuzzVerdict::NoFile => format!("Hunk #{n} ignored at {at}."),
+        _ => return None,
+    })
 }
 
 #[test]
@@ -542,7 +539,11 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
             if p.is_dir() {
                 walk(base, &p, out);
             } else {
-                let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.insert(rel, std::fs::read_to_string(&p).unwrap());
             }
         }

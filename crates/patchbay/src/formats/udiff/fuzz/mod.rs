@@ -1,0 +1,190 @@
+//! What GNU `patch` 2.7.6 (`patch -p1 -f`, default fuzz factor 2) would do
+//! with a diff, for teaching: where it puts each hunk, and whether that is
+//! the one safe place, the only place where the whole hunk matches exactly.
+//! The gap between the two is seed 000's silent misapply: `patch` drops up
+//! to two context lines from the top and bottom of a hunk until it fits
+//! somewhere, and reports success.
+//!
+//! The model is checked against the real binary on every udiff case of the
+//! corpus (`tests/udiff_tools.rs`). [`pch`] reads the text as `patch` does
+//! (prose skipped, hunks read by their counts, fatal errors that stop the
+//! whole run); [`names`] picks the file each part patches (missing files,
+//! creations over existing files, deletions, git renames); [`sim`] places
+//! and applies hunks (`locate_hunk`, `apply_hunk`). Each hunk the engine
+//! reads gets one report, matched by its `@@` line; hunks only `patch`
+//! reads come after them.
+//!
+//! Not modelled: reversed-patch detection (the runs behave as `patch -f`),
+//! `--binary`, context and normal diffs and ed scripts.
+//!
+//! Cost: `patch`'s own, `O(offsets · M)` per hunk in the worst case, which
+//! is `O(N · M)`; the safe place is one exact matcher lookup.
+
+mod names;
+mod pch;
+mod report;
+mod sim;
+
+use pch::Patch;
+use serde::Serialize;
+use sim::Sim;
+use std::collections::BTreeMap;
+
+/// How `patch`'s placement compares with the safe place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FuzzVerdict {
+    /// `patch` applies the hunk at the one place where it matches in full.
+    Agrees,
+    /// `patch` applies it somewhere else: a silent misapply.
+    Misplaced,
+    /// `patch` applies it, but the whole hunk matches nowhere (or at
+    /// several places): a silent misapply, or a guess.
+    NoSafePlace,
+    /// `patch` rejects the hunk (`Hunk #N FAILED`).
+    Rejected,
+    /// `patch` stops here: malformed patch (or another fatal error).
+    Malformed,
+    /// `patch` stopped at an earlier malformed hunk.
+    NotReached,
+    /// The file to patch does not exist, or the path is unusable
+    /// (`Hunk #N ignored`).
+    NoFile,
+    /// `patch` does not read these lines as a hunk: it skips them as
+    /// text around the diff.
+    Skipped,
+}
+
+/// Where GNU `patch` would put one hunk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FuzzReport {
+    /// 1-based number of the hunk in the output.
+    pub hunk: usize,
+    pub path: Option<String>,
+    pub output_line: usize,
+    /// The old start line the header states.
+    pub stated_line: Option<usize>,
+    /// The number `patch` gives the hunk in its file ("Hunk #N").
+    pub patch_hunk: Option<usize>,
+    /// Where `patch` applies the hunk: its first line in the original file.
+    pub patch_line: Option<usize>,
+    /// The line `patch` prints ("Hunk #1 succeeded at L", "FAILED at L",
+    /// "ignored at L"): in the patched file, after the hunks before it.
+    pub patch_reported_line: Option<usize>,
+    /// Context lines `patch` ignored at each end.
+    pub fuzz: usize,
+    /// The offset `patch` prints (cumulative over the file's hunks).
+    pub offset: isize,
+    /// The only place where the whole hunk matches exactly (1-based).
+    pub safe_line: Option<usize>,
+    pub verdict: FuzzVerdict,
+    pub message: String,
+}
+
+/// Everything `patch` would do with an output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchRun {
+    pub reports: Vec<FuzzReport>,
+    /// The files `patch` writes (`Some`) or removes (`None`).
+    pub files: BTreeMap<String, Option<String>>,
+    /// The fatal error that stops `patch`, as it prints it after
+    /// `patch: **** `.
+    pub fatal: Option<String>,
+}
+
+/// Where GNU `patch` would put every hunk of `output`.
+pub fn patch_fuzz_simulation(output: &str, files: &BTreeMap<String, String>) -> Vec<FuzzReport> {
+    patch_fuzz_apply(output, files).reports
+}
+
+/// [`patch_fuzz_simulation`], plus the files as `patch` would leave them,
+/// to compare with the real `patch`.
+pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> PatchRun {
+    let reading = pch::read(output);
+    let engine = super::parse::read(output);
+    let meant = engine
+        .iter()
+        .flat_map(|f| &f.hunks)
+        .map(|h| (h.out_line, h))
+        .collect();
+    let mut run = Run {
+        files,
+        meant: &meant,
+        changed: BTreeMap::new(),
+        reports: vec![],
+    };
+    let n = reading.patches.len();
+    for (i, p) in reading.patches.iter().enumerate() {
+        // The part being read when `patch` stopped is never written.
+        let stopped = i + 1 == n && reading.fatal.is_some();
+        run.patch(p, stopped);
+    }
+    let reports = report::merge(output, run.reports, &reading);
+    PatchRun {
+        reports,
+        files: run.changed,
+        fatal: reading.fatal.map(|f| f.0),
+    }
+}
+
+/// The files as `patch` goes through the parts.
+struct Run<'a> {
+    files: &'a BTreeMap<String, String>,
+    /// The engine's hunks by `@@` line: what the model meant.
+    meant: &'a BTreeMap<usize, &'a super::parse::Hunk>,
+    changed: BTreeMap<String, Option<String>>,
+    reports: Vec<FuzzReport>,
+}
+
+impl Run<'_> {
+    fn get(&self, p: &str) -> Option<&str> {
+        match self.changed.get(p) {
+            Some(c) => c.as_deref(),
+            None => self.files.get(p).map(String::as_str),
+        }
+    }
+
+    /// One file's part: its hunks, then the file written, removed or moved.
+    fn patch(&mut self, p: &Patch, stopped: bool) {
+        let inname = names::input(p, &|n| self.get(n).is_some());
+        let Some(inname) = inname else {
+            for (k, h) in p.hunks.iter().enumerate() {
+                let mut r = report::new(h, k + 1, None);
+                r.verdict = FuzzVerdict::NoFile;
+                r.patch_reported_line = Some(h.first);
+                r.message = format!(
+                    "patch finds no file to patch and skips the hunk (\"Hunk #{} ignored at {}\")",
+                    k + 1,
+                    h.first
+                );
+                self.reports.push(r);
+            }
+            return;
+        };
+        let outname = names::output(p, &inname);
+        let input = self.get(&inname).unwrap_or("").to_owned();
+        let mut sim = Sim::new(&input);
+        for (k, h) in p.hunks.iter().enumerate() {
+            let mut r = report::new(h, k + 1, Some(&outname));
+            // A creation over a file with content fails where it lands at 1.
+            let exists = p.nonexistent[0] == 2 && !input.is_empty();
+            let before = sim.out_offset;
+            let placed = sim.place(h, exists);
+            let meant = self.meant.get(&h.out_line).copied();
+            report::placed(&mut r, &sim, h, meant, placed, before);
+            self.reports.push(r);
+        }
+        if stopped {
+            return;
+        }
+        let out = sim.finish();
+        if out.is_empty() && p.nonexistent[1] == 2 {
+            self.changed.insert(outname.clone(), None);
+        } else {
+            self.changed.insert(outname.clone(), Some(out));
+        }
+        if p.rename && !p.copy && inname != outname {
+            self.changed.insert(inname, None);
+        }
+    }
+}
