@@ -90,6 +90,9 @@ pub struct PatchRun {
     /// The fatal error that stops `patch`, as it prints it after
     /// `patch: **** `.
     pub fatal: Option<String>,
+    /// `patch`'s exit status: 0, 1 when a hunk failed or was ignored or a
+    /// deleted file kept lines ("Not deleting file"), 2 when it stopped.
+    pub status: u8,
 }
 
 /// Where GNU `patch` would put every hunk of `output`.
@@ -112,6 +115,7 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         meant: &meant,
         changed: BTreeMap::new(),
         reports: vec![],
+        kept: false,
     };
     let n = reading.patches.len();
     for (i, p) in reading.patches.iter().enumerate() {
@@ -119,11 +123,22 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         let stopped = i + 1 == n && reading.fatal.is_some();
         run.patch(p, stopped);
     }
+    let failed = run.kept
+        || run
+            .reports
+            .iter()
+            .any(|r| matches!(r.verdict, FuzzVerdict::Rejected | FuzzVerdict::NoFile));
+    let status = match (&reading.fatal, failed) {
+        (Some(_), _) => 2,
+        (None, true) => 1,
+        (None, false) => 0,
+    };
     let reports = report::merge(output, run.reports, &reading);
     PatchRun {
         reports,
         files: run.changed,
         fatal: reading.fatal.map(|f| f.0),
+        status,
     }
 }
 
@@ -134,6 +149,8 @@ struct Run<'a> {
     meant: &'a BTreeMap<usize, &'a super::parse::Hunk>,
     changed: BTreeMap<String, Option<String>>,
     reports: Vec<FuzzReport>,
+    /// A deletion left lines in its file, which `patch` keeps.
+    kept: bool,
 }
 
 impl Run<'_> {
@@ -178,11 +195,11 @@ impl Run<'_> {
             return;
         }
         let out = sim.finish();
-        if out.is_empty() && p.nonexistent[1] == 2 {
-            self.changed.insert(outname.clone(), None);
-        } else {
-            self.changed.insert(outname.clone(), Some(out));
-        }
+        // A deletion removes the file only if nothing is left in it.
+        let deletes = p.nonexistent[1] == 2;
+        self.kept |= deletes && !out.is_empty();
+        let out = Some(out).filter(|o| !(deletes && o.is_empty()));
+        self.changed.insert(outname.clone(), out);
         if p.rename && !p.copy && inname != outname {
             self.changed.insert(inname, None);
         }

@@ -110,35 +110,42 @@ fn failed(r: &mut FuzzReport, sim: &Sim, h: &GHunk, how: (Placed, usize, bool), 
     };
 }
 
-/// Where the hunk belongs: the engine's reading of it (or `patch`'s when
-/// the engine reads no hunk there) matched exactly, else placed as the
-/// default mode places it, when that is not a guess by the line number.
+/// Where the hunk belongs: the engine's reading of it matched exactly,
+/// else `patch`'s own reading (it skips comments, say), else the place
+/// where the default mode puts it, when that is not a guess by the line
+/// number.
 fn safe_place(sim: &Sim, h: &GHunk, meant: Option<&Hunk>) -> Safe {
     let trim = |l: &str| {
         l.strip_suffix('\n')
             .map_or(l, |l| l.strip_suffix('\r').unwrap_or(l))
             .to_owned()
     };
-    let old: Vec<String> = match meant {
-        Some(m) => old_new(&as_written(m)).0,
-        None => h
-            .body
-            .iter()
-            .filter(|b| b.0 != Kind::Add)
-            .map(|b| trim(&b.1))
-            .collect(),
-    };
     let lines: Vec<String> = sim.input.iter().map(|l| trim(l)).collect();
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let fo = FindOptions {
-        max_level: Level::Exact,
-        hint: None,
-        ..Default::default()
+    let hay = Haystack::new(lines.clone());
+    let exact = |old: &[String]| {
+        let fo = FindOptions {
+            max_level: Level::Exact,
+            hint: None,
+            ..Default::default()
+        };
+        match hay.find(old, fo) {
+            Ok(f) => Some(Safe::Exact(f.start + 1)),
+            Err(Miss::Ambiguous { .. }) => Some(Safe::Several),
+            Err(_) => None,
+        }
     };
-    match Haystack::new(lines.clone()).find(&old, fo) {
-        Ok(f) => return Safe::Exact(f.start + 1),
-        Err(Miss::Ambiguous { .. }) => return Safe::Several,
-        Err(_) => {}
+    let read: Vec<String> = h
+        .body
+        .iter()
+        .filter(|b| b.0 != Kind::Add)
+        .map(|b| trim(&b.1))
+        .collect();
+    let found = meant
+        .and_then(|m| exact(&old_new(&as_written(m)).0))
+        .or_else(|| exact(&read));
+    if let Some(s) = found {
+        return s;
     }
     match meant.map(|m| place(m, &lines).1) {
         Some(Lenient::At { found, .. }) if !found.by_hint => Safe::Read(found.start + 1),
