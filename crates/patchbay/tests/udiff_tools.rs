@@ -625,3 +625,39 @@ fn patch_simulation_matches_gnu_patch_on_reading_rules() {
     );
     assert_eq!(v, [Rejected]);
 }
+
+/// Which files patch reads and writes, and how hunks follow each other,
+/// each checked against the real patch.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_files() {
+    use FuzzVerdict::*;
+    let f = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+    let mut files = one("f", f);
+    files.insert("src/g.txt".into(), "g1\ng2\ng3\n".into());
+    files.insert("empty".into(), String::new());
+    files.insert("open".into(), "o1\no2".into());
+    let hunk = "@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n";
+    let cases: &[(&str, String, &[FuzzVerdict])] = &[
+        ("missing, then present", format!("--- a/nope\n+++ b/nope\n{hunk}--- a/f\n+++ b/f\n{hunk}"), &[NoFile, Agrees]),
+        ("same file twice", format!("--- a/f\n+++ b/f\n{hunk}--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-L3\n+M3\n l4\n"), &[Agrees, Agrees]),
+        ("git new file", "diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..3b18e51\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+hello\n".into(), &[Agrees]),
+        ("plain names create", "--- a/new.txt\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Agrees]),
+        ("creation over an empty file", "--- /dev/null\n+++ b/empty\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Agrees]),
+        ("deletion of a missing file", "--- a/gone\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-l1\n-l2\n".into(), &[Rejected]),
+        ("git deletion", "diff --git a/src/g.txt b/src/g.txt\ndeleted file mode 100644\nindex 3b18e51..0000000\n--- a/src/g.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-g1\n-g2\n-g3\n".into(), &[Agrees]),
+        ("no newline at end of file", "--- a/open\n+++ b/open\n@@ -1,2 +1,2 @@\n o1\n-o2\n\\ No newline at end of file\n+O2\n\\ No newline at end of file\n".into(), &[Agrees]),
+        ("newline added", "--- a/open\n+++ b/open\n@@ -1,2 +1,2 @@\n o1\n-o2\n\\ No newline at end of file\n+O2\n".into(), &[Agrees]),
+        ("equals marker", "--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n=l2\n-l3\n+L3\n l4\n".into(), &[Agrees]),
+        ("insertion without context", "--- a/f\n+++ b/f\n@@ -3,0 +4,2 @@\n+n1\n+n2\n".into(), &[NoSafePlace]),
+        // -p1 leaves no name of "f": nothing to patch.
+        ("index header only", format!("Index: f\n{hunk}"), &[NoFile]),
+        ("index header", format!("Index: a/f\n{hunk}"), &[Agrees]),
+        ("second stated before the first", "--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n l5\n-l6\n+L6\n l7\n@@ -9,3 +9,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[Agrees, Rejected]),
+        ("git rename only", "diff --git a/src/g.txt b/src/h.txt\nsimilarity index 100%\nrename from src/g.txt\nrename to src/h.txt\n".into(), &[]),
+        ("fenced, prose after", format!("Here:\n\n```diff\n--- a/f\n+++ b/f\n{hunk}```\n\nDone.\n"), &[Agrees]),
+    ];
+    for (name, diff, want) in cases {
+        let v = check_against_patch(name, &files, diff);
+        assert_eq!(v, *want, "{name}");
+    }
+}
