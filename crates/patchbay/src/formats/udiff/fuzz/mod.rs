@@ -1,24 +1,32 @@
 //! What GNU `patch` 2.7.6 (`patch -p1 -f`, default fuzz factor 2) would do
 //! with a diff, for teaching: where it puts each hunk, and whether that is
-//! the one safe place, the only place where the whole hunk matches exactly.
-//! The gap between the two is seed 000's silent misapply: `patch` drops up
-//! to two context lines from the top and bottom of a hunk until it fits
-//! somewhere, and reports success.
+//! where the hunk belongs. The gap between the two is seed 000's silent
+//! misapply: `patch` drops up to two context lines from the top and bottom
+//! of a hunk until it fits somewhere, and reports success.
 //!
 //! The model is checked against the real binary on every udiff case of the
-//! corpus (`tests/udiff_tools.rs`). [`pch`] reads the text as `patch` does
-//! (prose skipped, hunks read by their counts, fatal errors that stop the
-//! whole run); [`names`] picks the file each part patches (missing files,
-//! creations over existing files, deletions, git renames); [`sim`] places
-//! and applies hunks (`locate_hunk`, `apply_hunk`). Each hunk the engine
-//! reads gets one report, matched by its `@@` line; hunks only `patch`
-//! reads come after them.
+//! corpus and on each rule below (`tests/udiff_tools.rs`): the same hunk
+//! lines printed (placement, fuzz, offset, failures), the same fatal error
+//! and exit status, the same files. [`pch`] reads the text as `patch` does
+//! (prose skipped, hunks read by their counts, comments, CR stripping,
+//! fatal errors that stop the whole run); [`names`] picks the file each
+//! part patches (missing files, creations over existing files, deletions,
+//! git renames); [`sim`] places and applies hunks (`locate_hunk`,
+//! `apply_hunk`, misordered hunks); [`report`] says where each hunk
+//! belongs: the only place where the engine's reading of it, or else
+//! `patch`'s own, matches exactly, or else where the default mode puts it
+//! when that is not a guess by the line number. Each hunk the engine reads
+//! gets one report, matched by its `@@` line; hunks only `patch` reads
+//! come after them.
 //!
 //! Not modelled: reversed-patch detection (the runs behave as `patch -f`),
-//! `--binary`, context and normal diffs and ed scripts.
+//! `--binary`, other `-p` levels, context and normal diffs and ed scripts
+//! (a part whose header is followed by no `@@ -` hunk but by a line that
+//! reads as an ed command, such as a lone `d`, is run through `ed`).
 //!
 //! Cost: `patch`'s own, `O(offsets · M)` per hunk in the worst case, which
-//! is `O(N · M)`; the safe place is one exact matcher lookup.
+//! is `O(N · M)`; the safe place is one exact matcher lookup, or a default
+//! mode placement.
 
 mod names;
 mod pch;
@@ -30,11 +38,12 @@ use serde::Serialize;
 use sim::Sim;
 use std::collections::BTreeMap;
 
-/// How `patch`'s placement compares with the safe place.
+/// How `patch`'s placement compares with where the hunk belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FuzzVerdict {
-    /// `patch` applies the hunk at the one place where it matches in full.
+    /// `patch` applies the hunk where it belongs: the one place where it
+    /// matches in full (or fits once its damaged lines are read right).
     Agrees,
     /// `patch` applies it somewhere else: a silent misapply.
     Misplaced,
@@ -75,7 +84,8 @@ pub struct FuzzReport {
     pub fuzz: usize,
     /// The offset `patch` prints (cumulative over the file's hunks).
     pub offset: isize,
-    /// The only place where the whole hunk matches exactly (1-based).
+    /// Where the hunk belongs (1-based): the only place where the whole
+    /// hunk matches exactly, or fits once its damaged lines are read right.
     pub safe_line: Option<usize>,
     pub verdict: FuzzVerdict,
     pub message: String,

@@ -31,8 +31,6 @@ pub(super) struct Patch {
     pub copy: bool,
     /// The header lines ended in CR LF: CRs are stripped from the hunks.
     pub strip_cr: bool,
-    /// 1-based line where `patch` found the part (for its messages).
-    pub line: usize,
     /// Columns of indentation of the first `@@` line, stripped from the
     /// hunk lines.
     pub indent: usize,
@@ -70,7 +68,13 @@ pub(super) fn read(text: &str) -> Reading {
         line: 0,
     };
     let mut out = Reading::default();
+    let mut last = None;
     while let Some(mut p) = r.intuit() {
+        // Each part ends further on; stop rather than loop if one did not.
+        if last.is_some_and(|l| r.pos <= l) {
+            break;
+        }
+        last = Some(r.pos);
         loop {
             match r.hunk(&p) {
                 Ok(Some(h)) => p.hunks.push(h),
@@ -164,7 +168,6 @@ impl Reader<'_> {
             let start = (self.pos, self.line);
             let Some(l) = self.get_line(0, false) else {
                 if extended {
-                    p.line = self.line + 1;
                     return Some(p);
                 }
                 return None;
@@ -183,7 +186,6 @@ impl Reader<'_> {
             } else if let Some(rest) = s.strip_prefix("diff --git ") {
                 if extended {
                     (self.pos, self.line) = start;
-                    p.line = self.line + 1;
                     return Some(p);
                 }
                 git_names(rest, &mut p.names);
@@ -215,7 +217,6 @@ impl Reader<'_> {
                     p.nonexistent[1] = 1 + u8::from(dev_null[1]);
                 }
                 (self.pos, self.line) = start;
-                p.line = self.line + 1;
                 p.indent = indent;
                 return Some(p);
             }
