@@ -297,6 +297,8 @@ fn check_against_patch(
         .collect();
     let mut want: Vec<String> = reports.iter().filter_map(hunk_line).collect();
     want.extend(run.fatal.iter().map(|f| format!("patch: **** {f}")));
+    // Read as the real output is (a CR before a line break goes).
+    let want: Vec<&str> = want.iter().map(|l| l.trim_end_matches('\r')).collect();
     assert_eq!(
         real, want,
         "{name}: what patch prints\n{text}\n{reports:#?}"
@@ -495,41 +497,19 @@ fn shift_numbers(diff: &str, by: isize) -> String {
 /// placement, fuzz and offset for every hunk, and the same files.
 #[test]
 fn patch_simulation_matches_gnu_patch_on_the_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    dirs.sort();
-    let (mut cases, mut wrong) = (0, vec![]);
-    for dir in dirs {
-        let case = std::fs::read_to_string(dir.join("case.json")).unwrap();
-        let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
-        let udiff = case.contains("\"format\": \"udiff\"")
-            || (case.contains("\"format\": \"auto\"")
-                && patchbay::formats::detect(&output).format == "udiff");
-        if !udiff {
-            continue;
-        }
-        let files = tree(&dir.join("before"));
-        cases += 1;
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let run = std::panic::catch_unwind(|| check_against_patch(&name, &files, &output));
-        if let Err(e) = run {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            wrong.push(format!("{name}: {}", msg.lines().next().unwrap_or("")));
+    let cases = udiff_cases();
+    let mut wrong = vec![];
+    for (name, output, files) in &cases {
+        if let Err(e) = std::panic::catch_unwind(|| check_against_patch(name, files, output)) {
+            wrong.push(format!("{name}: {}", panic_text(&e)));
         }
     }
-    assert!(cases >= 100, "only {cases} udiff cases");
+    assert!(cases.len() >= 100, "only {} udiff cases", cases.len());
     assert!(
         wrong.is_empty(),
-        "{} of {cases} cases disagree with GNU patch:\n{}",
+        "{} of {} cases disagree with GNU patch:\n{}",
         wrong.len(),
+        cases.len(),
         wrong.join("\n")
     );
 }
@@ -654,10 +634,139 @@ fn patch_simulation_matches_gnu_patch_on_files() {
         ("index header", format!("Index: a/f\n{hunk}"), &[Agrees]),
         ("second stated before the first", "--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n l5\n-l6\n+L6\n l7\n@@ -9,3 +9,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[Agrees, Rejected]),
         ("git rename only", "diff --git a/src/g.txt b/src/h.txt\nsimilarity index 100%\nrename from src/g.txt\nrename to src/h.txt\n".into(), &[]),
+        // A fatal error: the file before is written, but nothing removed.
+        ("deletion, then malformed", "--- a/src/g.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-g1\n-g2\n-g3\n--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3\nL3\n l4\n".into(), &[Agrees, Malformed]),
+        ("git rename, then malformed", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\nrename to src/h.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3\nL3\n l4\n".into(), &[Agrees, Malformed]),
+        // Without `rename to` it is no rename: the file is patched in place.
+        ("half a rename", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\n".into(), &[Agrees]),
+        // The second time, neither name is on disk yet: "Cannot rename".
+        ("the same rename twice", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\nrename to src/h.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\n".repeat(2), &[Agrees, NoFile]),
         ("fenced, prose after", format!("Here:\n\n```diff\n--- a/f\n+++ b/f\n{hunk}```\n\nDone.\n"), &[Agrees]),
     ];
     for (name, diff, want) in cases {
         let v = check_against_patch(name, &files, diff);
         assert_eq!(v, *want, "{name}");
     }
+}
+
+/// The corpus replies damaged further (CR LF, indented, given twice, cut,
+/// a line dropped, a comment inserted, without `a/`/`b/`, with dates) and
+/// two replies one after the other: the simulation must still agree with
+/// the real patch on every one.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_damaged_corpus_replies() {
+    let cases = udiff_cases();
+    let mut wrong = vec![];
+    let mut runs = 0;
+    for (i, (name, output, files)) in cases.iter().enumerate() {
+        let mut variants = damaged(output);
+        // Another case's reply after this one, when their files agree.
+        let (other, next, more) = &cases[(i + 1) % cases.len()];
+        let mut both = files.clone();
+        if more
+            .iter()
+            .all(|(p, t)| both.insert(p.clone(), t.clone()).is_none_or(|x| x == *t))
+        {
+            variants.push((format!("then {other}"), format!("{output}{next}")));
+        }
+        for (how, out) in variants {
+            runs += 1;
+            let label = format!("{name}, {how}");
+            let fs = if how.starts_with("then ") {
+                &both
+            } else {
+                files
+            };
+            if let Err(e) = std::panic::catch_unwind(|| check_against_patch(&label, fs, &out)) {
+                wrong.push(format!("{label}: {}", panic_text(&e)));
+            }
+        }
+    }
+    assert!(runs > 900, "only {runs} runs");
+    assert!(
+        wrong.is_empty(),
+        "{} of {runs} disagree:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// Every udiff case of the corpus: name, reply, files before.
+fn udiff_cases() -> Vec<(String, String, BTreeMap<String, String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    let mut out = vec![];
+    for dir in dirs {
+        let case = std::fs::read_to_string(dir.join("case.json")).unwrap();
+        let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+        let udiff = case.contains("\"format\": \"udiff\"")
+            || (case.contains("\"format\": \"auto\"")
+                && patchbay::formats::detect(&output).format == "udiff");
+        if udiff {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((name, output, tree(&dir.join("before"))));
+        }
+    }
+    out
+}
+
+/// The reply damaged in the ways patch reads specially.
+fn damaged(output: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = output.split_inclusive('\n').collect();
+    let mid = lines.len() / 2;
+    let headers = |tail: &str| -> String {
+        let mark = |l: &str| l.starts_with("--- ") || l.starts_with("+++ ");
+        lines
+            .iter()
+            .map(|l| match mark(l) {
+                true => format!("{}{tail}\n", l.trim_end_matches('\n')),
+                false => l.to_string(),
+            })
+            .collect()
+    };
+    let with = |k: usize, extra: Option<&str>| -> String {
+        let mut v = lines.clone();
+        match extra {
+            Some(x) => v.insert(k, x),
+            None => drop(v.remove(k)),
+        }
+        v.concat()
+    };
+    vec![
+        ("CR LF".into(), output.replace('\n', "\r\n")),
+        (
+            "indented".into(),
+            lines.iter().map(|l| format!("    {l}")).collect(),
+        ),
+        ("twice".into(), format!("{output}{output}")),
+        (
+            "no final line break".into(),
+            output.trim_end_matches('\n').into(),
+        ),
+        (
+            "no a/ b/".into(),
+            output.replace("--- a/", "--- ").replace("+++ b/", "+++ "),
+        ),
+        (
+            "dated".into(),
+            headers("\t2024-01-01 00:00:00.000000000 +0000"),
+        ),
+        ("cut".into(), lines[..mid].concat()),
+        ("line dropped".into(), with(mid, None)),
+        ("comment".into(), with(mid, Some("# note\n"))),
+    ]
+}
+
+fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
+    let msg = e
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    msg.lines().next().unwrap_or("").to_owned()
 }

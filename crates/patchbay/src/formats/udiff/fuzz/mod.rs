@@ -36,7 +36,7 @@ mod sim;
 use pch::Patch;
 use serde::Serialize;
 use sim::Sim;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How `patch`'s placement compares with where the hunk belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -126,6 +126,10 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         changed: BTreeMap::new(),
         reports: vec![],
         kept: false,
+        git: false,
+        queued: BTreeSet::new(),
+        hidden: BTreeSet::new(),
+        removed: BTreeMap::new(),
     };
     let n = reading.patches.len();
     for (i, p) in reading.patches.iter().enumerate() {
@@ -143,6 +147,9 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         (None, true) => 1,
         (None, false) => 0,
     };
+    if reading.fatal.is_some() {
+        run.keep_removed();
+    }
     let reports = report::merge(output, run.reports, &reading);
     PatchRun {
         reports,
@@ -161,6 +168,15 @@ struct Run<'a> {
     reports: Vec<FuzzReport>,
     /// A deletion left lines in its file, which `patch` keeps.
     kept: bool,
+    /// The parts so far are git diffs, whose files `patch` writes only at
+    /// the end of the run of git parts: `queued` holds them, and `hidden`
+    /// the ones not on disk until then (created, renamed to).
+    git: bool,
+    queued: BTreeSet<String>,
+    hidden: BTreeSet<String>,
+    /// Files removed by a deletion or a rename, with what they held before:
+    /// `patch` removes them only when it ends normally.
+    removed: BTreeMap<String, Option<Option<String>>>,
 }
 
 impl Run<'_> {
@@ -171,24 +187,39 @@ impl Run<'_> {
         }
     }
 
+    /// On disk now, for `stat`.
+    fn on_disk(&self, p: &str) -> bool {
+        self.get(p).is_some() && !self.hidden.contains(p)
+    }
+
+    /// `output_files`: the queued git outputs written.
+    fn flush(&mut self) {
+        self.queued.clear();
+        self.hidden.clear();
+    }
+
     /// One file's part: its hunks, then the file written, removed or moved.
     fn patch(&mut self, p: &Patch, stopped: bool) {
-        let inname = names::input(p, &|n| self.get(n).is_some());
-        let Some(inname) = inname else {
-            for (k, h) in p.hunks.iter().enumerate() {
-                let mut r = report::new(h, k + 1, None);
-                r.verdict = FuzzVerdict::NoFile;
-                r.patch_reported_line = Some(h.first);
-                r.message = format!(
-                    "patch finds no file to patch and skips the hunk (\"Hunk #{} ignored at {}\")",
-                    k + 1,
-                    h.first
-                );
-                self.reports.push(r);
+        let chosen = names::input(p, &|n| self.on_disk(n));
+        if self.git && !p.git {
+            self.flush();
+        }
+        self.git = p.git;
+        let why = match &chosen {
+            _ if names::cannot_move(p, chosen.as_ref().map(|c| c.0)) => {
+                "patch cannot rename or copy the file without two valid file names"
             }
-            return;
+            None => "patch finds no file to patch",
+            Some(_) => "",
+        };
+        let Some((_, inname)) = chosen.filter(|_| why.is_empty()) else {
+            return self.ignore(p, why);
         };
         let outname = names::output(p, &inname);
+        // A git part over a queued file writes the queue first.
+        if p.git && self.queued.contains(&outname) && self.on_disk(&outname) {
+            self.flush();
+        }
         let input = self.get(&inname).unwrap_or("").to_owned();
         let mut sim = Sim::new(&input);
         for (k, h) in p.hunks.iter().enumerate() {
@@ -201,17 +232,60 @@ impl Run<'_> {
             report::placed(&mut r, &sim, h, meant, placed, before);
             self.reports.push(r);
         }
-        if stopped {
-            return;
+        if !stopped {
+            self.write(p, &inname, outname, sim.finish());
         }
-        let out = sim.finish();
-        // A deletion removes the file only if nothing is left in it.
+    }
+
+    /// "Hunk #N ignored": every hunk of a part `patch` skips.
+    fn ignore(&mut self, p: &Patch, why: &str) {
+        for (k, h) in p.hunks.iter().enumerate() {
+            let mut r = report::new(h, k + 1, None);
+            r.verdict = FuzzVerdict::NoFile;
+            r.patch_reported_line = Some(h.first);
+            r.message = format!(
+                "{why} and skips the hunk (\"Hunk #{} ignored at {}\")",
+                k + 1,
+                h.first
+            );
+            self.reports.push(r);
+        }
+    }
+
+    /// The part's result: written, or removed when a deletion leaves
+    /// nothing; a rename removes its old name.
+    fn write(&mut self, p: &Patch, inname: &str, outname: String, out: String) {
         let deletes = p.nonexistent[1] == 2;
         self.kept |= deletes && !out.is_empty();
-        let out = Some(out).filter(|o| !(deletes && o.is_empty()));
-        self.changed.insert(outname.clone(), out);
-        if p.rename && !p.copy && inname != outname {
-            self.changed.insert(inname, None);
+        if p.git {
+            if !self.on_disk(&outname) {
+                self.hidden.insert(outname.clone());
+            }
+            self.queued.insert(outname.clone());
+        }
+        if p.renames() && inname != outname {
+            self.remove(inname);
+        }
+        if deletes && out.is_empty() {
+            self.remove(&outname);
+        } else {
+            self.removed.remove(&outname);
+            self.changed.insert(outname, Some(out));
+        }
+    }
+
+    fn remove(&mut self, name: &str) {
+        let before = self.changed.insert(name.to_owned(), None);
+        self.removed.entry(name.to_owned()).or_insert(before);
+    }
+
+    /// A fatal error ends `patch` before it removes any file.
+    fn keep_removed(&mut self) {
+        for (name, before) in std::mem::take(&mut self.removed) {
+            match before {
+                Some(t) => self.changed.insert(name, t),
+                None => self.changed.remove(&name),
+            };
         }
     }
 }

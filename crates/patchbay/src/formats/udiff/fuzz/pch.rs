@@ -26,15 +26,25 @@ pub(super) struct Patch {
     /// (or git's all-zero hash), 1 for a zero count, else 0.
     pub nonexistent: [u8; 2],
     pub git: bool,
-    /// git `rename from`/`to` and `copy from`/`to` headers.
-    pub rename: bool,
-    pub copy: bool,
+    /// git `rename from`/`to` and `copy from`/`to` headers (each side).
+    pub rename: [bool; 2],
+    pub copy: [bool; 2],
     /// The header lines ended in CR LF: CRs are stripped from the hunks.
     pub strip_cr: bool,
     /// Columns of indentation of the first `@@` line, stripped from the
     /// hunk lines.
     pub indent: usize,
     pub hunks: Vec<GHunk>,
+}
+
+impl Patch {
+    /// A rename or a copy needs both of its headers.
+    pub fn renames(&self) -> bool {
+        self.rename == [true, true]
+    }
+    pub fn copies(&self) -> bool {
+        self.copy == [true, true]
+    }
 }
 
 /// One hunk as `patch` holds it.
@@ -145,6 +155,14 @@ impl Reader<'_> {
         }
     }
 
+    /// Goes back to `pos` to read the last line again. As `patch` seeks
+    /// back to the comments before the line but counts from the line, the
+    /// comments are counted twice in its line numbers.
+    fn unread(&mut self, pos: usize) {
+        self.pos = pos;
+        self.line -= 1;
+    }
+
     /// `incomplete_line`: a raw `\` line right after consumes itself and
     /// takes the line break off the line before (it is not counted).
     fn incomplete(&mut self) -> bool {
@@ -165,7 +183,7 @@ impl Reader<'_> {
         // Names in the order `patch` files them before its final swap.
         let mut dev_null = [false; 2];
         loop {
-            let start = (self.pos, self.line);
+            let start = self.pos;
             let Some(l) = self.get_line(0, false) else {
                 if extended {
                     return Some(p);
@@ -185,7 +203,7 @@ impl Reader<'_> {
                 p.strip_cr = cr;
             } else if let Some(rest) = s.strip_prefix("diff --git ") {
                 if extended {
-                    (self.pos, self.line) = start;
+                    self.unread(start);
                     return Some(p);
                 }
                 git_names(rest, &mut p.names);
@@ -216,7 +234,7 @@ impl Reader<'_> {
                 if new.strip_prefix('+').is_some_and(zero) {
                     p.nonexistent[1] = 1 + u8::from(dev_null[1]);
                 }
-                (self.pos, self.line) = start;
+                self.unread(start);
                 p.indent = indent;
                 return Some(p);
             }
@@ -243,10 +261,14 @@ impl Reader<'_> {
             p.nonexistent[1] = 2;
         } else if s.starts_with("new file mode ") {
             p.nonexistent[0] = 2;
-        } else if s.starts_with("rename from ") || s.starts_with("rename to ") {
-            p.rename = true;
-        } else if s.starts_with("copy from ") || s.starts_with("copy to ") {
-            p.copy = true;
+        } else if s.starts_with("rename from ") {
+            p.rename[0] = true;
+        } else if s.starts_with("rename to ") {
+            p.rename[1] = true;
+        } else if s.starts_with("copy from ") {
+            p.copy[0] = true;
+        } else if s.starts_with("copy to ") {
+            p.copy[1] = true;
         } else {
             return s.starts_with("old mode ") || s.starts_with("new mode ");
         }
@@ -256,13 +278,13 @@ impl Reader<'_> {
     /// `another_hunk`: the next `@@` hunk of the part, `None` when the
     /// next line is something else (the part ends there).
     fn hunk(&mut self, p: &Patch) -> Result<Option<GHunk>, Fatal> {
-        let start = (self.pos, self.line);
+        let start = self.pos;
         let Some(head) = self.get_line(p.indent, p.strip_cr) else {
-            (self.pos, self.line) = start;
+            self.unread(start);
             return Ok(None);
         };
         if head.len() <= 4 || !head.starts_with("@@ -") {
-            (self.pos, self.line) = start;
+            self.unread(start);
             return Ok(None);
         }
         // The real output line (`patch`'s own count skips `\` lines).
