@@ -536,11 +536,11 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// The playground's "wrong numbers and a lost space": patch drops the
-/// damaged context line (fuzz 2) and lands where the hunk belongs, so the
-/// simulation must not warn of a misapply.
+/// The playground's examples. "Wrong numbers and a lost space": patch
+/// drops the damaged context line (fuzz 2) and lands where the hunk
+/// belongs, so the simulation must not warn of a misapply.
 #[test]
-fn patch_simulation_agrees_on_the_playground_lost_space() {
+fn patch_simulation_on_the_playground_examples() {
     let app = "\"\"\"Greets people.\"\"\"\n\n\ndef greet(name):\n    name = name.strip()\n    print(\"Hello, \" + name)\n\n\ndef farewell(name):\n    name = name.strip()\n    print(\"Goodbye, \" + name)\n\n\nif __name__ == \"__main__\":\n    greet(\"world\")\n";
     let reply = "Capitalise the greeting:\n\n```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -14,3 +14,3 @@\n def greet(name):\n    name = name.strip()\n-    print(\"Hello, \" + name)\n+    print(\"Hello, \" + name.title())\n```\n";
     let files = one("src/app.py", app);
@@ -551,6 +551,14 @@ fn patch_simulation_agrees_on_the_playground_lost_space() {
     let run = patch_fuzz_apply(reply, &files);
     let want = app.replace("name)\n\n\ndef f", "name.title())\n\n\ndef f");
     assert_eq!(run.files["src/app.py"].as_deref(), Some(want.as_str()));
+
+    // "A unified diff GNU patch would misapply": it edits `net`.
+    let prices = "import math\n\ndef net(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef gross(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef tax(amount):\n    return gross(amount) - net(amount)\n";
+    let reply = "Add the 20% tax in `gross`:\n\n```diff\n--- a/src/prices.py\n+++ b/src/prices.py\n@@ -2,5 +2,5 @@\n \n def gross(amount):\n     value = amount * 1.0\n-    return round(value, 2)\n+    return round(value * 1.2, 2)\n \n```\n";
+    assert_eq!(
+        check_against_patch("playground, misapply", &one("src/prices.py", prices), reply),
+        [FuzzVerdict::Misplaced]
+    );
 }
 
 /// How patch reads and treats the text around and inside hunks, each
