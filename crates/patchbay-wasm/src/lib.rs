@@ -325,11 +325,11 @@ export interface HunkDiagnosis {
   findings: Finding[];
 }
 
-/** How GNU patch's placement compares with the one safe place. */
+/** How GNU patch's placement compares with where the hunk belongs. */
 export type FuzzVerdict =
-  | "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file";
+  | "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file" | "skipped";
 
-/** Where GNU patch (2.7, default fuzz 2) would put one hunk. */
+/** Where GNU patch (2.7.6, `-p1 -f`, default fuzz 2) would put one hunk. */
 export interface FuzzReport {
   /** 1-based number of the hunk in the reply. */
   hunk: number;
@@ -337,15 +337,17 @@ export interface FuzzReport {
   output_line: number;
   /** The old start line the header states. */
   stated_line: number | null;
+  /** The number patch gives the hunk in its file ("Hunk #N"); null when it never reads it as a hunk. */
+  patch_hunk: number | null;
   /** Where patch applies the hunk: its first line in the original file. */
   patch_line: number | null;
-  /** The line patch prints ("Hunk #1 succeeded at L"). */
+  /** The line patch prints ("Hunk #1 succeeded at L", "FAILED at L", "ignored at L"). */
   patch_reported_line: number | null;
   /** Context lines patch ignored at each end. */
   fuzz: number;
   /** The offset patch prints. */
   offset: number;
-  /** The only place where the whole hunk matches exactly (1-based). */
+  /** Where the hunk belongs (1-based): the only place where it matches in full, or fits once its damaged lines are read right. */
   safe_line: number | null;
   /** `misplaced` and `no_safe_place` are silent misapplies. */
   verdict: FuzzVerdict;

@@ -248,11 +248,11 @@ fn measured_recovery_on_real_sources() {
         if apply(&out, &fs, &opts(true)).unwrap().status == Status::Applied {
             t[3] += 1;
         }
-        let (reports, changed) = patch_fuzz_apply(&out, &fs);
-        let stopped = reports.iter().any(|r| r.patch_line.is_none());
-        match changed.get(&path) {
+        let run = patch_fuzz_apply(&out, &fs);
+        let stopped = run.reports.iter().any(|r| r.patch_line.is_none());
+        match run.files.get(&path) {
             _ if stopped => t[6] += 1,
-            Some(c) if *c == a => t[4] += 1,
+            Some(Some(c)) if *c == a => t[4] += 1,
             _ => t[5] += 1,
         }
     }

@@ -6,7 +6,7 @@
 //! Both binaries are required: `git` is everywhere; GNU `patch` comes with
 //! Debian's `patch` package (`apt-get install patch`).
 
-use patchbay::formats::udiff::{patch_fuzz_apply, repair, FuzzVerdict};
+use patchbay::formats::udiff::{patch_fuzz_apply, repair, FuzzReport, FuzzVerdict};
 use patchbay::{apply, render, ApplyOptions, Status};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,12 @@ impl Scratch {
     }
 
     fn run(&self, cmd: &str, args: &[&str], stdin: Option<&str>) -> (bool, String) {
+        let (status, text) = self.run_status(cmd, args, stdin);
+        (status == Some(0), text)
+    }
+
+    /// [`Scratch::run`] with the exit code.
+    fn run_status(&self, cmd: &str, args: &[&str], stdin: Option<&str>) -> (Option<i32>, String) {
         use std::io::Write;
         let mut c = Command::new(cmd);
         c.args(args).current_dir(&self.0);
@@ -53,7 +59,7 @@ impl Scratch {
         let out = child.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned()
             + &String::from_utf8_lossy(&out.stderr);
-        (out.status.success(), text)
+        (out.status.code(), text)
     }
 
     fn read(&self, p: &str) -> Option<String> {
@@ -259,53 +265,16 @@ fn repaired_diffs_pass_git_apply() {
     }
 }
 
-/// One line of `patch --verbose`: hunk number, then `Ok((line, fuzz,
-/// offset))` or `Err(line)` for FAILED.
-/// Per hunk: its number, and where GNU patch put it (line, fuzz, offset) or
-/// the line it failed at.
-type PatchLine = (usize, Result<(usize, usize, isize), usize>);
-
-fn patch_lines(text: &str) -> Vec<PatchLine> {
-    let num = |s: &str| -> isize {
-        s.trim_matches(|c: char| !c.is_ascii_digit() && c != '-')
-            .parse()
-            .unwrap()
-    };
-    let mut v = vec![];
-    for l in text.lines() {
-        let Some(rest) = l.strip_prefix("Hunk #") else {
-            continue;
-        };
-        let (n, rest) = rest.split_once(' ').unwrap();
-        let n = n.parse().unwrap();
-        if let Some(r) = rest.strip_prefix("FAILED at ") {
-            v.push((n, Err(num(r.split_whitespace().next().unwrap()) as usize)));
-        } else if let Some(r) = rest.strip_prefix("succeeded at ") {
-            let w: Vec<&str> = r.split_whitespace().collect();
-            let line = num(w[0]) as usize;
-            let fuzz = w
-                .iter()
-                .position(|x| *x == "fuzz")
-                .map_or(0, |i| num(w[i + 1]) as usize);
-            let offset = w
-                .iter()
-                .position(|x| *x == "(offset")
-                .map_or(0, |i| num(w[i + 1]));
-            v.push((n, Ok((line, fuzz, offset))));
-        }
-    }
-    v
-}
-
 /// Runs the real GNU patch (`-f`: no questions, never assume reversed) and
-/// compares it with the simulation, hunk by hunk and file by file.
+/// compares it with the simulation: every hunk line patch prints, its
+/// fatal error, its exit status and the whole tree afterwards.
 fn check_against_patch(
     name: &str,
     files: &BTreeMap<String, String>,
     diff: &str,
 ) -> Vec<FuzzVerdict> {
     let s = Scratch::new(files);
-    let (ok, text) = s.run(
+    let (status, text) = s.run_status(
         "patch",
         &[
             "-p1",
@@ -317,43 +286,76 @@ fn check_against_patch(
         ],
         Some(diff),
     );
-    let (reports, changed) = patch_fuzz_apply(diff, files);
-    if reports.iter().any(|r| r.verdict == FuzzVerdict::Malformed) {
-        assert!(
-            !ok && text.contains("malformed patch"),
-            "{name}: patch did not stop:\n{text}"
-        );
-        return reports.iter().map(|r| r.verdict).collect();
+    let run = patch_fuzz_apply(diff, files);
+    let mut reports = run.reports.clone();
+    reports.sort_by_key(|r| r.output_line);
+    // Every line patch prints about a hunk (placement, fuzz, offset, or
+    // failure), in order, and its fatal error.
+    let real: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Hunk #") || l.starts_with("patch: **** "))
+        .collect();
+    let mut want: Vec<String> = reports.iter().filter_map(hunk_line).collect();
+    want.extend(run.fatal.iter().map(|f| format!("patch: **** {f}")));
+    // Read as the real output is (a CR before a line break goes).
+    let want: Vec<&str> = want.iter().map(|l| l.trim_end_matches('\r')).collect();
+    assert_eq!(
+        real, want,
+        "{name}: what patch prints\n{text}\n{reports:#?}"
+    );
+    assert_eq!(
+        status,
+        Some(run.status as i32),
+        "{name}: exit status\n{text}"
+    );
+    // The whole tree afterwards: changed, created and removed files.
+    let mut want = files.clone();
+    for (p, t) in &run.files {
+        match t {
+            Some(t) => want.insert(p.clone(), t.clone()),
+            None => want.remove(p),
+        };
     }
-    let real = patch_lines(&text);
-    assert_eq!(real.len(), reports.len(), "{name}: hunk count\n{text}");
-    for (r, (n, res)) in reports.iter().zip(&real) {
-        assert_eq!(r.hunk, *n, "{name}");
-        match res {
-            Ok((line, fuzz, offset)) => {
-                let sim = (r.patch_reported_line.unwrap_or(0), r.fuzz, r.offset);
-                assert_eq!(
-                    sim,
-                    (*line, *fuzz, *offset),
-                    "{name}, hunk {n}: simulated vs real\n{text}\n{r:#?}"
-                );
-            }
-            Err(_) => assert_eq!(
-                r.verdict,
-                FuzzVerdict::Rejected,
-                "{name}, hunk {n}:\n{text}"
-            ),
-        }
-    }
-    for (p, t) in files {
-        let want = changed.get(p).unwrap_or(t);
+    let got = tree(&s.0);
+    for p in want.keys().chain(got.keys()) {
         assert_eq!(
-            s.read(p).as_deref(),
-            Some(want.as_str()),
+            got.get(p),
+            want.get(p),
             "{name}: {p} differs from the simulation\n{text}"
         );
     }
-    reports.iter().map(|r| r.verdict).collect()
+    run.reports.iter().map(|r| r.verdict).collect()
+}
+
+/// What patch prints about a hunk the simulation says it placed, failed or
+/// ignored.
+fn hunk_line(r: &FuzzReport) -> Option<String> {
+    let n = r.patch_hunk?;
+    let at = r.patch_reported_line.unwrap_or(0);
+    Some(match r.verdict {
+        FuzzVerdict::Agrees | FuzzVerdict::Misplaced | FuzzVerdict::NoSafePlace => {
+            let fuzz = match r.fuzz {
+                0 => String::new(),
+                f => format!(" with fuzz {f}"),
+            };
+            let offset = match r.offset {
+                0 => String::new(),
+                1 => " (offset 1 line)".into(),
+                o => format!(" (offset {o} lines)"),
+            };
+            format!("Hunk #{n} succeeded at {at}{fuzz}{offset}.")
+        }
+        FuzzVerdict::Rejected => {
+            let endings = if r.message.contains("(different line endings)") {
+                " (different line endings)"
+            } else {
+                ""
+            };
+            format!("Hunk #{n} FAILED at {at}{endings}.")
+        }
+        FuzzVerdict::NoFile => format!("Hunk #{n} ignored at {at}."),
+        _ => return None,
+    })
 }
 
 #[test]
@@ -488,4 +490,291 @@ fn shift_numbers(diff: &str, by: isize) -> String {
             parts.join(" ") + "\n"
         })
         .collect()
+}
+
+/// Every unified-diff reply of the corpus (the cases a model wrote, with
+/// their faults) through the real GNU patch and the simulation: the same
+/// placement, fuzz and offset for every hunk, and the same files.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_the_corpus() {
+    let cases = udiff_cases();
+    let mut wrong = vec![];
+    for (name, output, files) in &cases {
+        if let Err(e) = std::panic::catch_unwind(|| check_against_patch(name, files, output)) {
+            wrong.push(format!("{name}: {}", panic_text(&e)));
+        }
+    }
+    assert!(cases.len() >= 100, "only {} udiff cases", cases.len());
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases disagree with GNU patch:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
+
+/// The files below `dir` as path -> text.
+fn tree(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// The playground's examples. "Wrong numbers and a lost space": patch
+/// drops the damaged context line (fuzz 2) and lands where the hunk
+/// belongs, so the simulation must not warn of a misapply.
+#[test]
+fn patch_simulation_on_the_playground_examples() {
+    let app = "\"\"\"Greets people.\"\"\"\n\n\ndef greet(name):\n    name = name.strip()\n    print(\"Hello, \" + name)\n\n\ndef farewell(name):\n    name = name.strip()\n    print(\"Goodbye, \" + name)\n\n\nif __name__ == \"__main__\":\n    greet(\"world\")\n";
+    let reply = "Capitalise the greeting:\n\n```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -14,3 +14,3 @@\n def greet(name):\n    name = name.strip()\n-    print(\"Hello, \" + name)\n+    print(\"Hello, \" + name.title())\n```\n";
+    let files = one("src/app.py", app);
+    assert_eq!(
+        check_against_patch("playground, lost space", &files, reply),
+        [FuzzVerdict::Agrees]
+    );
+    let run = patch_fuzz_apply(reply, &files);
+    let want = app.replace("name)\n\n\ndef f", "name.title())\n\n\ndef f");
+    assert_eq!(run.files["src/app.py"].as_deref(), Some(want.as_str()));
+
+    // "A unified diff GNU patch would misapply": it edits `net`.
+    let prices = "import math\n\ndef net(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef gross(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef tax(amount):\n    return gross(amount) - net(amount)\n";
+    let reply = "Add the 20% tax in `gross`:\n\n```diff\n--- a/src/prices.py\n+++ b/src/prices.py\n@@ -2,5 +2,5 @@\n \n def gross(amount):\n     value = amount * 1.0\n-    return round(value, 2)\n+    return round(value * 1.2, 2)\n \n```\n";
+    assert_eq!(
+        check_against_patch("playground, misapply", &one("src/prices.py", prices), reply),
+        [FuzzVerdict::Misplaced]
+    );
+}
+
+/// How patch reads and treats the text around and inside hunks, each
+/// checked against the real patch.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_reading_rules() {
+    use FuzzVerdict::*;
+    let f = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+    let files = one("f", f);
+    let head = "--- a/f\n+++ b/f\n";
+    let cases: &[(&str, String, &[FuzzVerdict])] = &[
+        // Read by the counts: the surplus line is garbage after the hunk.
+        ("short count", format!("{head}@@ -2,2 +2,2 @@\n l2\n-l3\n+L3\n l4\n"), &[Agrees]),
+        ("comment skipped", format!("{head}@@ -2,3 +2,3 @@\n l2\n# note\n-l3\n+L3\n l4\n"), &[Agrees]),
+        // Lines patch reads as unchanged though they lost their space; it
+        // skips them with fuzz and lands where the engine puts the hunk.
+        ("tab line is context", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n\tl4\n"), &[Agrees]),
+        ("empty line is context", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n\n"), &[Agrees]),
+        ("blank lines chopped at the end", format!("{head}@@ -2,4 +2,4 @@\n l2\n-l3\n+L3\n l4\n"), &[Agrees]),
+        ("too short at the end", format!("{head}@@ -2,7 +2,7 @@\n l2\n-l3\n+L3\n l4\n"), &[Malformed]),
+        ("unmarked line", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\nd\n"), &[Malformed]),
+        // The last line has no line break: patch ignores it and, as for
+        // chopped blank lines, reads an empty unchanged line instead.
+        ("no newline at the end", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4"), &[Agrees]),
+        ("no numbers", format!("{head}@@ @@\n l2\n-l3\n+L3\n l4\n"), &[Skipped]),
+        ("missing number", format!("{head}@@ -x +2 @@\n l2\n-l3\n+L3\n l4\n"), &[Malformed]),
+        ("no header", "@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[Skipped]),
+        ("changes nothing", format!("{head}@@ -2,2 +2,2 @@\n l2\n l3\n"), &[Malformed]),
+        ("two hunks, second after prose", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\nthen\n@@ -6,3 +6,3 @@\n l6\n-l7\n+L7\n l8\n"), &[Agrees, Skipped]),
+        ("misordered", format!("{head}@@ -6,3 +6,3 @@\n l6\n-l7\n+L7\n l8\n@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n"), &[Agrees, Rejected]),
+        ("indented", "  --- a/f\n  +++ b/f\n  @@ -2,3 +2,3 @@\n   l2\n  -l3\n  +L3\n   l4\n".into(), &[Agrees]),
+        ("crlf diff", format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n").replace('\n', "\r\n"), &[Agrees]),
+        ("missing file", "--- a/g\n+++ b/g\n@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[NoFile]),
+        ("creation", "--- /dev/null\n+++ b/new/g\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Agrees]),
+        ("creation over a file", "--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Rejected]),
+        ("deletion", format!("--- a/f\n+++ /dev/null\n@@ -1,8 +0,0 @@\n{}", f.lines().map(|l| format!("-{l}\n")).collect::<String>()), &[Agrees]),
+        ("deletion, lines left", "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-l1\n-l2\n".into(), &[Agrees]),
+        ("git rename", "diff --git a/f b/g\nsimilarity index 90%\nrename from f\nrename to g\n--- a/f\n+++ b/g\n@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[Agrees]),
+        ("git, second malformed", "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -6,3 +6,3 @@\n l6\n-l7\nG\n l8\n".into(), &[Agrees, Malformed]),
+        ("path escape", "--- a/../f\n+++ b/../f\n@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[NoFile]),
+    ];
+    for (name, diff, want) in cases {
+        let v = check_against_patch(name, &files, diff);
+        assert_eq!(v, *want, "{name}");
+    }
+    // A CR LF file and an LF diff: compared byte for byte, they differ.
+    let crlf = one("f", &f.replace('\n', "\r\n"));
+    let v = check_against_patch(
+        "crlf file",
+        &crlf,
+        &format!("{head}@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n"),
+    );
+    assert_eq!(v, [Rejected]);
+}
+
+/// Which files patch reads and writes, and how hunks follow each other,
+/// each checked against the real patch.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_files() {
+    use FuzzVerdict::*;
+    let f = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+    let mut files = one("f", f);
+    files.insert("src/g.txt".into(), "g1\ng2\ng3\n".into());
+    files.insert("empty".into(), String::new());
+    files.insert("open".into(), "o1\no2".into());
+    let hunk = "@@ -2,3 +2,3 @@\n l2\n-l3\n+L3\n l4\n";
+    let cases: &[(&str, String, &[FuzzVerdict])] = &[
+        ("missing, then present", format!("--- a/nope\n+++ b/nope\n{hunk}--- a/f\n+++ b/f\n{hunk}"), &[NoFile, Agrees]),
+        ("same file twice", format!("--- a/f\n+++ b/f\n{hunk}--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-L3\n+M3\n l4\n"), &[Agrees, Agrees]),
+        ("git new file", "diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..3b18e51\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+hello\n".into(), &[Agrees]),
+        ("plain names create", "--- a/new.txt\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Agrees]),
+        ("creation over an empty file", "--- /dev/null\n+++ b/empty\n@@ -0,0 +1,2 @@\n+n1\n+n2\n".into(), &[Agrees]),
+        ("deletion of a missing file", "--- a/gone\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-l1\n-l2\n".into(), &[Rejected]),
+        ("git deletion", "diff --git a/src/g.txt b/src/g.txt\ndeleted file mode 100644\nindex 3b18e51..0000000\n--- a/src/g.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-g1\n-g2\n-g3\n".into(), &[Agrees]),
+        ("no newline at end of file", "--- a/open\n+++ b/open\n@@ -1,2 +1,2 @@\n o1\n-o2\n\\ No newline at end of file\n+O2\n\\ No newline at end of file\n".into(), &[Agrees]),
+        ("newline added", "--- a/open\n+++ b/open\n@@ -1,2 +1,2 @@\n o1\n-o2\n\\ No newline at end of file\n+O2\n".into(), &[Agrees]),
+        ("equals marker", "--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n=l2\n-l3\n+L3\n l4\n".into(), &[Agrees]),
+        ("insertion without context", "--- a/f\n+++ b/f\n@@ -3,0 +4,2 @@\n+n1\n+n2\n".into(), &[NoSafePlace]),
+        // -p1 leaves no name of "f": nothing to patch.
+        ("index header only", format!("Index: f\n{hunk}"), &[NoFile]),
+        ("index header", format!("Index: a/f\n{hunk}"), &[Agrees]),
+        ("second stated before the first", "--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n l5\n-l6\n+L6\n l7\n@@ -9,3 +9,3 @@\n l2\n-l3\n+L3\n l4\n".into(), &[Agrees, Rejected]),
+        ("git rename only", "diff --git a/src/g.txt b/src/h.txt\nsimilarity index 100%\nrename from src/g.txt\nrename to src/h.txt\n".into(), &[]),
+        // A fatal error: the file before is written, but nothing removed.
+        ("deletion, then malformed", "--- a/src/g.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-g1\n-g2\n-g3\n--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3\nL3\n l4\n".into(), &[Agrees, Malformed]),
+        ("git rename, then malformed", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\nrename to src/h.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3\nL3\n l4\n".into(), &[Agrees, Malformed]),
+        // Without `rename to` it is no rename: the file is patched in place.
+        ("half a rename", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\n".into(), &[Agrees]),
+        // The second time, neither name is on disk yet: "Cannot rename".
+        ("the same rename twice", "diff --git a/src/g.txt b/src/h.txt\nrename from src/g.txt\nrename to src/h.txt\n--- a/src/g.txt\n+++ b/src/h.txt\n@@ -1,3 +1,3 @@\n g1\n-g2\n+G2\n g3\n".repeat(2), &[Agrees, NoFile]),
+        ("fenced, prose after", format!("Here:\n\n```diff\n--- a/f\n+++ b/f\n{hunk}```\n\nDone.\n"), &[Agrees]),
+    ];
+    for (name, diff, want) in cases {
+        let v = check_against_patch(name, &files, diff);
+        assert_eq!(v, *want, "{name}");
+    }
+}
+
+/// The corpus replies damaged further (CR LF, indented, given twice, cut,
+/// a line dropped, a comment inserted, without `a/`/`b/`, with dates) and
+/// two replies one after the other: the simulation must still agree with
+/// the real patch on every one.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_damaged_corpus_replies() {
+    let cases = udiff_cases();
+    let mut wrong = vec![];
+    let mut runs = 0;
+    for (i, (name, output, files)) in cases.iter().enumerate() {
+        let mut variants = damaged(output);
+        // Another case's reply after this one, when their files agree.
+        let (other, next, more) = &cases[(i + 1) % cases.len()];
+        let mut both = files.clone();
+        if more
+            .iter()
+            .all(|(p, t)| both.insert(p.clone(), t.clone()).is_none_or(|x| x == *t))
+        {
+            variants.push((format!("then {other}"), format!("{output}{next}")));
+        }
+        for (how, out) in variants {
+            runs += 1;
+            let label = format!("{name}, {how}");
+            let fs = if how.starts_with("then ") {
+                &both
+            } else {
+                files
+            };
+            if let Err(e) = std::panic::catch_unwind(|| check_against_patch(&label, fs, &out)) {
+                wrong.push(format!("{label}: {}", panic_text(&e)));
+            }
+        }
+    }
+    assert!(runs > 900, "only {runs} runs");
+    assert!(
+        wrong.is_empty(),
+        "{} of {runs} disagree:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// Every udiff case of the corpus: name, reply, files before.
+fn udiff_cases() -> Vec<(String, String, BTreeMap<String, String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    let mut out = vec![];
+    for dir in dirs {
+        let case = std::fs::read_to_string(dir.join("case.json")).unwrap();
+        let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+        let udiff = case.contains("\"format\": \"udiff\"")
+            || (case.contains("\"format\": \"auto\"")
+                && patchbay::formats::detect(&output).format == "udiff");
+        if udiff {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((name, output, tree(&dir.join("before"))));
+        }
+    }
+    out
+}
+
+/// The reply damaged in the ways patch reads specially.
+fn damaged(output: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = output.split_inclusive('\n').collect();
+    let mid = lines.len() / 2;
+    let headers = |tail: &str| -> String {
+        let mark = |l: &str| l.starts_with("--- ") || l.starts_with("+++ ");
+        lines
+            .iter()
+            .map(|l| match mark(l) {
+                true => format!("{}{tail}\n", l.trim_end_matches('\n')),
+                false => l.to_string(),
+            })
+            .collect()
+    };
+    let with = |k: usize, extra: Option<&str>| -> String {
+        let mut v = lines.clone();
+        match extra {
+            Some(x) => v.insert(k, x),
+            None => drop(v.remove(k)),
+        }
+        v.concat()
+    };
+    vec![
+        ("CR LF".into(), output.replace('\n', "\r\n")),
+        (
+            "indented".into(),
+            lines.iter().map(|l| format!("    {l}")).collect(),
+        ),
+        ("twice".into(), format!("{output}{output}")),
+        (
+            "no final line break".into(),
+            output.trim_end_matches('\n').into(),
+        ),
+        (
+            "no a/ b/".into(),
+            output.replace("--- a/", "--- ").replace("+++ b/", "+++ "),
+        ),
+        (
+            "dated".into(),
+            headers("\t2024-01-01 00:00:00.000000000 +0000"),
+        ),
+        ("cut".into(), lines[..mid].concat()),
+        ("line dropped".into(), with(mid, None)),
+        ("comment".into(), with(mid, Some("# note\n"))),
+    ]
+}
+
+fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
+    let msg = e
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    msg.lines().next().unwrap_or("").to_owned()
 }

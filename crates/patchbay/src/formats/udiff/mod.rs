@@ -40,8 +40,8 @@
 //! Tools for teaching and recovery, all pure functions of the output and the
 //! files: [`diagnose()`] (per hunk: why strict application fails or succeeds),
 //! [`repair()`] (a corrected diff that `git apply --check` accepts) and
-//! [`patch_fuzz_simulation`] (where GNU `patch` with its default fuzz would
-//! put each hunk, flagging silent misapplies).
+//! [`patch_fuzz_simulation`] (what GNU `patch` 2.7.6 with its default fuzz
+//! would do with each hunk, flagging silent misapplies).
 
 pub mod diagnose;
 pub mod edits;
@@ -53,7 +53,7 @@ mod render;
 pub mod repair;
 
 pub use diagnose::{diagnose, Finding, FindingKind, HunkDiagnosis};
-pub use fuzz::{patch_fuzz_apply, patch_fuzz_simulation, FuzzReport, FuzzVerdict};
+pub use fuzz::{patch_fuzz_apply, patch_fuzz_simulation, FuzzReport, FuzzVerdict, PatchRun};
 pub use repair::{repair, RepairError};
 
 use super::{Format, ParseOptions};

@@ -385,6 +385,42 @@ fn fuzz_simulation_flags_a_misapply() {
     );
     let r = patch_fuzz_simulation(&TWIN_HUNK.replace("-6,5", "-6,9"), &files("m.py", TWINS));
     assert_eq!(r[0].verdict, FuzzVerdict::Malformed);
+    assert_eq!(
+        patch_fuzz_simulation(TWIN_HUNK, &BTreeMap::new())[0].verdict,
+        FuzzVerdict::NoFile
+    );
+}
+
+#[test]
+fn fuzz_simulation_reports_what_patch_reads() {
+    // Read by its counts, a hunk stated one line short leaves its last
+    // line as text after it: without context below the change, patch may
+    // only put it at the end of the file, and rejects it.
+    let short = TWIN_HUNK.replace("-6,5 +6,5", "-6,4 +6,4");
+    let r = patch_fuzz_simulation(&short, &files("m.py", TWINS));
+    assert_eq!(
+        (r[0].verdict, r[0].patch_hunk, r[0].patch_reported_line),
+        (FuzzVerdict::Rejected, Some(1), Some(6))
+    );
+    // No numbers: patch skips the hunk and finds nothing to apply.
+    let bare = TWIN_HUNK.replace("@@ -6,5 +6,5 @@", "@@ @@");
+    let r = patch_fuzz_simulation(&bare, &files("m.py", TWINS));
+    assert_eq!(
+        (r[0].verdict, r[0].patch_hunk),
+        (FuzzVerdict::Skipped, None)
+    );
+    assert!(r[0].message.contains("Only garbage"), "{}", r[0].message);
+    // A second file after a malformed hunk is never reached.
+    let two = format!(
+        "{}{}",
+        TWIN_HUNK.replace("-6,5", "-6,9"),
+        TWIN_HUNK.replace("m.py", "n.py")
+    );
+    let r = patch_fuzz_simulation(&two, &files("m.py", TWINS));
+    assert_eq!(
+        r.iter().map(|r| r.verdict).collect::<Vec<_>>(),
+        [FuzzVerdict::Malformed, FuzzVerdict::NotReached]
+    );
 }
 
 #[test]
