@@ -57,6 +57,7 @@ fn a_cut_reply_never_claims_complete() {
             }
         }
     }
+    println!("{cases} cases, {cuts} cuts with a declared count");
     assert!(cases >= 100 && cuts > 10_000, "{cases} cases, {cuts} cuts");
 }
 
@@ -120,6 +121,7 @@ fn a_cut_inside_a_line_never_applies_a_different_result() {
             }
         }
     }
+    println!("{cuts} cuts of applying replies without a declared count, forced and auto: {} applied a different result", bad.len());
     assert!(cuts > 20_000, "{cuts} cuts");
     assert!(
         bad.is_empty(),
