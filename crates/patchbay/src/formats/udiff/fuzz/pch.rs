@@ -11,8 +11,11 @@
 //! line is an unchanged line; `=` is a context marker; an end of input
 //! (or a last line without a line break) with at most three new lines
 //! still to read is filled up with empty unchanged lines; when the header
-//! lines end in CR LF, every line's CR is stripped. Context diffs, normal
-//! diffs and ed scripts are not read (models do not write them).
+//! lines end in CR LF, every line's CR is stripped. Context diffs are not
+//! read (models do not write them); where `patch` would take the text for
+//! a normal diff or an ed script (a lone `d` line after a header, before
+//! any `@@ -` hunk), the part is marked and reading stops, since `patch`
+//! looks for no unified hunk after one.
 
 use super::super::parse::Kind;
 
@@ -35,6 +38,9 @@ pub(super) struct Patch {
     /// hunk lines.
     pub indent: usize,
     pub hunks: Vec<GHunk>,
+    /// `patch` takes the part for another kind of diff ("an ed script",
+    /// "a normal diff"), which is not simulated, from this output line on.
+    pub other: Option<(&'static str, usize)>,
 }
 
 impl Patch {
@@ -85,6 +91,11 @@ pub(super) fn read(text: &str) -> Reading {
             break;
         }
         last = Some(r.pos);
+        if p.other.is_some() {
+            // After it `patch` no longer looks for unified hunks.
+            out.patches.push(p);
+            break;
+        }
         loop {
             match r.hunk(&p) {
                 Ok(Some(h)) => p.hunks.push(h),
@@ -182,9 +193,18 @@ impl Reader<'_> {
         let mut extended = false;
         // Names in the order `patch` files them before its final swap.
         let mut dev_null = [false; 2];
+        // The first line after a header that reads as an ed command (and
+        // its letter), and whether the last one read as a normal diff's
+        // ("5c5"; `patch` keeps that until the next line with a digit).
+        let mut command: Option<(usize, Option<u8>)> = None;
+        let mut normal = false;
         loop {
             let start = self.pos;
             let Some(l) = self.get_line(0, false) else {
+                if let Some((at, Some(_))) = command {
+                    p.other = Some(("an ed script", at));
+                    return Some(p);
+                }
                 if extended {
                     return Some(p);
                 }
@@ -193,6 +213,13 @@ impl Reader<'_> {
             let cr = l.ends_with("\r\n");
             let s = l.trim_start_matches([' ', '\t', 'X']);
             let indent = indent_of(&l[..l.len() - s.len()]);
+            let was_normal = normal;
+            if let Some(n) = normal_command(s) {
+                normal = n;
+            }
+            if !need_header && command.is_none() && (normal || ed_letter(s).is_some()) {
+                command = Some((self.pos, ed_letter(s)));
+            }
             if let Some(rest) = s.strip_prefix("+++ ") {
                 fetch_name(rest, &mut p.names[0], &mut dev_null[0]);
                 need_header = false;
@@ -218,6 +245,10 @@ impl Reader<'_> {
             if need_header {
                 continue;
             }
+            if let Some((at, _)) = command.filter(|_| s == ".\n") {
+                p.other = Some(("an ed script", at));
+                return Some(p);
+            }
             if let Some(nums) = s.strip_prefix("@@ -") {
                 p.names.swap(0, 1);
                 dev_null.swap(0, 1);
@@ -236,6 +267,10 @@ impl Reader<'_> {
                 }
                 self.unread(start);
                 p.indent = indent;
+                return Some(p);
+            }
+            if was_normal && (s.starts_with("< ") || s.starts_with("> ")) {
+                p.other = Some(("a normal diff", self.pos - 1));
                 return Some(p);
             }
         }
@@ -469,4 +504,48 @@ fn strip1(n: &str) -> Option<String> {
     let i = n.find('/')?;
     let rest = n[i..].trim_start_matches('/');
     (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+/// `get_ed_command_letter`: `[N[,M]]a`, `i`, `c`, `d` or `s/.//`, alone
+/// on the line.
+fn ed_letter(s: &str) -> Option<u8> {
+    let b = s.as_bytes();
+    let digits = |i: usize| i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = digits(0);
+    let mut pair = false;
+    if i > 0 && b.get(i) == Some(&b',') {
+        let j = digits(i + 1);
+        if j == i + 1 {
+            return None;
+        }
+        (i, pair) = (j, true);
+    }
+    let letter = *b.get(i)?;
+    i += 1;
+    match letter {
+        b'a' | b'i' if pair => return None,
+        b'a' | b'i' | b'c' | b'd' => {}
+        b's' if b[i..].starts_with(b"/.//") => i += 4,
+        _ => return None,
+    }
+    let rest = &b[i..];
+    let blank = rest
+        .iter()
+        .take_while(|c| **c == b' ' || **c == b'\t')
+        .count();
+    (&rest[blank..] == b"\n").then_some(letter)
+}
+
+/// Whether a line starting `N[,M]` followed by `a`, `c` or `d` is a normal
+/// diff's command (`5c5`); `None` for other lines, which leave `patch`'s
+/// flag as it was.
+fn normal_command(s: &str) -> Option<bool> {
+    if !s.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let t = s.trim_start_matches(|c: char| c.is_ascii_digit() || c == ',');
+    let t = t.strip_prefix(['a', 'c', 'd'])?;
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == ',');
+    let t = t.trim_start_matches([' ', '\t']);
+    Some(t.strip_prefix('\r').unwrap_or(t) == "\n")
 }
