@@ -8,7 +8,7 @@
 //! corpus and on each rule below (`tests/udiff_tools.rs`): the same hunk
 //! lines printed (placement, fuzz, offset, failures), the same fatal error
 //! and exit status, the same files. [`pch`] reads the text as `patch` does
-//! (prose skipped, hunks read by their counts, comments, CR stripping,
+//! ([`lines`]: what one line says; prose skipped, hunks read by their counts, comments, CR stripping,
 //! fatal errors that stop the whole run); [`names`] picks the file each
 //! part patches (missing files, creations over existing files, deletions,
 //! git renames); [`sim`] places and applies hunks (`locate_hunk`,
@@ -29,6 +29,7 @@
 //! is `O(N · M)`; the safe place is one exact matcher lookup, or a default
 //! mode placement.
 
+mod lines;
 mod names;
 mod pch;
 mod report;
