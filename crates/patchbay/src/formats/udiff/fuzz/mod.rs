@@ -8,8 +8,9 @@
 //! corpus and on each rule below (`tests/udiff_tools.rs`): the same hunk
 //! lines printed (placement, fuzz, offset, failures), the same fatal error
 //! and exit status, the same files. [`pch`] reads the text as `patch` does
-//! ([`lines`]: what one line says; prose skipped, hunks read by their counts, comments, CR stripping,
-//! fatal errors that stop the whole run); [`names`] picks the file each
+//! (prose skipped, hunks read by their counts, comments, CR stripping,
+//! fatal errors that stop the whole run; [`lines`]: what one header or
+//! command line says); [`names`] picks the file each
 //! part patches (missing files, creations over existing files, deletions,
 //! git renames); [`sim`] places and applies hunks (`locate_hunk`,
 //! `apply_hunk`, misordered hunks); [`report`] says where each hunk
