@@ -7,13 +7,13 @@
 //! The model is checked against the real binary on every udiff case of the
 //! corpus and on each rule below (`tests/udiff_tools.rs`): the same hunk
 //! lines printed (placement, fuzz, offset, failures), the same fatal error
-//! and exit status, the same files. [`pch`] reads the text as `patch` does
+//! and exit status, the same files. `pch` reads the text as `patch` does
 //! (prose skipped, hunks read by their counts, comments, CR stripping,
-//! fatal errors that stop the whole run; [`lines`]: what one header or
-//! command line says); [`names`] picks the file each
+//! fatal errors that stop the whole run; `lines`: what one header or
+//! command line says); `names` picks the file each
 //! part patches (missing files, creations over existing files, deletions,
-//! git renames); [`sim`] places and applies hunks (`locate_hunk`,
-//! `apply_hunk`, misordered hunks); [`report`] says where each hunk
+//! git renames); `sim` places and applies hunks (`locate_hunk`,
+//! `apply_hunk`, misordered hunks); `report` says where each hunk
 //! belongs: the only place where the engine's reading of it, or else
 //! `patch`'s own, matches exactly, or else where the default mode puts it
 //! when that is not a guess by the line number. Each hunk the engine reads
