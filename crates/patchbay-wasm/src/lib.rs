@@ -327,7 +327,7 @@ export interface HunkDiagnosis {
 
 /** How GNU patch's placement compares with where the hunk belongs. */
 export type FuzzVerdict =
-  | "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file" | "skipped";
+  | "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file" | "skipped" | "unsupported";
 
 /** Where GNU patch (2.7.6, `-p1 -f`, default fuzz 2) would put one hunk. */
 export interface FuzzReport {

@@ -7,12 +7,13 @@
 //! The model is checked against the real binary on every udiff case of the
 //! corpus and on each rule below (`tests/udiff_tools.rs`): the same hunk
 //! lines printed (placement, fuzz, offset, failures), the same fatal error
-//! and exit status, the same files. [`pch`] reads the text as `patch` does
+//! and exit status, the same files. `pch` reads the text as `patch` does
 //! (prose skipped, hunks read by their counts, comments, CR stripping,
-//! fatal errors that stop the whole run); [`names`] picks the file each
+//! fatal errors that stop the whole run; `lines`: what one header or
+//! command line says); `names` picks the file each
 //! part patches (missing files, creations over existing files, deletions,
-//! git renames); [`sim`] places and applies hunks (`locate_hunk`,
-//! `apply_hunk`, misordered hunks); [`report`] says where each hunk
+//! git renames); `sim` places and applies hunks (`locate_hunk`,
+//! `apply_hunk`, misordered hunks); `report` says where each hunk
 //! belongs: the only place where the engine's reading of it, or else
 //! `patch`'s own, matches exactly, or else where the default mode puts it
 //! when that is not a guess by the line number. Each hunk the engine reads
@@ -20,14 +21,16 @@
 //! come after them.
 //!
 //! Not modelled: reversed-patch detection (the runs behave as `patch -f`),
-//! `--binary`, other `-p` levels, context and normal diffs and ed scripts
-//! (a part whose header is followed by no `@@ -` hunk but by a line that
-//! reads as an ed command, such as a lone `d`, is run through `ed`).
+//! `--binary`, other `-p` levels, context diffs; normal diffs and ed
+//! scripts are recognised where `patch` takes the text for one (a header
+//! followed by no `@@ -` hunk but by a lone `d` line, say: `patch` runs it
+//! through `ed`) and reported as [`FuzzVerdict::Unsupported`].
 //!
 //! Cost: `patch`'s own, `O(offsets · M)` per hunk in the worst case, which
 //! is `O(N · M)`; the safe place is one exact matcher lookup, or a default
 //! mode placement.
 
+mod lines;
 mod names;
 mod pch;
 mod report;
@@ -62,6 +65,10 @@ pub enum FuzzVerdict {
     /// `patch` does not read these lines as a hunk: it skips them as
     /// text around the diff.
     Skipped,
+    /// `patch` takes the text for an ed script (a lone `d` line after a
+    /// header without hunks, say) or a normal diff and applies it as such,
+    /// which is not simulated.
+    Unsupported,
 }
 
 /// Where GNU `patch` would put one hunk.
@@ -101,8 +108,13 @@ pub struct PatchRun {
     /// `patch: **** `.
     pub fatal: Option<String>,
     /// `patch`'s exit status: 0, 1 when a hunk failed or was ignored or a
-    /// deleted file kept lines ("Not deleting file"), 2 when it stopped.
-    pub status: u8,
+    /// deleted file kept lines ("Not deleting file"), 2 when it stopped;
+    /// `None` when that depends on what is not simulated.
+    pub status: Option<u8>,
+    /// What `patch` takes part of the text for when that is not simulated
+    /// ("an ed script", "a normal diff"), and the file it would change
+    /// that way, which `files` does not account for.
+    pub unsupported: Option<(String, Option<String>)>,
 }
 
 /// Where GNU `patch` would put every hunk of `output`.
@@ -130,6 +142,7 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         queued: BTreeSet::new(),
         hidden: BTreeSet::new(),
         removed: BTreeMap::new(),
+        unsupported: None,
     };
     let n = reading.patches.len();
     for (i, p) in reading.patches.iter().enumerate() {
@@ -143,9 +156,10 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
             .iter()
             .any(|r| matches!(r.verdict, FuzzVerdict::Rejected | FuzzVerdict::NoFile));
     let status = match (&reading.fatal, failed) {
-        (Some(_), _) => 2,
-        (None, true) => 1,
-        (None, false) => 0,
+        _ if run.unsupported.is_some() => None,
+        (Some(_), _) => Some(2),
+        (None, true) => Some(1),
+        (None, false) => Some(0),
     };
     if reading.fatal.is_some() {
         run.keep_removed();
@@ -156,6 +170,7 @@ pub fn patch_fuzz_apply(output: &str, files: &BTreeMap<String, String>) -> Patch
         files: run.changed,
         fatal: reading.fatal.map(|f| f.0),
         status,
+        unsupported: run.unsupported,
     }
 }
 
@@ -177,6 +192,7 @@ struct Run<'a> {
     /// Files removed by a deletion or a rename, with what they held before:
     /// `patch` removes them only when it ends normally.
     removed: BTreeMap<String, Option<Option<String>>>,
+    unsupported: Option<(String, Option<String>)>,
 }
 
 impl Run<'_> {
@@ -201,6 +217,10 @@ impl Run<'_> {
     /// One file's part: its hunks, then the file written, removed or moved.
     fn patch(&mut self, p: &Patch, stopped: bool) {
         let chosen = names::input(p, &|n| self.on_disk(n));
+        if let Some((kind, _)) = p.other {
+            self.unsupported = Some((kind.to_owned(), chosen.map(|c| c.1)));
+            return;
+        }
         if self.git && !p.git {
             self.flush();
         }

@@ -11,10 +11,16 @@
 //! line is an unchanged line; `=` is a context marker; an end of input
 //! (or a last line without a line break) with at most three new lines
 //! still to read is filled up with empty unchanged lines; when the header
-//! lines end in CR LF, every line's CR is stripped. Context diffs, normal
-//! diffs and ed scripts are not read (models do not write them).
+//! lines end in CR LF, every line's CR is stripped. Context diffs are not
+//! read (models do not write them); where `patch` would take the text for
+//! a normal diff or an ed script (a lone `d` line after a header, before
+//! any `@@ -` hunk), the part is marked and reading stops, since `patch`
+//! looks for no unified hunk after one.
 
 use super::super::parse::Kind;
+use super::lines::{
+    dashes, ed_letter, fetch_name, git_names, indent_of, normal_command, sha_nonexistent,
+};
 
 /// One file's part, with what `patch` learnt from its headers.
 #[derive(Debug, Default)]
@@ -35,6 +41,9 @@ pub(super) struct Patch {
     /// hunk lines.
     pub indent: usize,
     pub hunks: Vec<GHunk>,
+    /// `patch` takes the part for another kind of diff ("an ed script",
+    /// "a normal diff"), which is not simulated, from this output line on.
+    pub other: Option<(&'static str, usize)>,
 }
 
 impl Patch {
@@ -85,6 +94,11 @@ pub(super) fn read(text: &str) -> Reading {
             break;
         }
         last = Some(r.pos);
+        if p.other.is_some() {
+            // After it `patch` no longer looks for unified hunks.
+            out.patches.push(p);
+            break;
+        }
         loop {
             match r.hunk(&p) {
                 Ok(Some(h)) => p.hunks.push(h),
@@ -182,9 +196,18 @@ impl Reader<'_> {
         let mut extended = false;
         // Names in the order `patch` files them before its final swap.
         let mut dev_null = [false; 2];
+        // The first line after a header that reads as an ed command (and
+        // its letter), and whether the last one read as a normal diff's
+        // ("5c5"; `patch` keeps that until the next line with a digit).
+        let mut command: Option<(usize, Option<u8>)> = None;
+        let mut normal = false;
         loop {
             let start = self.pos;
             let Some(l) = self.get_line(0, false) else {
+                if let Some((at, Some(_))) = command {
+                    p.other = Some(("an ed script", at));
+                    return Some(p);
+                }
                 if extended {
                     return Some(p);
                 }
@@ -193,6 +216,13 @@ impl Reader<'_> {
             let cr = l.ends_with("\r\n");
             let s = l.trim_start_matches([' ', '\t', 'X']);
             let indent = indent_of(&l[..l.len() - s.len()]);
+            let was_normal = normal;
+            if let Some(n) = normal_command(s) {
+                normal = n;
+            }
+            if !need_header && command.is_none() && (normal || ed_letter(s).is_some()) {
+                command = Some((self.pos, ed_letter(s)));
+            }
             if let Some(rest) = s.strip_prefix("+++ ") {
                 fetch_name(rest, &mut p.names[0], &mut dev_null[0]);
                 need_header = false;
@@ -218,6 +248,10 @@ impl Reader<'_> {
             if need_header {
                 continue;
             }
+            if let Some((at, _)) = command.filter(|_| s == ".\n") {
+                p.other = Some(("an ed script", at));
+                return Some(p);
+            }
             if let Some(nums) = s.strip_prefix("@@ -") {
                 p.names.swap(0, 1);
                 dev_null.swap(0, 1);
@@ -236,6 +270,10 @@ impl Reader<'_> {
                 }
                 self.unread(start);
                 p.indent = indent;
+                return Some(p);
+            }
+            if was_normal && (s.starts_with("< ") || s.starts_with("> ")) {
+                p.other = Some(("a normal diff", self.pos - 1));
                 return Some(p);
             }
         }
@@ -407,66 +445,4 @@ impl Reader<'_> {
         h.suffix = context;
         Ok(())
     }
-}
-
-/// Columns of indentation, tabs to the next multiple of 8.
-fn indent_of(ws: &str) -> usize {
-    ws.bytes().fold(
-        0,
-        |col, c| if c == b'\t' { (col + 8) & !7 } else { col + 1 },
-    )
-}
-
-/// Skips RFC 934 `- ` quoting before a `---` line.
-fn dashes(mut s: &str) -> &str {
-    while let Some(rest) = s.strip_prefix("- ") {
-        s = rest;
-    }
-    s
-}
-
-/// Git's all-zero hash says the side does not exist, the empty blob's
-/// that it is empty.
-fn sha_nonexistent(h: &str) -> u8 {
-    if h.bytes().all(|c| c == b'0') {
-        2
-    } else {
-        u8::from("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391".starts_with(h))
-    }
-}
-
-/// `fetchname`: the name up to the first blank (up to a tab when a tab
-/// separates it from a date), `/dev/null` marked, `-p1` stripped.
-fn fetch_name(at: &str, name: &mut Option<String>, dev_null: &mut bool) {
-    let at = at.trim_start();
-    let end = if at.contains('\t') {
-        at.find('\t')
-    } else {
-        at.find(char::is_whitespace)
-    };
-    let n = &at[..end.unwrap_or(at.len())];
-    if n == "/dev/null" {
-        *dev_null = true;
-        return;
-    }
-    if let Some(n) = strip1(n) {
-        *name = Some(n);
-    }
-}
-
-/// `diff --git a/x b/y`: both names, or neither.
-fn git_names(rest: &str, names: &mut [Option<String>; 3]) {
-    let mut w = rest.split_whitespace();
-    let (a, b) = (w.next().and_then(strip1), w.next().and_then(strip1));
-    let ok = a.is_some() && b.is_some() && w.next().is_none();
-    names[0] = if ok { a } else { None };
-    names[1] = if ok { b } else { None };
-}
-
-/// `strip_leading_slashes(name, 1)`: drops the first directory; a name
-/// without one is not usable.
-fn strip1(n: &str) -> Option<String> {
-    let i = n.find('/')?;
-    let rest = n[i..].trim_start_matches('/');
-    (!rest.is_empty()).then(|| rest.to_owned())
 }

@@ -156,19 +156,20 @@ fn safe_place(sim: &Sim, h: &GHunk, meant: Option<&Hunk>) -> Safe {
 /// One report per hunk the engine reads (matched by the `@@` line), then
 /// the hunks only `patch` reads.
 pub(super) fn merge(output: &str, mut gnu: Vec<FuzzReport>, reading: &Reading) -> Vec<FuzzReport> {
-    let engine: Vec<(usize, Option<String>, Option<usize>)> = read(output)
+    let files = read(output);
+    let engine = files
         .iter()
-        .flat_map(|f| {
-            f.hunks
-                .iter()
-                .map(|h| (h.out_line, f.target().map(str::to_owned), h.old_start()))
-        })
-        .collect();
+        .flat_map(|f| f.hunks.iter().map(move |h| (f, h)));
     let mut out = vec![];
-    for (i, (line, path, stated)) in engine.iter().enumerate() {
-        let r = match gnu.iter().position(|r| r.output_line == *line) {
+    for (i, (f, h)) in engine.enumerate() {
+        let r = match gnu.iter().position(|r| r.output_line == h.out_line) {
             Some(k) => gnu.remove(k),
-            None => unread(*line, path.clone(), *stated, reading),
+            None => {
+                let end = h.lines.last().map_or(h.out_line, |l| l.out_line);
+                let mut r = unread((h.out_line, end), h.old_start(), reading);
+                r.path = f.target().map(str::to_owned);
+                r
+            }
         };
         out.push(FuzzReport { hunk: i + 1, ..r });
     }
@@ -184,7 +185,7 @@ pub(super) fn merge(output: &str, mut gnu: Vec<FuzzReport>, reading: &Reading) -
             .iter()
             .any(|r| r.output_line == *line && r.verdict == FuzzVerdict::Malformed)
         {
-            let mut r = unread(*line, None, None, reading);
+            let mut r = unread((*line, *line), None, reading);
             r.hunk = out.len() + 1;
             out.push(r);
         }
@@ -194,13 +195,15 @@ pub(super) fn merge(output: &str, mut gnu: Vec<FuzzReport>, reading: &Reading) -
 
 /// A hunk `patch` does not place: the one it stops at, one after that, or
 /// lines it skips.
-fn unread(
-    line: usize,
-    path: Option<String>,
-    stated: Option<usize>,
-    reading: &Reading,
-) -> FuzzReport {
+fn unread(lines: (usize, usize), stated: Option<usize>, reading: &Reading) -> FuzzReport {
+    let (line, end) = lines;
+    let other = reading.patches.last().and_then(|p| p.other);
     let (verdict, message) = match &reading.fatal {
+        _ if other.is_some_and(|o| end >= o.1) => {
+            let (kind, at) = other.unwrap_or_default();
+            let msg = format!("patch takes the text from line {at} on for {kind} and applies it as such, which this simulation does not follow");
+            (FuzzVerdict::Unsupported, msg)
+        }
         Some((msg, Some(at), _)) if *at == line => (
             FuzzVerdict::Malformed,
             format!("patch stops here with \"{msg}\""),
@@ -213,7 +216,7 @@ fn unread(
     };
     FuzzReport {
         hunk: 0,
-        path,
+        path: None,
         output_line: line,
         stated_line: stated,
         patch_hunk: None,
