@@ -48,6 +48,7 @@ pub use lang::Language;
 pub use outline::{outline, sections, Kind, Outline, Section, Span, Symbol};
 pub use slice::Slice;
 pub use splice::apply_to_slice;
+pub use walk::{MAX_DEPTH, MAX_QUALIFIED};
 
 use std::fmt;
 

@@ -227,7 +227,9 @@ impl Outline {
                 s.kind.name(),
                 "",
                 s.qualified,
-                indent = 2 * s.depth
+                // Depth is bounded by the walk; the cap keeps the width
+                // argument in range even for a hand-made outline.
+                indent = 2 * s.depth.min(crate::walk::MAX_DEPTH)
             ));
         }
         out
