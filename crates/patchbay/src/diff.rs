@@ -47,6 +47,118 @@ pub fn changes(old: &[&str], new: &[&str]) -> Vec<Change> {
     out
 }
 
+/// Gaps between anchors up to this many lines (both sides) get a Myers
+/// diff; longer ones without anchors are one change. Myers costs
+/// `O((N+M)·D)`, so this bounds [`changes_linear`] to `O(GAP·(N+M))`.
+const GAP: usize = 256;
+
+/// The changed regions, like [`changes`], in time linear in the lines
+/// whatever the edit (Myers is quadratic when most lines changed: a 15k-line
+/// slice with every line edited took 52 s to splice). The common prefix and
+/// suffix are equal; between them, lines that occur once on each side and
+/// in the same order (patience diff's anchors, a longest increasing
+/// subsequence) are equal; each gap between anchors gets Myers when short,
+/// else is one change. Equal to [`changes`] when the middle is short.
+pub fn changes_linear(old: &[&str], new: &[&str]) -> Vec<Change> {
+    let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suf = old[pre..]
+        .iter()
+        .rev()
+        .zip(new[pre..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (o, n) = (pre..old.len() - suf, pre..new.len() - suf);
+    let mut out: Vec<Change> = Vec::new();
+    let (mut i, mut j) = (o.start, n.start);
+    for (a, b) in anchors(&old[o.clone()], &new[n.clone()])
+        .into_iter()
+        .map(|(a, b)| (a + o.start, b + n.start))
+        .chain([(o.end, n.end)])
+    {
+        gap(old, new, i..a, j..b, &mut out);
+        (i, j) = (a + 1, b + 1);
+    }
+    out
+}
+
+/// The changes of one gap between anchors, appended to `out` (merged with
+/// the last one when they touch).
+fn gap(old: &[&str], new: &[&str], o: Range<usize>, n: Range<usize>, out: &mut Vec<Change>) {
+    if o.is_empty() && n.is_empty() {
+        return;
+    }
+    let found = if o.len() + n.len() <= GAP {
+        changes(&old[o.clone()], &new[n.clone()])
+    } else {
+        vec![Change {
+            old: 0..o.len(),
+            new: 0..n.len(),
+        }]
+    };
+    for c in found {
+        let c = Change {
+            old: c.old.start + o.start..c.old.end + o.start,
+            new: c.new.start + n.start..c.new.end + n.start,
+        };
+        match out.last_mut() {
+            Some(last) if last.old.end == c.old.start && last.new.end == c.new.start => {
+                last.old.end = c.old.end;
+                last.new.end = c.new.end;
+            }
+            _ => out.push(c),
+        }
+    }
+}
+
+/// Pairs `(i, j)` with `old[i] == new[j]` for lines unique on both sides,
+/// the longest chain increasing on both (patience sorting, `O(k log k)`).
+fn anchors(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
+    use std::collections::HashMap;
+    // line -> (count in old, index in old, count in new, index in new)
+    let mut seen: HashMap<&str, (u32, usize, u32, usize)> = HashMap::new();
+    for (i, l) in old.iter().enumerate() {
+        let e = seen.entry(l).or_insert((0, i, 0, 0));
+        e.0 += 1;
+    }
+    for (j, l) in new.iter().enumerate() {
+        if let Some(e) = seen.get_mut(l) {
+            e.2 += 1;
+            e.3 = j;
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = seen
+        .into_values()
+        .filter(|e| e.0 == 1 && e.2 == 1)
+        .map(|e| (e.1, e.3))
+        .collect();
+    pairs.sort_unstable();
+    increasing(&pairs)
+}
+
+/// The longest subsequence of `pairs` (sorted by `.0`) increasing in `.1`.
+fn increasing(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    // tails[k]: index in `pairs` of the smallest tail of a chain of k+1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut back: Vec<Option<usize>> = vec![None; pairs.len()];
+    for (k, p) in pairs.iter().enumerate() {
+        let at = tails.partition_point(|&t| pairs[t].1 < p.1);
+        back[k] = at.checked_sub(1).map(|a| tails[a]);
+        if at == tails.len() {
+            tails.push(k);
+        } else {
+            tails[at] = k;
+        }
+    }
+    let mut chain = Vec::with_capacity(tails.len());
+    let mut cur = tails.last().copied();
+    while let Some(k) = cur {
+        chain.push(pairs[k]);
+        cur = back[k];
+    }
+    chain.reverse();
+    chain
+}
+
 /// The pairs `(i, j)` of lines that Myers' diff keeps unchanged
 /// (`old[i] == new[j]`), in order.
 pub fn equal_pairs<T: AsRef<str>>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
@@ -133,6 +245,53 @@ pub fn unique_blocks(old: &[&str], new: &[&str], min_context: usize) -> Vec<Chan
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `old` with `changes` applied, taking new lines from `new`; also
+    /// checks that unchanged lines are equal.
+    fn replay<'a>(old: &[&'a str], new: &[&'a str], cs: &[Change]) -> Vec<&'a str> {
+        let (mut out, mut i) = (vec![], 0);
+        for c in cs {
+            for k in i..c.old.start {
+                assert_eq!(old[k], new[k + out.len() - i]);
+                out.push(old[k]);
+            }
+            out.extend_from_slice(&new[c.new.clone()]);
+            i = c.old.end;
+        }
+        out.extend_from_slice(&old[i..]);
+        out
+    }
+
+    #[test]
+    fn linear_changes_rebuild_the_new_side() {
+        let old: Vec<String> = (0..3000).map(|i| format!("line {}", i % 700)).collect();
+        let mut new = old.clone();
+        new[5] = "five".into();
+        new.insert(1500, "inserted".into());
+        new.remove(2900);
+        for k in (0..3000).step_by(7) {
+            new[k] = format!("changed {k}");
+        }
+        let (o, n): (Vec<&str>, Vec<&str>) = (
+            old.iter().map(|s| s.as_str()).collect(),
+            new.iter().map(|s| s.as_str()).collect(),
+        );
+        let cs = changes_linear(&o, &n);
+        assert_eq!(replay(&o, &n, &cs), n);
+        let small = (["a", "b", "c", "d"], ["a", "x", "c", "d", "e"]);
+        assert_eq!(
+            changes_linear(&small.0, &small.1),
+            changes(&small.0, &small.1)
+        );
+        // Every line different: one change, whatever the size.
+        let other: Vec<String> = old.iter().map(|l| format!("{l}!")).collect();
+        let other: Vec<&str> = other.iter().map(|s| s.as_str()).collect();
+        assert_eq!(changes_linear(&o, &other).len(), 1);
+        assert_eq!(
+            increasing(&[(0, 3), (1, 1), (2, 2), (3, 0)]),
+            [(1, 1), (2, 2)]
+        );
+    }
 
     #[test]
     fn grows_until_unique() {
