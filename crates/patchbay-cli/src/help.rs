@@ -150,8 +150,8 @@ Usage: patchbay splice FILE SYMBOL SLICE [--dry-run] [--language NAME]
 
 SLICE (`-` reads stdin) is the JSON of `patchbay slice --json` with its
 `text` edited: it is refused, with exit code 1, if FILE changed since it
-was cut or if it was cut from another symbol, and (exit code 1, "not a
-slice") if it starts with `{` but is not a whole, valid slice: cut JSON,
+was cut or if it was cut from another symbol, and (exit code 1, `not a
+slice`) if it starts with `{` but is not a whole, valid slice: cut JSON,
 numbers out of range, an indent that is not spaces and tabs. Nothing is
 written before every check passed. A plain-text SLICE replaces SYMBOL as
 FILE is now, with no such check. Syntax errors the edit introduced are
