@@ -38,6 +38,7 @@
 pub mod check;
 pub mod lang;
 pub mod outline;
+mod preproc;
 mod rules;
 pub mod slice;
 pub mod splice;
