@@ -106,7 +106,8 @@ Options:
   --continuation   print the continuation prompt for a cut reply
   -h, --help       print help
 
-Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error.
+Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error
+or an empty reply (only whitespace: nothing was cut, nothing arrived).
 ";
 
 pub const OUTLINE_HELP: &str = "\

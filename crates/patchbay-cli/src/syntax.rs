@@ -4,7 +4,7 @@
 
 use crate::args::SyntaxArgs;
 use crate::fsio::{self, Change, Refusal, Root};
-use crate::small::read;
+use crate::small::{read, read_source};
 use crate::{out, Failure};
 use patchbay::report::Report;
 use patchbay_syntax::Language;
@@ -22,7 +22,7 @@ macro_rules! json {
 pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
     let lang = Language::resolve(&a.file, a.language.as_deref())
         .map_err(|e| Failure::Usage(e.to_string()))?;
-    let text = read(&a.file)?;
+    let text = read_source(&a.file)?;
     let symbol = a.symbol.as_deref().unwrap_or("");
     match a.command {
         "outline" => {
