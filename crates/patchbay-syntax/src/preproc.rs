@@ -14,7 +14,8 @@
 //! columns are the original's and every span points into the real text.
 //! The first branch is kept: it is the one the header's author wrote
 //! first (include guards, `__cplusplus >= 201103L`), and keeping one
-//! branch, any one, is what makes the braces balance.
+//! branch, any one, is what makes the braces balance; but under `#if 0`
+//! the next branch is kept, the first being dead code by convention.
 //!
 //! Cost: one pass over the bytes, `O(N)`; the nesting is a counter, so
 //! 100,000 nested `#if`s cost no more than 100,000 lines.
@@ -26,6 +27,9 @@ use std::borrow::Cow;
 enum Line {
     /// `#if`, `#ifdef`, `#ifndef`.
     Open,
+    /// `#if 0`: its first branch is dead code by convention (old code,
+    /// often not even balanced), so the next branch is the one kept.
+    OpenDead,
     /// `#elif`, `#elifdef`, `#elifndef`, `#else`.
     Branch,
     Close,
@@ -64,10 +68,10 @@ pub(crate) fn view(text: &str) -> Cow<'_, str> {
 #[derive(Default)]
 struct State {
     in_comment: bool,
-    /// The conditionals open: whether each is still in its first branch.
-    open: Vec<bool>,
-    /// How many of `open` are past their first branch (a line is live
-    /// when none is).
+    /// The conditionals open: (a branch was kept, the current one is).
+    open: Vec<(bool, bool)>,
+    /// How many of `open` are in a dropped branch (a line is live when
+    /// none is).
     dead: usize,
     /// The previous line was a directive ending in `\`; and whether that
     /// directive was kept.
@@ -107,15 +111,24 @@ impl State {
     /// Updates the nesting for `#if`, `#else` or `#endif`.
     fn nest(&mut self, kind: Line) {
         match kind {
-            Line::Open => self.open.push(true),
-            Line::Branch => {
-                if let Some(first) = self.open.last_mut().filter(|f| **f) {
-                    *first = false;
+            Line::Open => self.open.push((true, true)),
+            Line::OpenDead => {
+                self.open.push((false, false));
+                self.dead += 1;
+            }
+            Line::Branch => match self.open.last_mut() {
+                Some(f @ (true, true)) => {
+                    f.1 = false;
                     self.dead += 1;
                 }
-            }
+                Some(f @ (false, false)) => {
+                    *f = (true, true);
+                    self.dead -= 1;
+                }
+                _ => {}
+            },
             _ => {
-                if self.open.pop() == Some(false) {
+                if let Some((_, false)) = self.open.pop() {
                     self.dead -= 1;
                 }
             }
@@ -140,6 +153,7 @@ fn classify(line: &str) -> Line {
         .take_while(|c| c.is_ascii_alphabetic())
         .collect();
     match word.as_str() {
+        "if" if d.trim_start()[2..].trim() == "0" => Line::OpenDead,
         "if" | "ifdef" | "ifndef" => Line::Open,
         "elif" | "elifdef" | "elifndef" | "else" => Line::Branch,
         "endif" => Line::Close,
@@ -230,6 +244,11 @@ mod tests {
         let m = "_GLIBCXX_BEGIN_NAMESPACE_VERSION\n  class é {};\nX\n";
         assert_eq!(view(m), format!("{}\n  class é {{}};\nX\n", " ".repeat(32)));
         assert!(matches!(view("int a;\n"), std::borrow::Cow::Borrowed(_)));
+        // `#if 0` keeps its `#else`, and its `#elif` a later `#else` drops.
+        let zero = "#if 0\nold {\n#else\nnew\n#endif\n#if 0\nx\n#elif B\ny\n#else\nz\n#endif\n";
+        let v = view(zero);
+        let kept: Vec<&str> = v.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        assert_eq!(kept, ["new", "y"]);
         // Unbalanced directives do not panic.
         assert_eq!(view("#endif\n#else\nq\n").len(), 15);
     }
