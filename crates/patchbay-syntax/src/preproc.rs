@@ -140,12 +140,11 @@ impl State {
 fn classify(line: &str) -> Line {
     let t = line.trim();
     let Some(d) = t.strip_prefix('#') else {
-        let macro_name = t.len() >= 3
-            && t.contains('_')
-            && t.bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-            && !t.as_bytes()[0].is_ascii_digit();
-        return if macro_name { Line::Macro } else { Line::Code };
+        return if is_macro_name(t) {
+            Line::Macro
+        } else {
+            Line::Code
+        };
     };
     let word: String = d
         .trim_start()
@@ -159,6 +158,17 @@ fn classify(line: &str) -> Line {
         "endif" => Line::Close,
         _ => Line::Other,
     }
+}
+
+/// Whether `t` looks like the name of an object-like macro: upper case,
+/// digits and underscores, with an underscore, not a number
+/// (`_GLIBCXX_NOEXCEPT`, `__BEGIN_DECLS`, `Q_OBJECT`).
+pub(crate) fn is_macro_name(t: &str) -> bool {
+    t.len() >= 3
+        && t.contains('_')
+        && t.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && !t.as_bytes()[0].is_ascii_digit()
 }
 
 /// Whether a block comment is open at the end of `line`, given whether
