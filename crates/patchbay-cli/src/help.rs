@@ -88,6 +88,9 @@ Options:
   --tag-len N  characters per tag, 2-8 [default: 4]
   --tag-line   hash the line number too
   -h, --help   print help
+
+Exit codes: 0 printed, 2 usage or I/O error, or FILE is not one `apply`
+edits (a NUL byte, invalid UTF-8).
 ";
 
 pub const CHECK_HELP: &str = "\
