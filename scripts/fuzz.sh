@@ -54,10 +54,11 @@ seed() {
   for f in tests/corpus/*/output.txt; do
     cp "$f" "fuzz/corpus/check_output/seed-$(basename "$(dirname "$f")")"
   done
-  # syntax: the syntax fixtures, each behind its language's index in
+  # syntax: the syntax fixtures and corpus sources, each behind its language's index in
   # patchbay_syntax::lang::ALL (a wrong index only changes the grammar).
   local langs=(rs py js ts tsx go java c cpp) f ext
-  for f in crates/patchbay-syntax/tests/fixtures/*; do
+  for f in crates/patchbay-syntax/tests/fixtures/* tests/tools/sources/*; do
+    [ -f "$f" ] || continue
     ext=${f##*.}
     i=0
     for k in "${!langs[@]}"; do [ "${langs[$k]}" = "$ext" ] && i=$k; done
