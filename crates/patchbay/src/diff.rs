@@ -124,19 +124,25 @@ fn anchors(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
     keyed.extend(old.iter().enumerate().map(|(i, l)| (fx(l), i as u64)));
     keyed.extend(new.iter().enumerate().map(|(j, l)| (fx(l), j as u64 | NEW)));
     keyed.sort_unstable();
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    // partner[i]: the new line old line i is paired with; read in old
+    // order, the pairs need no second sort.
+    let mut partner: Vec<usize> = vec![usize::MAX; old.len()];
     for group in keyed.chunk_by(|a, b| a.0 == b.0) {
         // Sorted by index within a hash: the old line first, then the new.
         if let [(_, i), (_, j)] = group {
             if i & NEW == 0 && j & NEW != 0 {
                 let (i, j) = (*i as usize, (j & !NEW) as usize);
                 if old[i] == new[j] {
-                    pairs.push((i, j));
+                    partner[i] = j;
                 }
             }
         }
     }
-    pairs.sort_unstable();
+    let pairs: Vec<(usize, usize)> = partner
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, j)| j != usize::MAX)
+        .collect();
     increasing(&pairs)
 }
 
