@@ -22,7 +22,7 @@ CARGO_FUZZ_VERSION=0.13.2
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(parse matcher transaction apply check_output)
+[ ${#targets[@]} -eq 0 ] && targets=(parse matcher transaction apply check_output syntax)
 
 say() { printf 'fuzz: %s\n' "$*"; }
 
@@ -39,7 +39,7 @@ export RUSTC_BOOTSTRAP=1
 seed() {
   local names=(search-replace whole apply-patch hashline lines tool-call udiff auto)
   local dir case fmt i k=0 file
-  mkdir -p fuzz/corpus/parse fuzz/corpus/apply fuzz/corpus/check_output
+  mkdir -p fuzz/corpus/parse fuzz/corpus/apply fuzz/corpus/check_output fuzz/corpus/syntax
   for dir in tests/corpus/*/; do
     case=$(basename "$dir")
     [ -f "$dir/output.txt" ] || continue
@@ -53,6 +53,17 @@ seed() {
   done
   for f in tests/corpus/*/output.txt; do
     cp "$f" "fuzz/corpus/check_output/seed-$(basename "$(dirname "$f")")"
+  done
+  # syntax: the syntax fixtures and corpus sources, each behind its language's index in
+  # patchbay_syntax::lang::ALL (a wrong index only changes the grammar).
+  local langs=(rs py js ts tsx go java c cpp) f ext
+  for f in crates/patchbay-syntax/tests/fixtures/* tests/tools/sources/*; do
+    [ -f "$f" ] || continue
+    ext=${f##*.}
+    i=0
+    for k in "${!langs[@]}"; do [ "${langs[$k]}" = "$ext" ] && i=$k; done
+    case $ext in h) i=7 ;; hpp) i=8 ;; esac
+    { printf "\\x$(printf %02x "$i")\\x01"; cat "$f"; } >"fuzz/corpus/syntax/seed-$(basename "$f")"
   done
 }
 seed

@@ -44,6 +44,7 @@ step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D war
 step "cargo test --workspace" cargo test --workspace
 step "cargo test -p patchbay --features exact-tokens" cargo test -p patchbay --features exact-tokens
 step "hostile inputs, full size (release)" cargo test --release -p patchbay --test hostile
+step "syntax hostile inputs, full size (release)" cargo test --release -p patchbay-syntax --test hostile
 step "fuzz smoke (15 s a target)" env FUZZ_SEED=1 bash scripts/fuzz.sh 15
 step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
 step "build web (wasm + glue + import check)" bash scripts/build-web.sh

@@ -232,16 +232,22 @@ pub fn read_stamped(path: &Path, rel: &str) -> Result<Option<(String, Stamp)>, S
     if path.is_dir() {
         return Err(format!("cannot edit {rel}: it is a directory"));
     }
+    editable_text(bytes, rel).map(|t| Some((t, stamp)))
+}
+
+/// The one rule for a file patchbay may edit or prepare an edit of (`apply`,
+/// `tag`, `outline`/`slice`/`splice`): UTF-8 text without NUL bytes. A NUL
+/// means a binary file, which an edit written as text would corrupt.
+pub fn editable_text(bytes: Vec<u8>, rel: &str) -> Result<String, String> {
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
         return Err(format!("cannot edit {rel}: it is a binary file (NUL byte at offset {at}); only text files can be edited"));
     }
-    match String::from_utf8(bytes) {
-        Ok(t) => Ok(Some((t, stamp))),
-        Err(e) => Err(format!(
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
             "cannot edit {rel}: it is not valid UTF-8 (invalid byte at offset {}); only UTF-8 text files can be edited",
             e.utf8_error().valid_up_to()
-        )),
-    }
+        )
+    })
 }
 
 /// One change to the tree.

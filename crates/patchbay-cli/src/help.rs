@@ -107,6 +107,9 @@ Options:
   --tag-line   hash the line number too
   --crc        the `lines` format's view (file CRC and numbered lines)
   -h, --help   print help
+
+Exit codes: 0 printed, 2 usage or I/O error, or FILE is not one `apply`
+edits (a NUL byte, invalid UTF-8).
 ";
 
 pub const CHECK_HELP: &str = "\
@@ -128,7 +131,8 @@ Options:
   --continuation   print the continuation prompt for a cut reply
   -h, --help       print help
 
-Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error.
+Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O error
+or an empty reply (only whitespace: nothing was cut, nothing arrived).
 ";
 
 pub const OUTLINE_HELP: &str = "\
@@ -172,9 +176,12 @@ Usage: patchbay splice FILE SYMBOL SLICE [--dry-run] [--language NAME]
 
 SLICE (`-` reads stdin) is the JSON of `patchbay slice --json` with its
 `text` edited: it is refused, with exit code 1, if FILE changed since it
-was cut or if it was cut from another symbol. A plain-text SLICE replaces
-SYMBOL as FILE is now, with no such check. Syntax errors the edit
-introduced are reported as warnings.
+was cut or if it was cut from another symbol, and (exit code 1, `not a
+slice`) if it starts with `{` but is not a whole, valid slice: cut JSON,
+numbers out of range, an indent that is not spaces and tabs. Nothing is
+written before every check passed. A plain-text SLICE replaces SYMBOL as
+FILE is now, with no such check. Syntax errors the edit introduced are
+reported as warnings.
 
 Options:
   --dry-run        print the new file instead of writing it

@@ -19,9 +19,23 @@ pub fn read(path: &str) -> Result<String, Failure> {
     text.map_err(|e| Failure::Io(format!("cannot read {path} as UTF-8 text: {e}")))
 }
 
+/// Reads a file to edit or to prepare an edit of (`-` is stdin), by the
+/// same rule as `apply` ([`fsio::editable_text`]): `tag` once showed tags
+/// for a file with NUL bytes that `apply` then refused.
+pub fn read_source(path: &str) -> Result<String, Failure> {
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+    } else {
+        std::fs::read(path)
+    };
+    let bytes = bytes.map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?;
+    fsio::editable_text(bytes, path).map_err(Failure::Io)
+}
+
 /// `patchbay tag FILE`: the tagged view, exactly as the model should see it.
 pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
-    let text = read(&a.file)?;
+    let text = read_source(&a.file)?;
     if a.crc {
         out(&patchbay::crc_view(&a.file, &text));
         return Ok(0);
@@ -39,6 +53,14 @@ pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
 /// `patchbay check-output OUT.txt`: declared counts against what arrived.
 pub fn check_output(a: &CheckArgs) -> Result<i32, Failure> {
     let text = read(&a.output)?;
+    // Nothing arrived: not a cut reply (there is nothing to continue) but
+    // no reply at all, an input error like an unreadable file (exit 2).
+    if text.trim().is_empty() {
+        return Err(Failure::Io(format!(
+            "{}: empty reply, nothing to check (ask for the reply again)",
+            a.output
+        )));
+    }
     // The labels decide the language of the continuation prompt.
     let p = if text.contains("総件数") || text.contains("## 指摘") {
         Protocol::japanese()

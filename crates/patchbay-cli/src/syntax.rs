@@ -5,10 +5,10 @@
 use crate::args::SyntaxArgs;
 use crate::commit::{commit, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Root};
-use crate::small::read;
+use crate::small::{read, read_source};
 use crate::{out, Failure};
 use patchbay::report::Report;
-use patchbay_syntax::{Language, Slice};
+use patchbay_syntax::Language;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -29,7 +29,7 @@ pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
         "splice" if !a.dry_run => folder(&a.file)?.0.lock().map_err(Failure::Io)?,
         _ => None,
     };
-    let text = read(&a.file)?;
+    let text = read_source(&a.file)?;
     let symbol = a.symbol.as_deref().unwrap_or("");
     match a.command {
         "outline" => {
@@ -67,16 +67,21 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
     let symbol = a.symbol.as_deref().unwrap_or("");
     let given = read(a.slice.as_deref().unwrap_or("-"))?;
     // The JSON of `slice --json` carries the origin; anything else is the
-    // edited text of SYMBOL as the file is now.
-    let (slice, edited) = match serde_json::from_str::<Slice>(&given) {
-        Ok(s) => {
-            let edited = s.text.clone();
-            (s, edited)
+    // edited text of SYMBOL as the file is now. What starts with `{` is
+    // JSON or refused: a cut or forged slice is never written as code.
+    let (slice, edited) = if patchbay_syntax::slice::looks_like_json(&given) {
+        match patchbay_syntax::slice::from_json(&given) {
+            Ok(s) => {
+                let edited = s.text.clone();
+                (s, edited)
+            }
+            Err(e) => return refuse(&format!("{}: {e}", a.slice.as_deref().unwrap_or("-"))),
         }
-        Err(_) => match patchbay_syntax::slice::slice(&a.file, text, lang, symbol) {
+    } else {
+        match patchbay_syntax::slice::slice(&a.file, text, lang, symbol) {
             Ok(s) => (s, given),
             Err(e) => return refuse(&e.to_string()),
-        },
+        }
     };
     // The file is checked first: a changed file makes every other answer
     // unreliable.

@@ -633,6 +633,28 @@ fn check_output_exit_codes_and_continuation() {
     assert_eq!(v["verdict"], "truncated");
 }
 
+/// issue 12, item 10: an empty reply was `truncated` (exit 3), as if a
+/// continuation could help; it is an input error (exit 2, "empty reply").
+#[test]
+fn check_output_of_an_empty_reply_says_so() {
+    let sb = Sandbox::new("cli");
+    for (name, text) in [("empty.txt", ""), ("blank.txt", " \n\n\t\n")] {
+        sb.write(name, text);
+        for json in [false, true] {
+            let mut args = vec!["check-output", name];
+            if json {
+                args.push("--json");
+            }
+            let o = run_in(&sb.dir, &args, None);
+            assert_eq!(o.code, 2, "{name}: {}", o.stdout);
+            assert!(o.stderr.contains("empty reply"), "{}", o.stderr);
+            assert_eq!(o.stdout, "");
+        }
+    }
+    let o = run_in(&sb.dir, &["check-output", "-"], Some(""));
+    assert_eq!(o.code, 2);
+}
+
 #[test]
 fn stream_judges_each_edit_as_it_arrives_and_fails_fast() {
     use std::io::{BufRead, BufReader};

@@ -103,6 +103,42 @@ fn files_that_are_not_text_are_refused_in_every_format() {
     assert_eq!(fs::read(sb.path("root/latin.txt")).unwrap(), b"caf\xe9\n");
 }
 
+/// issue 12, item 10: `tag` showed tags for a file with NUL bytes that
+/// `apply` then refused; one rule (`fsio::editable_text`) serves both, and
+/// the syntax commands that read or write FILE.
+#[test]
+fn tag_and_the_syntax_commands_refuse_what_apply_refuses() {
+    let sb = Sandbox::new("tagnul");
+    sb.write("bin.rs", b"fn a() {}\0\n");
+    sb.write("latin.rs", b"fn caf\xe9() {}\n");
+    for name in ["bin.rs", "latin.rs"] {
+        for args in [
+            vec!["tag", name],
+            vec!["outline", name],
+            vec!["slice", name, "a"],
+            vec!["splice", name, "a", "edited.txt"],
+        ] {
+            sb.write("edited.txt", "fn a() { 1 }\n");
+            let o = patchbay(&sb.dir, &args);
+            assert_eq!(code(&o), 2, "{args:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains(name) && err.contains("only"),
+                "{args:?}: {err}"
+            );
+            assert!(o.stdout.is_empty(), "{args:?}");
+        }
+    }
+    assert_eq!(fs::read(sb.path("bin.rs")).unwrap(), b"fn a() {}\0\n");
+    // The same file through apply: the same words.
+    sb.write("reply.txt", block("bin.rs", "fn a() {}\0\n", "fn b() {}\n"));
+    let o = patchbay(&sb.dir, &["apply", "--edits", "reply.txt"]);
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("binary file (NUL byte at offset 9)"));
+    let o = patchbay(&sb.dir, &["tag", "bin.rs"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("binary file (NUL byte at offset 9)"));
+}
+
 #[test]
 fn nothing_is_written_outside_the_root_in_any_format() {
     let sb = Sandbox::new("escape");

@@ -209,3 +209,67 @@ fn apply_checks_syntax_when_asked() {
     assert!(o.stdout.contains("Syntax check"), "{}", o.stdout);
     assert_ne!(sb.read("lib.rs"), LIB, "warnings do not stop the write");
 }
+
+/// issue 12, item 9: a slice's JSON that is cut, out of range or forged
+/// was taken as plain text (or its indent as code) and written into FILE.
+#[test]
+fn splice_refuses_cut_invalid_and_forged_slices_writing_nothing() {
+    let sb = Sandbox::new("syntax");
+    sb.write("g.rs", LIB);
+    let o = patchbay(&sb.dir, &["slice", "g.rs", "hello", "--json"], "");
+    let good: Value = serde_json::from_str(&o.stdout).unwrap();
+    let with = |key: &str, v: Value| {
+        let mut s = good.clone();
+        s[key] = v;
+        s.to_string()
+    };
+    let mut lines = good["lines"].clone();
+    lines[0] = serde_json::json!(-1);
+    let full = good.to_string();
+    let bad = [
+        ("cut", full[..full.len() / 2].to_string()),
+        ("negative line", with("lines", lines)),
+        (
+            "crc above u32",
+            with("file_crc", serde_json::json!(1u64 << 33)),
+        ),
+        (
+            "indent with code",
+            with("indent", Value::String("\n}\nfn evil() {}\n".into())),
+        ),
+        ("not an object", "{\"path\": 1}".to_string()),
+    ];
+    for (what, json) in &bad {
+        sb.write("s.json", json);
+        let o = patchbay(&sb.dir, &["splice", "g.rs", "Greeter::hello", "s.json"], "");
+        assert_eq!(o.code, 1, "{what}: {}", o.stdout);
+        assert!(o.stderr.contains("not a slice"), "{what}: {}", o.stderr);
+        assert_eq!(sb.read("g.rs"), LIB, "{what}: nothing written");
+        // The same through stdin, after leading blank lines.
+        let o = patchbay(
+            &sb.dir,
+            &["splice", "g.rs", "hello", "-"],
+            &format!("\n  {json}"),
+        );
+        assert_eq!(o.code, 1, "{what} (stdin)");
+        assert_eq!(sb.read("g.rs"), LIB, "{what}: nothing written");
+    }
+}
+
+/// issue 12, item 8: `mod m {` nested 32,769 deep panicked in the
+/// listing (a width argument out of range) after 6 GB of names.
+#[test]
+fn outline_of_deep_nesting_is_bounded_and_does_not_panic() {
+    let sb = Sandbox::new("syntax");
+    let n = 32_769;
+    sb.write(
+        "deep.rs",
+        format!("{}fn f() {{}}{}\n", "mod m {".repeat(n), "}".repeat(n)),
+    );
+    let o = patchbay(&sb.dir, &["outline", "deep.rs"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout.lines().count(), patchbay_syntax::MAX_DEPTH);
+    assert!(o.stdout.lines().all(|l| l.len() < 4096));
+    let o = patchbay(&sb.dir, &["slice", "deep.rs", "1", "--json"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}

@@ -296,7 +296,7 @@ impl LineMap {
         let b = patchbay::text::Text::new(before);
         let a = patchbay::text::Text::new(after);
         LineMap {
-            changes: patchbay::diff::changes(&b.lines(), &a.lines()),
+            changes: patchbay::diff::changes_linear(&b.lines(), &a.lines()),
         }
     }
 

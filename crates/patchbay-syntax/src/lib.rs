@@ -38,6 +38,7 @@
 pub mod check;
 pub mod lang;
 pub mod outline;
+mod preproc;
 mod rules;
 pub mod slice;
 pub mod splice;
@@ -48,6 +49,7 @@ pub use lang::Language;
 pub use outline::{outline, sections, Kind, Outline, Section, Span, Symbol};
 pub use slice::Slice;
 pub use splice::apply_to_slice;
+pub use walk::{MAX_DEPTH, MAX_QUALIFIED};
 
 use std::fmt;
 
@@ -86,13 +88,16 @@ pub enum Error {
     },
     /// An unknown patchbay edit format.
     UnknownFormat(String),
+    /// A slice that no `slice` could have cut: JSON that does not parse as
+    /// one, or an indentation that is not spaces and tabs.
+    InvalidSlice(String),
 }
 
 impl Error {
     /// The stable name of the error: `unknown_language`,
     /// `language_disabled`, `parser`, `symbol_not_found`, `ambiguous_symbol`,
     /// `no_symbol_at_line`, `stale_slice`, `slice_out_of_range`,
-    /// `unknown_format`.
+    /// `unknown_format`, `invalid_slice`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::UnknownLanguage(_) => "unknown_language",
@@ -104,6 +109,7 @@ impl Error {
             Error::StaleSlice { .. } => "stale_slice",
             Error::SliceOutOfRange { .. } => "slice_out_of_range",
             Error::UnknownFormat(_) => "unknown_format",
+            Error::InvalidSlice(_) => "invalid_slice",
         }
     }
 }
@@ -163,6 +169,7 @@ impl fmt::Display for Error {
                 lines[0], lines[1]
             ),
             Error::UnknownFormat(m) => f.write_str(m),
+            Error::InvalidSlice(m) => write!(f, "not a slice: {m}"),
         }
     }
 }

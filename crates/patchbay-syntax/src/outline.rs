@@ -122,6 +122,13 @@ pub struct Section {
 /// the definitions it still recognises are listed.
 pub fn outline(text: &str, lang: Language) -> Result<Outline, Error> {
     let (body, base) = crate::body(text);
+    // C and C++ are parsed as one configuration of their conditionals,
+    // with the same offsets (see `preproc.rs`).
+    let body = match lang {
+        Language::C | Language::Cpp => crate::preproc::view(body),
+        _ => std::borrow::Cow::Borrowed(body),
+    };
+    let body = body.as_ref();
     let tree = lang::parse(body, lang)?;
     Ok(Outline {
         language: lang,
@@ -227,7 +234,9 @@ impl Outline {
                 s.kind.name(),
                 "",
                 s.qualified,
-                indent = 2 * s.depth
+                // Depth is bounded by the walk; the cap keeps the width
+                // argument in range even for a hand-made outline.
+                indent = 2 * s.depth.min(crate::walk::MAX_DEPTH)
             ));
         }
         out

@@ -293,6 +293,7 @@ fn c_family<'t>(n: Node<'t>, src: &str) -> Option<Def<'t>> {
     Some(match n.kind() {
         "function_definition" => {
             let id = declarator_name(n)?;
+            let id = macro_declarator(n, id, src).unwrap_or(id);
             let full = clean(text(id, src));
             // `void outer::Greeter::hello()`: the last segment is the name.
             match (id.kind(), full.rsplit_once("::")) {
@@ -330,6 +331,22 @@ fn c_family<'t>(n: Node<'t>, src: &str) -> Option<Def<'t>> {
             container(kind, field_text(n, "name", src)?, n)
         }
     })
+}
+
+/// `size() const _GLIBCXX_NOEXCEPT { ... }`: a macro after the parameters,
+/// which the grammar cannot know, is taken for the declarator, and the
+/// real one lands in an ERROR before it. Then the name is the ERROR's.
+fn macro_declarator<'t>(n: Node<'t>, id: Node<'t>, src: &str) -> Option<Node<'t>> {
+    if !crate::preproc::is_macro_name(text(id, src)) {
+        return None;
+    }
+    let mut cursor = n.walk();
+    let error = n.children(&mut cursor).find(|c| c.is_error())?;
+    let mut cursor = error.walk();
+    let real = error
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "function_declarator")?;
+    real.child_by_field_name("declarator")
 }
 
 /// The name node of a function definition's declarator, through pointer,

@@ -77,6 +77,36 @@ pub(crate) fn check_lines(lines: [usize; 2], n: usize) -> Result<[usize; 2], Err
     Ok(lines)
 }
 
+/// Refuses a slice no [`cut`] could have made: its `indent` is written
+/// before every changed line, so anything but spaces and tabs there (a
+/// newline and code, in a forged slice) would inject text into the file.
+/// Its lines are checked against the file (`slice_out_of_range`).
+pub fn validate(s: &Slice) -> Result<(), Error> {
+    if let Some(c) = s.indent.chars().find(|c| !matches!(c, ' ' | '\t')) {
+        return Err(Error::InvalidSlice(format!(
+            "its indent holds {c:?}; an indentation is spaces and tabs only"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads a slice from the JSON of `patchbay slice --json`, validated.
+/// Input that starts with `{` is JSON or refused, never taken as code: a
+/// cut or damaged slice must not be spliced into the file as its text.
+pub fn from_json(json: &str) -> Result<Slice, Error> {
+    let s: Slice = serde_json::from_str(json).map_err(|e| Error::InvalidSlice(e.to_string()))?;
+    validate(&s)?;
+    Ok(s)
+}
+
+/// Whether text given as a slice is meant as its JSON (and so must parse).
+pub fn looks_like_json(given: &str) -> bool {
+    given
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
+}
+
 /// Refuses `current` unless it is the file the slice was cut from.
 pub(crate) fn check_fresh(current: &str, s: &Slice) -> Result<(), Error> {
     let actual = patchbay::tags::file_crc(current);

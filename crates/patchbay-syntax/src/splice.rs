@@ -10,10 +10,11 @@
 //! and the line ending of the lines they replace. A file whose CRC-32
 //! differs from the slice's is refused ([`Error::StaleSlice`]).
 //!
-//! Cost: one pass over the file, `O(N)`, plus a Myers line diff of the
-//! slice, `O((S+E)·D)` for a slice of S lines edited into E with D changes.
+//! Cost: one pass over the file, `O(N)`, plus a line diff of the slice
+//! linear in its lines (`patchbay::diff::changes_linear`: plain Myers made
+//! a 15k-line slice with every line edited take 52 s, 30k lines 238 s).
 
-use crate::slice::{check_fresh, check_lines, common_indent, dedent, Slice};
+use crate::slice::{check_fresh, check_lines, common_indent, dedent, validate, Slice};
 use crate::Error;
 use patchbay::report::{FileStatus, Report};
 use patchbay::text::Text;
@@ -23,6 +24,7 @@ use std::collections::BTreeMap;
 /// Puts `edited` (the slice's text after an edit) back into `current`,
 /// which must be the file the slice was cut from. Returns the new file.
 pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Error> {
+    validate(slice)?;
     check_fresh(current, slice)?;
     let t = Text::new(current);
     let [a, b] = check_lines(slice.lines, t.len())?;
@@ -44,7 +46,7 @@ pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Erro
         out.push_str(originals[k].0);
         out.push_str(originals[k].1);
     };
-    for c in patchbay::diff::changes(&shown, &new) {
+    for c in patchbay::diff::changes_linear(&shown, &new) {
         while i < c.old.start {
             keep(&mut out, i);
             i += 1;
@@ -108,6 +110,7 @@ pub fn apply_to_slice(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(Report, String), Error> {
+    validate(slice)?;
     check_fresh(original, slice)?;
     // A slice made up by hand could claim line 0; check before shifting.
     check_lines(slice.lines, Text::new(original).len())?;
@@ -169,6 +172,23 @@ mod tests {
         let new = splice(src, &s, "def f():\n    return 2\n").unwrap();
         assert_eq!(new, "x = 0\n\n\ndef f():\n    return 2");
         assert_eq!(splice(src, &s, "").unwrap(), "x = 0\n\n");
+    }
+
+    #[test]
+    fn forged_slices_are_refused_before_anything_is_spliced() {
+        let s = slice("a.py", SRC, Language::Python, "A.f").unwrap();
+        let forged = Slice {
+            indent: "\nimport os\n".into(),
+            ..s.clone()
+        };
+        let e = splice(SRC, &forged, "def f(self):\n    pass\n").unwrap_err();
+        assert_eq!(e.code(), "invalid_slice");
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(crate::slice::from_json(&json).unwrap(), s);
+        let e = crate::slice::from_json(&json[..json.len() - 9]).unwrap_err();
+        assert!(e.to_string().starts_with("not a slice: EOF"), "{e}");
+        assert!(crate::slice::looks_like_json("\u{feff}\n  {"));
+        assert!(!crate::slice::looks_like_json("fn f() {}"));
     }
 
     #[test]

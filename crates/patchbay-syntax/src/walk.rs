@@ -12,6 +12,9 @@
 //! Cost: `O(nodes)` outside function bodies (the walk does not enter them:
 //! their definitions are locals), with an explicit stack, so no input can
 //! overflow the call stack; the levels hold one `Node` per visited node.
+//! Symbols nest at most [`MAX_DEPTH`] deep and a qualified name is cut at
+//! [`MAX_QUALIFIED`] bytes: without both, `mod m {` nested 32,769 deep
+//! built names of quadratic total length (6 GB) before anything printed.
 
 use crate::outline::{Kind, Span, Symbol};
 use crate::rules;
@@ -24,6 +27,28 @@ struct Level<'t> {
     node: Node<'t>,
     kids: Vec<Node<'t>>,
     up: Pos,
+}
+
+/// Members deeper than this are not listed (their ancestors are). No
+/// written code nests definitions 64 deep; generated or hostile input can,
+/// and every level costs its members a longer qualified name.
+pub const MAX_DEPTH: usize = 64;
+
+/// Longest qualified name, in bytes; longer ones end in `…`. 64 levels of
+/// [`rules`]' 120-character names would make 7.8 KB names.
+pub const MAX_QUALIFIED: usize = 1024;
+
+/// `s` cut to at most [`MAX_QUALIFIED`] bytes on a char boundary, marked.
+fn bounded(mut s: String) -> String {
+    if s.len() > MAX_QUALIFIED {
+        let mut cut = MAX_QUALIFIED - '…'.len_utf8();
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push('…');
+    }
+    s
 }
 
 /// (level, index among that level's children).
@@ -65,7 +90,7 @@ pub(crate) fn collect(root: Node, src: &str, base: usize, lang: Language) -> Vec
     let sep = lang.separator();
     let join = |parts: &[&str]| {
         let kept: Vec<&str> = parts.iter().filter(|p| !p.is_empty()).copied().collect();
-        kept.join(sep)
+        bounded(kept.join(sep))
     };
     let mut out: Vec<Symbol> = Vec::new();
     // The prefix each symbol gives its members (its qualified name, or for
@@ -96,6 +121,7 @@ pub(crate) fn collect(root: Node, src: &str, base: usize, lang: Language) -> Vec
         let leading = leading(&levels, f.pos, f.outer, f.node, lang, base, &mut cursor);
         let first_line = leading.map_or(span.lines[0], |l| l.lines[0].min(span.lines[0]));
         let idx = out.len();
+        let depth = f.parent.map_or(0, |p| out[p].depth + 1);
         member_prefix.push(match &def.members {
             Some((_, Some(as_name))) => join(&[&prefix, as_name]),
             _ => qualified.clone(),
@@ -108,9 +134,9 @@ pub(crate) fn collect(root: Node, src: &str, base: usize, lang: Language) -> Vec
             leading,
             lines: [first_line, span.lines[1]],
             parent: f.parent,
-            depth: f.parent.map_or(0, |p| out[p].depth + 1),
+            depth,
         });
-        if let Some((members, _)) = def.members {
+        if let Some((members, _)) = def.members.filter(|_| depth + 1 < MAX_DEPTH) {
             // The members' node among the definition's children, so that a
             // first member finds comments placed before it (see `leading`).
             let kids: Vec<Node> = f.node.children(&mut cursor).collect();
@@ -241,4 +267,32 @@ fn leading<'t>(
         }
     }
     Some(span_of(first?, last?, base))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{outline, Language, MAX_DEPTH, MAX_QUALIFIED};
+
+    #[test]
+    fn nesting_and_qualified_names_are_bounded() {
+        let n = 3 * MAX_DEPTH;
+        let src = format!("{}fn f() {{}}{}", "mod m {".repeat(n), "}".repeat(n));
+        let o = outline(&src, Language::Rust).unwrap();
+        assert_eq!(o.symbols.len(), MAX_DEPTH, "deeper members are not listed");
+        assert!(o.symbols.iter().all(|s| s.depth < MAX_DEPTH));
+        assert_eq!(
+            o.symbols.last().unwrap().qualified.matches("m").count(),
+            MAX_DEPTH
+        );
+        o.render();
+        let long = "a".repeat(100);
+        let src = format!(
+            "{}fn f() {{}}{}",
+            format!("mod {long} {{").repeat(40),
+            "}".repeat(40)
+        );
+        let o = outline(&src, Language::Rust).unwrap();
+        let q = &o.symbols.last().unwrap().qualified;
+        assert!(q.len() <= MAX_QUALIFIED && q.ends_with('…'), "{}", q.len());
+    }
 }

@@ -132,3 +132,26 @@ fn outline_json_has_the_documented_shape() {
     );
     assert_eq!(o.symbols[0].kind, Kind::Function);
 }
+
+/// issue 11, item 7: a libstdc++-shaped class (a macro line before it,
+/// `#if`/`#else` branches that each open a brace in a member function)
+/// came out as one free function spanning the class, its methods gone.
+#[test]
+fn conditionals_and_macro_lines_do_not_hide_a_class() {
+    let f = common::fixtures()
+        .into_iter()
+        .find(|f| f.name == "stl_shapes.hpp")
+        .unwrap();
+    let o = outline(&f.text, f.language).unwrap();
+    let class = o.find("std::small_vector").unwrap();
+    assert_eq!((class.kind, class.lines), (Kind::Class, [36, 88]));
+    for m in ["push_back", "reserve", "size", "shrink_to_fit"] {
+        let s = o.find(&format!("small_vector::{m}")).unwrap();
+        assert_eq!(s.kind, Kind::Method, "{m}");
+    }
+    assert!(o.symbols.iter().all(|s| s.kind != Kind::Function));
+    // Spans point into the real text, conditionals included.
+    let reserve = o.find("reserve").unwrap();
+    let text = &f.text[reserve.span.bytes[0]..reserve.span.bytes[1]];
+    assert!(text.contains("#if _GLIBCXX_USE_EXCEPTIONS") && text.ends_with('}'));
+}

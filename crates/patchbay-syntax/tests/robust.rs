@@ -62,6 +62,9 @@ fn mangled_files_never_panic() {
             let line = (1 + rng.below(n)).to_string();
             match slice("x", &text, lang, &line) {
                 Ok(s) => {
+                    // The fuzz target's invariant: a slice's own text
+                    // splices back to the file byte for byte.
+                    assert_eq!(splice(&text, &s, &s.text).unwrap(), text, "{}", f.name);
                     let edited = mangle(&s.text, &mut rng);
                     let _ = splice(&text, &s, &edited).unwrap();
                     let reply = mangle(

@@ -726,13 +726,16 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
     }
 }
 
-/// Builds the new text. Terminators follow the line replaced (else the
-/// file's dominant one); BOM and final-newline presence are kept.
+/// Builds the new text. Terminators follow [`terminators`] (one rule for
+/// every format); BOM and final-newline presence are kept.
 fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> String {
     planned.sort_by_key(|p| (p.start, p.end > p.start, p.idx));
     let src = original.unwrap_or("");
     let n = text.len();
     let eol = text.dominant_eol();
+    // With one style of terminator every rule gives the same answer.
+    let mixed = (0..n).any(|i| !matches!(text.eol(i), "" | "\n"))
+        && (0..n).any(|i| !matches!(text.eol(i), "" | "\r\n"));
     let final_nl = original.is_none() || text.ends_with_newline();
     let mut out = String::with_capacity(src.len() + 64);
     if text.has_bom() {
@@ -747,10 +750,10 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
             out.push_str(&src[text.byte_range(pos..p.start)]);
             pos = p.start;
         }
-        let line_eol = if p.start < p.end && !text.eol(p.start).is_empty() {
-            text.eol(p.start)
+        let eols = if mixed {
+            terminators(text, p, eol)
         } else {
-            eol
+            vec![eol; p.new.len()]
         };
         if p.end == n && p.start < n {
             need_eol = false;
@@ -759,9 +762,9 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
             out.push_str(eol);
             need_eol = false;
         }
-        for l in &p.new {
+        for (l, e) in p.new.iter().zip(eols) {
             out.push_str(l);
-            out.push_str(line_eol);
+            out.push_str(e);
         }
         pos = pos.max(p.end);
     }
@@ -775,5 +778,43 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
             out.truncate(out.len() - 1);
         }
     }
+    out
+}
+
+/// The terminator of each line an edit writes, the same whatever the format
+/// and however much unchanged context it quoted (ARCHITECTURE.md,
+/// "Line endings of written lines"): a line the edit leaves unchanged keeps
+/// its own; a changed line takes that of the old line at its place in the
+/// changed run (the run's last for extra lines); an inserted line takes
+/// that of the line above it (below it at the top of the file). A line
+/// without one (the last) gives the file's dominant terminator, `fallback`.
+/// Cost: one linear line diff of the edit's old and new lines.
+fn terminators<'a>(text: &Text<'a>, p: &Planned, fallback: &'a str) -> Vec<&'a str> {
+    let eol_of = |i: usize| match text.eol(i) {
+        "" => fallback,
+        e => e,
+    };
+    // The line an insertion before file line `at` is next to.
+    let beside = |at: usize| match at {
+        0 if !text.is_empty() => eol_of(0),
+        0 => fallback,
+        a => eol_of(a - 1),
+    };
+    if p.start == p.end {
+        return vec![beside(p.start); p.new.len()];
+    }
+    let old: Vec<&str> = (p.start..p.end).map(|i| text.line(i)).collect();
+    let new: Vec<&str> = p.new.iter().map(String::as_str).collect();
+    let mut out = Vec::with_capacity(new.len());
+    let (mut i, mut j) = (0, 0);
+    for c in crate::diff::changes_linear(&old, &new) {
+        out.extend((i..c.old.start).map(|k| eol_of(p.start + k)));
+        out.extend((0..c.new.len()).map(|k| match c.old.len() {
+            0 => beside(p.start + c.old.start),
+            m => eol_of(p.start + c.old.start + k.min(m - 1)),
+        }));
+        (i, j) = (c.old.end, c.new.end);
+    }
+    out.extend((j..new.len()).map(|k| eol_of(p.start + i + k - j)));
     out
 }

@@ -29,6 +29,11 @@ const OWN: &[&str] = &[
     "shapes.cpp",
     "ringbuf.c",
     "handlers.py",
+    // C and C++ headers in the shapes of libstdc++ and Linux UAPI, and an
+    // excerpt of SQLite's (public domain): preprocessor conditionals.
+    "stl_shapes.hpp",
+    "uapi_shapes.h",
+    "sqlite3_excerpt.h",
 ];
 
 pub struct Fixture {
