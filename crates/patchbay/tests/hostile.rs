@@ -10,6 +10,9 @@
 //! recorded as a test marked `#[ignore = "known bug, reported: ..."]` (run
 //! those with `cargo test -p patchbay --test hostile -- --ignored`).
 
+#[path = "hostile/growth.rs"]
+mod growth;
+
 use patchbay::{ApplyOptions, Code, EditStatus, Report, Status};
 use std::collections::BTreeMap;
 
@@ -590,4 +593,57 @@ fn sr_blocks_with_divider_lines_in_their_text() {
     let cut = &reply[..reply.find(">>>>>>> REPLACE\n").unwrap() + 16];
     let r = apply_as("search-replace", cut, &files("a.md", "x\n"));
     assert_eq!(r.status, Status::Truncated, "{cut}");
+}
+
+/// Issue 12: JSON lines replies (tool-call, hashline, lines) whose last
+/// line is a lone `{` applied their earlier edits with exit 0 (the array
+/// form already refused). A last line that opens an object was cut: the
+/// reply is `truncated` and nothing applies, also under `auto`.
+#[test]
+fn json_lines_ending_in_a_lone_brace_are_truncated() {
+    let f = files("a.txt", "a\nb\nc\n");
+    let tag = patchbay::tags::tag("a", 1, Default::default());
+    let crc = format!("{:08x}", patchbay::tags::file_crc("a\nb\nc\n"));
+    let edits = [
+        (
+            "tool-call",
+            "{\"command\": \"str_replace\", \"path\": \"a.txt\", \"old_str\": \"a\", \"new_str\": \"A\"}".to_string(),
+        ),
+        (
+            "hashline",
+            format!("{{\"path\": \"a.txt\", \"line\": 1, \"tag\": \"{tag}\", \"new\": \"A\"}}"),
+        ),
+        (
+            "lines",
+            format!("{{\"path\": \"a.txt\", \"lines\": \"1:1\", \"new\": \"A\", \"crc32\": \"{crc}\"}}"),
+        ),
+    ];
+    for (format, edit) in &edits {
+        // The complete edit alone applies.
+        let r = apply_as(format, &format!("{edit}\n"), &f);
+        assert_eq!(r.status, Status::Applied, "{format}: {}", r.feedback);
+        for tail in [
+            "\n{",
+            "\n{\n",
+            "\n  {  \n\n",
+            " {",
+            "\n{\"",
+            "\n{\"path\": \"a.txt\"",
+        ] {
+            let reply = format!("{edit}{tail}");
+            for name in [*format, "auto"] {
+                let r = apply_as(name, &reply, &f);
+                assert_eq!(
+                    r.status,
+                    Status::Truncated,
+                    "{reply:?} as {name}: {}",
+                    r.feedback
+                );
+                assert!(r.files.iter().all(|x| x.content.is_none()), "{reply:?}");
+            }
+        }
+    }
+    // Prose that ends with an opening brace after no edit stays prose.
+    let r = apply_as("hashline", "the block ends with {", &f);
+    assert_eq!(r.code, Some(Code::NoEdits), "{}", r.feedback);
 }

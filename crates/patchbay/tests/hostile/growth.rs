@@ -1,0 +1,266 @@
+//! Doubling series: every hostile shape of issue 12 at sizes n, 2n, 4n and
+//! 8n. The assertion is on the ratio of the times of the largest and the
+//! smallest size, never on a time: linear work gives 8, and the bound
+//! (8 × 1.7, an exponent of about 1.25) leaves room for a shared, noisy
+//! machine. Each size takes the fastest of three runs. `scripts/bench.sh
+//! hostile` runs these and prints the exponents (docs/benchmarks.md).
+
+use patchbay::{ApplyOptions, Report, Status};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// The largest ratio time(8n) / time(n) accepted.
+const MAX_RATIO: f64 = 8.0 * 1.7;
+
+fn apply_as(format: &str, reply: &str, f: &BTreeMap<String, String>) -> Report {
+    let opt = ApplyOptions {
+        format: format.into(),
+        ..Default::default()
+    };
+    patchbay::apply(reply, f, &opt).expect("known format")
+}
+
+fn one(path: &str, text: String) -> BTreeMap<String, String> {
+    [(path.to_string(), text)].into()
+}
+
+fn fastest(runs: usize, f: &dyn Fn()) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .expect("runs > 0")
+}
+
+/// Times `run` on what `make` builds for n, 2n, 4n and 8n; prints the
+/// exponent of each doubling and asserts the overall ratio.
+fn series<T>(name: &str, n: usize, make: impl Fn(usize) -> T, run: impl Fn(&T)) {
+    let sizes = [n, 2 * n, 4 * n, 8 * n];
+    let mut times = vec![];
+    for &s in &sizes {
+        let input = make(s);
+        times.push(fastest(3, &|| run(&input)).as_secs_f64().max(1e-6));
+    }
+    let exps: Vec<String> = times
+        .windows(2)
+        .map(|w| format!("{:.2}", (w[1] / w[0]).log2()))
+        .collect();
+    let ratio = times[3] / times[0];
+    println!(
+        "growth {name:<28} n={n:<7} {:>8.1} ms .. {:>8.1} ms  exponents {}  overall {:.2}",
+        times[0] * 1e3,
+        times[3] * 1e3,
+        exps.join(" "),
+        ratio.log2() / 3.0
+    );
+    assert!(
+        ratio < MAX_RATIO,
+        "{name}: time(8n)/time(n) = {ratio:.1} (exponent {:.2}); times {times:?}",
+        ratio.log2() / 3.0
+    );
+}
+
+fn lines_file(n: usize) -> String {
+    (0..n).map(|i| format!("line {i} of the file\n")).collect()
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_json_openers() {
+    let f = one("a.txt", "a\n".into());
+    for (format, opener) in [("tool-call", "{\"command\":"), ("hashline", "{\"op\":")] {
+        series(
+            &format!("{format} lines of {opener}"),
+            3_000,
+            |n| format!("{opener}\n").repeat(n),
+            |reply| {
+                let r = apply_as(format, reply, &f);
+                assert_ne!(r.status, Status::Applied);
+            },
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_marker_soup() {
+    let f = one("a.txt", "a\n".into());
+    let soup = "<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n@@ -1 +1 @@\n*** Begin Patch\n--- a/a.txt\n+++ b/a.txt\n@@ a.txt 1 crc32=00000000\n{\"command\":\n{\"op\":\n```\n";
+    series(
+        "marker soup, every format",
+        500,
+        |n| soup.repeat(n),
+        |reply| {
+            for name in patchbay::formats::names() {
+                let r = apply_as(name, reply, &f);
+                assert_ne!(r.status, Status::Applied, "{name}");
+            }
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_hashline_bad_tags() {
+    series(
+        "hashline edits, bad tag",
+        10_000,
+        |n| {
+            let reply: String = (1..=n)
+                .map(|i| format!("{{\"op\": \"replace\", \"line\": {i}, \"tag\": \"ZZZZ\", \"new\": \"x\"}}\n"))
+                .collect();
+            (reply, one("f.txt", lines_file(n)))
+        },
+        |(reply, f)| {
+            let opt = ApplyOptions {
+                format: "hashline".into(),
+                default_path: Some("f.txt".into()),
+                ..Default::default()
+            };
+            let r = patchbay::apply(reply, f, &opt).unwrap();
+            assert_eq!(r.status, Status::Failed);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_hashline_same_line_inserts() {
+    let f = one("f.txt", "a\nb\n".into());
+    let tag = patchbay::tags::tag("a", 1, Default::default());
+    series(
+        "hashline inserts, one line",
+        5_000,
+        |n| {
+            (0..n)
+                .map(|i| format!("{{\"path\": \"f.txt\", \"op\": \"insert_after\", \"line\": 1, \"tag\": \"{tag}\", \"new\": \"x{i}\"}}\n"))
+                .collect::<String>()
+        },
+        |reply| {
+            let r = apply_as("hashline", reply, &f);
+            assert_eq!(r.status, Status::Applied, "{:.300}", r.feedback);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_lines_bad_crc() {
+    series(
+        "lines edits, bad CRC",
+        10_000,
+        |n| {
+            let mut reply: String = (1..=n)
+                .map(|i| format!("@@ f.txt {i} crc32=00000000\nnew {i}\n"))
+                .collect();
+            reply.push_str("@@ end\n");
+            (reply, one("f.txt", lines_file(n)))
+        },
+        |(reply, f)| {
+            let r = apply_as("lines", reply, f);
+            assert_eq!(r.status, Status::Failed);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_failing_search_blocks() {
+    series(
+        "failing SEARCH blocks",
+        1_000,
+        |n| {
+            let reply: String = (0..n)
+                .map(|i| format!("f.txt\n<<<<<<< SEARCH\nline {i} of the fil\nline {} of the file\n=======\nx\n>>>>>>> REPLACE\n", i + 1))
+                .collect();
+            (reply, one("f.txt", lines_file(n)))
+        },
+        |(reply, f)| {
+            let r = apply_as("search-replace", reply, f);
+            assert_eq!(r.status, Status::Failed);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_failing_udiff_hunks() {
+    series(
+        "non-matching udiff hunks",
+        1_000,
+        |n| {
+            let mut reply = String::from("--- a/f.txt\n+++ b/f.txt\n");
+            for i in 0..n {
+                reply.push_str(&format!(
+                    "@@ -{0},2 +{0},2 @@\n line {i} of the fil\n-line {1} of the file\n+x\n",
+                    i + 1,
+                    i + 1
+                ));
+            }
+            (reply, one("f.txt", lines_file(n)))
+        },
+        |(reply, f)| {
+            let r = apply_as("udiff", reply, f);
+            assert_eq!(r.status, Status::Failed);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_stream_small_chunks() {
+    series(
+        "stream, 64-byte chunks",
+        200,
+        |n| {
+            let file = lines_file(n);
+            let reply: String = (0..n)
+                .map(|i| {
+                    let l = format!("line {i} of the file\n");
+                    format!("f.txt\n<<<<<<< SEARCH\n{l}=======\n{l}>>>>>>> REPLACE\n")
+                })
+                .collect();
+            (reply, one("f.txt", file))
+        },
+        |(reply, f)| {
+            let opt = ApplyOptions {
+                format: "search-replace".into(),
+                ..Default::default()
+            };
+            let mut s = patchbay::stream::Stream::new(f.clone(), opt);
+            let b = reply.as_bytes();
+            let mut emitted = 0;
+            for c in b.chunks(64) {
+                emitted += s.push(std::str::from_utf8(c).unwrap()).len();
+            }
+            let r = s.finish();
+            assert_eq!(r.status, Status::Applied);
+            assert!(emitted + 1 >= r.receipts().len());
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_many_files() {
+    series(
+        "one reply, many files",
+        1_000,
+        |n| {
+            let files: BTreeMap<String, String> = (0..n)
+                .map(|i| (format!("src/f{i}.txt"), "a\nb\n".to_string()))
+                .collect();
+            let reply: String = (0..n)
+                .map(|i| format!("src/f{i}.txt\n<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE\n"))
+                .collect();
+            (reply, files)
+        },
+        |(reply, f)| {
+            let r = apply_as("search-replace", reply, f);
+            assert_eq!(r.status, Status::Applied);
+        },
+    );
+}
