@@ -58,7 +58,7 @@ pub fn read(a: &ApplyArgs, api: &ApplyOptions, root: &Root) -> Result<Read, Fail
         pending.drain(..valid);
         s.append(&chunk);
         // Files named by the new text are loaded before its edits are judged.
-        for rel in s.paths() {
+        for rel in s.new_paths() {
             if s.has_file(&rel) {
                 continue;
             }

@@ -10,7 +10,7 @@
 use crate::edit::{Check, Code};
 use crate::feedback;
 use crate::matcher::{FindOptions, Haystack, Level, Miss};
-use crate::tags::{file_crc, tag, TagOptions};
+use crate::tags::{tag, TagOptions};
 use crate::text::{split_lines, LineSpan, Text};
 use std::cell::OnceCell;
 
@@ -139,7 +139,7 @@ pub fn lines(
             }
         }
         Check::FileCrc(crc) => {
-            let now = file_crc(text.src());
+            let now = text.crc();
             if now != *crc {
                 return Err((
                     Code::StaleTag,
@@ -191,17 +191,18 @@ pub fn view(
     Ok(shown.join("\n"))
 }
 
-/// Locates a substring replacement.
+/// Locates a substring replacement of `old` by `new`.
 /// `hay` is the file's matcher index, shared with the transaction's other
-/// edits of the file and built only if the ladder is needed.
+/// edits of the file and built only if the ladder is needed. `detailed`:
+/// whether a miss gets the closest region (see [`feedback::DETAILED`]).
 pub fn str_replace<'a>(
     text: &Text<'a>,
     hay: &OnceCell<Haystack<'a>>,
     path: &str,
-    old: &str,
-    new: &str,
+    (old, new): (&str, &str),
     hint: Option<usize>,
     fo: FindOptions,
+    detailed: bool,
 ) -> Result<Spot, Failure> {
     let old = old.replace("\r\n", "\n");
     let new = new.replace("\r\n", "\n");
@@ -336,9 +337,13 @@ pub fn str_replace<'a>(
             Code::Ambiguous,
             feedback::ambiguous(TOOL, path, lines, &candidates, len, level),
         )),
-        Err(_) => Err((
+        Err(_) if detailed => Err((
             Code::NotFound,
             feedback::not_found(TOOL, path, lines, &old_lines),
+        )),
+        Err(_) => Err((
+            Code::NotFound,
+            feedback::not_found_brief(TOOL, path, old_lines.len()),
         )),
     }
 }
@@ -387,10 +392,10 @@ mod tests {
             &text,
             &OnceCell::new(),
             "f",
-            old,
-            new,
+            (old, new),
             None,
             FindOptions::default(),
+            true,
         )
     }
 
@@ -422,13 +427,13 @@ mod tests {
             &text,
             &OnceCell::new(),
             "f",
-            "x = 1",
-            "x = 2",
+            ("x = 1", "x = 2"),
             Some(2),
             FindOptions {
                 window: 0,
                 ..Default::default()
             },
+            true,
         )
         .unwrap();
         assert_eq!(s.start, 2);

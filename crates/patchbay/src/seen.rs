@@ -315,7 +315,7 @@ pub fn relocate(
         ));
     }
     // Unchanged since it was shown: the numbers hold as they are.
-    if seen.crc == Some(file_crc(text.src())) {
+    if seen.crc == Some(text.crc()) {
         return Ok((start, end, None));
     }
     // The shown run around the edit, and the block to look for: the edited

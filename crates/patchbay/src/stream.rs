@@ -10,11 +10,16 @@
 //! An edit counts as complete once the parse of the text so far holds a
 //! later edit, or the edit ends with its format's closing marker (a SEARCH/
 //! REPLACE block's `>>>>>>> REPLACE`, a closed fence); text that arrives later
-//! can then no longer change it. Cost: each chunk re-parses the text received
-//! so far, `O(total)` a chunk; each emitted edit is located once (`O(N)` for
-//! an `N`-byte file, as in the transaction).
+//! can then no longer change it. Cost: a chunk re-parses only the text from
+//! the last complete edit on (`tail`), when the format allows it and that
+//! reading agrees with the whole one, so a push costs `O(chunk)` amortised
+//! for replies of bounded edits; else the text so far. Each emitted edit is
+//! located once (`O(N)` for an `N`-byte file, as in the transaction) on the
+//! output from its own line on.
 
-use crate::edit::{Code, Op, Parsed, Receipt};
+mod tail;
+
+use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::report::Report;
 use crate::{formats, transaction, ApplyOptions};
 use std::collections::BTreeMap;
@@ -37,6 +42,15 @@ pub struct Stream {
     /// The format, fixed by the first edit that was emitted.
     format: Option<&'static str>,
     emitted: usize,
+    /// The parse of the text so far: the format that read it and its edits
+    /// (spans in `buf`), of which the first `complete` can no longer change.
+    parse: Option<(&'static str, Vec<Edit>)>,
+    complete: usize,
+    /// How many edits [`Stream::new_paths`] has reported.
+    named: usize,
+    /// The output line at byte `lines_at.0` of `buf` is `lines_at.1`
+    /// (0-based), advanced as edits are emitted.
+    lines_at: (usize, usize),
 }
 
 impl Stream {
@@ -49,15 +63,40 @@ impl Stream {
             buf: String::new(),
             format: None,
             emitted: 0,
+            parse: None,
+            complete: 0,
+            named: 0,
+            lines_at: (0, 0),
         }
     }
 
     /// The valid paths named by the text so far.
     pub fn paths(&self) -> Vec<String> {
-        match self.parse() {
-            Some((_, p)) => crate::paths(&p, self.opt.default_path.as_deref()),
+        match &self.parse {
+            Some((_, edits)) => self.paths_of(edits),
             None => vec![],
         }
+    }
+
+    /// The valid paths named by edits not reported by an earlier call (the
+    /// edits still open are reported each time): what a caller loading files
+    /// as they are named needs, at a cost that does not grow with the reply.
+    pub fn new_paths(&mut self) -> Vec<String> {
+        let Some((_, edits)) = &self.parse else {
+            return vec![];
+        };
+        let from = self.named.min(self.complete);
+        let out = self.paths_of(&edits[from..]);
+        self.named = self.complete;
+        out
+    }
+
+    fn paths_of(&self, edits: &[Edit]) -> Vec<String> {
+        let p = Parsed {
+            edits: edits.to_vec(),
+            truncated: false,
+        };
+        crate::paths(&p, self.opt.default_path.as_deref())
     }
 
     /// Whether the stream already knows the text of `path`.
@@ -75,7 +114,8 @@ impl Stream {
         &self.buf
     }
 
-    fn parse(&self) -> Option<(&'static str, Parsed)> {
+    /// The format to read the text with, or `None` while `auto` is unsure.
+    fn format_name(&self) -> Option<&'static str> {
         let name = match self.format {
             Some(n) => n,
             // Detection may change its mind as text arrives: emit early only
@@ -89,70 +129,111 @@ impl Stream {
             }
             None => self.opt.format.as_str(),
         };
-        let f = formats::by_name(name)?;
-        Some((f.name(), f.parse(&self.buf, &self.opt.parse_options())))
+        formats::by_name(name).map(|f| f.name())
+    }
+
+    /// Brings the parse up to date with the text: from the last complete
+    /// edit on when that reads the same (see [`tail`]), else from the top.
+    fn refresh(&mut self) {
+        let Some(name) = self.format_name() else {
+            self.parse = None;
+            return;
+        };
+        let f = formats::by_name(name).expect("a known format");
+        let popt = self.opt.parse_options();
+        let resumed = match &self.parse {
+            Some((prev, edits)) if *prev == name => {
+                tail::resume(name, f, &popt, &self.buf, &edits[..self.complete])
+            }
+            _ => None,
+        };
+        let edits = match resumed {
+            Some(new) => {
+                let mut edits = self.parse.take().map(|p| p.1).unwrap_or_default();
+                edits.truncate(self.complete);
+                edits.extend(new);
+                edits
+            }
+            None => f.parse(&self.buf, &popt).edits,
+        };
+        self.complete = ready(name, &self.buf, &edits);
+        self.parse = Some((name, edits));
     }
 
     /// Adds a chunk; returns the edits that became complete with it.
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
-        self.buf.push_str(chunk);
+        self.append(chunk);
         self.judge()
     }
 
     /// Adds a chunk without judging, for a caller that must first load the
-    /// files the new text names ([`Stream::paths`]), then calls `judge`.
+    /// files the new text names ([`Stream::new_paths`]), then calls `judge`.
     pub fn append(&mut self, chunk: &str) {
         self.buf.push_str(chunk);
+        self.refresh();
     }
 
     /// Judges what is complete in the text received so far (after files
     /// were added, say).
     pub fn judge(&mut self) -> Vec<Event> {
-        let Some((name, parsed)) = self.parse() else {
+        let Some((name, edits)) = self.parse.take() else {
             return vec![];
         };
-        let mut ready = parsed.edits.len();
-        if let Some(last) = parsed.edits.last() {
-            let cut = matches!(
-                last.op,
-                Op::Invalid {
-                    code: Code::Truncated,
-                    ..
-                }
-            );
-            let rest = self.buf.get(last.span.end..).unwrap_or("");
-            if cut || !closed(name, &self.buf[last.span.clone()], rest) {
-                ready -= 1;
-            }
-        }
         let mut out = vec![];
-        while self.emitted < ready {
+        while self.emitted < self.complete {
             let i = self.emitted;
             // An edit without a path gets its target from text that may
             // still come (whole-file blocks): it waits for `finish`.
-            if parsed.edits[i].path.is_none() {
+            if edits[i].path.is_none() {
                 break;
             }
             self.format.get_or_insert(name);
-            let one = Parsed {
-                edits: vec![parsed.edits[i].clone()],
-                truncated: false,
-            };
-            let report =
-                transaction::run(name, &self.buf, &one, &self.files, &self.opt.transaction());
-            if let Some(f) = report.files.first() {
-                if let Some(r) = f.edits.first() {
-                    let mut receipt = r.clone();
-                    receipt.index = i + 1;
-                    out.push(Event {
-                        path: f.path.clone(),
-                        receipt,
-                    });
-                }
+            if let Some(e) = self.judge_one(name, &edits[i], i) {
+                out.push(e);
             }
             self.emitted += 1;
         }
+        self.parse = Some((name, edits));
         out
+    }
+
+    /// Locates edit `i` alone against the original files. The transaction
+    /// reads only the output from the edit's line on (reading the whole
+    /// reply per edit made streaming quadratic); output line numbers are
+    /// shifted back, and a reply that declares its edit count is read whole.
+    fn judge_one(&mut self, name: &str, edit: &Edit, i: usize) -> Option<Event> {
+        let start = edit.span.start.min(self.buf.len());
+        let from = self.buf[..start].rfind('\n').map_or(0, |k| k + 1);
+        let (at, base) = self.lines_at;
+        let base = if at <= from {
+            base + memchr::memchr_iter(b'\n', &self.buf.as_bytes()[at..from]).count()
+        } else {
+            memchr::memchr_iter(b'\n', &self.buf.as_bytes()[..from]).count()
+        };
+        self.lines_at = (from, base);
+        let end = edit.span.end.clamp(start, self.buf.len());
+        let whole = crate::counts::declared_edits(&self.buf).is_some()
+            || crate::counts::declared_edits(&self.buf[from..end]).is_some();
+        let (text, shift, lines) = if whole {
+            (&self.buf[..], 0, 0)
+        } else {
+            (&self.buf[from..end], from, base)
+        };
+        let mut one = edit.clone();
+        one.span = edit.span.start - shift..end - shift;
+        let one = Parsed {
+            edits: vec![one],
+            truncated: false,
+        };
+        let report = transaction::run(name, text, &one, &self.files, &self.opt.transaction());
+        let f = report.files.first()?;
+        let mut receipt = f.edits.first()?.clone();
+        receipt.index = i + 1;
+        receipt.output_lines = receipt.output_lines.map(|[a, b]| [a + lines, b + lines]);
+        Some(Event {
+            path: f.path.clone(),
+            receipt,
+        })
     }
 
     /// The final report for the whole reply: the same as [`crate::apply`]
@@ -169,6 +250,28 @@ impl Stream {
                 feedback: e.to_string(),
             },
         }
+    }
+}
+
+/// How many of `edits` (the parse of `buf`) are complete: all but the last,
+/// and the last too once it ends with its format's closing marker.
+fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
+    let Some(last) = edits.last() else {
+        return 0;
+    };
+    let cut = matches!(
+        last.op,
+        Op::Invalid {
+            code: Code::Truncated,
+            ..
+        }
+    );
+    let rest = buf.get(last.span.end..).unwrap_or("");
+    let span = buf.get(last.span.clone()).unwrap_or("");
+    if cut || !closed(name, span, rest) {
+        edits.len() - 1
+    } else {
+        edits.len()
     }
 }
 

@@ -21,7 +21,7 @@ use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
 use crate::scan::OutputLines;
 use crate::text::Text;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
 #[derive(Debug, Clone)]
@@ -75,6 +75,10 @@ struct FileWork<'a> {
     rename_to: Option<String>,
     /// Indexes of read-only views: never held back, they change nothing.
     views: Vec<usize>,
+    /// Edits of this file not found so far: only the first
+    /// [`feedback::DETAILED`] get a closest region (each costs a pass over
+    /// the file and a character diff), the rest a short message that says so.
+    not_found: usize,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -107,6 +111,9 @@ pub fn run(
         };
     }
     let mut work: Vec<FileWork> = Vec::new();
+    // Path -> index in `work`: a reply editing 8,000 files must not compare
+    // every edit's path with every file's.
+    let mut by_path: HashMap<String, usize> = HashMap::new();
     let output_lines = OutputLines::new(output);
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
@@ -120,9 +127,10 @@ pub fn run(
             }
             Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
         };
-        let w = match work.iter().position(|w| w.path == path) {
-            Some(k) => &mut work[k],
+        let w = match by_path.get(&path) {
+            Some(&k) => &mut work[k],
             None => {
+                by_path.insert(path.clone(), work.len());
                 let original = if bad.is_none() {
                     files.get(&path).map(String::as_str)
                 } else {
@@ -137,6 +145,7 @@ pub fn run(
                     planned: vec![],
                     rename_to: None,
                     views: vec![],
+                    not_found: 0,
                 });
                 work.last_mut().expect("just pushed")
             }
@@ -364,7 +373,12 @@ fn locate(
                 max_level: opt.max_level,
                 min_start: 0,
             };
-            match locate::str_replace(text, &w.hay, &w.path, old, new, *hint, fo) {
+            let detailed = w.not_found < feedback::DETAILED;
+            let found = locate::str_replace(text, &w.hay, &w.path, (old, new), *hint, fo, detailed);
+            if matches!(found, Err((Code::NotFound, _))) {
+                w.not_found += 1;
+            }
+            match found {
                 Ok(s) => {
                     r.strategy = s.level;
                     r.message = s.note;
@@ -515,7 +529,12 @@ fn locate(
                             feedback::already_applied(words, &w.path),
                         );
                     }
-                    let mut msg = feedback::not_found(words, &w.path, hay.lines(), old);
+                    w.not_found += 1;
+                    let mut msg = if w.not_found <= feedback::DETAILED {
+                        feedback::not_found(words, &w.path, hay.lines(), old)
+                    } else {
+                        feedback::not_found_brief(words, &w.path, old.len())
+                    };
                     if *at_end {
                         msg.push_str("\nThe block is marked `*** End of File`: it must end at the file's last line.");
                     }
@@ -607,11 +626,12 @@ fn check_overlaps(w: &mut FileWork) {
         };
         if let Some(other) = clash {
             rejected[k] = true;
-            let r = w
+            // Receipts are in index order: a search, not a scan per overlap.
+            let at = w
                 .receipts
-                .iter_mut()
-                .find(|r| r.index == p.idx)
+                .binary_search_by_key(&p.idx, |r| r.index)
                 .expect("receipt exists");
+            let r = &mut w.receipts[at];
             let msg = feedback::overlap(p.idx, other);
             fail(r, Code::Overlap, msg);
             r.lines = Some([p.start + 1, p.end]);
@@ -634,7 +654,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
         for r in w
             .receipts
             .iter_mut()
-            .filter(|r| r.status == EditStatus::Applied && !w.views.contains(&r.index))
+            .filter(|r| r.status == EditStatus::Applied && w.views.binary_search(&r.index).is_err())
         {
             r.status = EditStatus::Skipped;
             r.code = Some(Code::HeldBack);
