@@ -26,6 +26,10 @@ mod prefix;
 
 use memo::Memo;
 
+/// The nesting `serde_json` reads (its recursion limit); deeper values are
+/// not JSON to it.
+const SERDE_DEPTH: u32 = 127;
+
 /// What was found at one place of the output.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece {
@@ -160,6 +164,7 @@ pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
         memo: Memo::default(),
         edit_seen: false,
         prose_from: None,
+        prose_in: (0, 0),
     };
     let mut out = vec![];
     let mut cut_array = false;
@@ -215,23 +220,46 @@ struct Scan<'a> {
     /// An offset from which the rest of the output is known not to look
     /// like an edit (`edit_like` is false for every later suffix too).
     prose_from: Option<usize>,
+    /// A range known not to look like an edit, nor any part of it.
+    prose_in: (usize, usize),
 }
 
 impl Scan<'_> {
     /// The piece for a closed value at `i..end`, or `None` for prose.
+    /// A value nested deeper than `serde_json` reads is not parsed at all
+    /// (each level inside it is a candidate of its own: parsing each would
+    /// be quadratic), and a value inside prose is prose too.
     fn value(&mut self, i: usize, end: usize) -> Option<Piece> {
         let slice = &self.output[i..end];
-        match parse(slice) {
+        let parsed = if self.memo.depth(i) > SERDE_DEPTH {
+            Err(format!("nested deeper than {SERDE_DEPTH} levels"))
+        } else {
+            parse(slice).map_err(|e| e.to_string())
+        };
+        match parsed {
             Ok(v) => {
                 self.edit_seen = self.edit_seen || (self.edit_like)(slice);
                 Some(Piece::Value(v, i..end))
             }
-            Err(e) if (self.edit_like)(slice) => {
+            Err(e) if self.slice_like(i, end) => {
                 self.edit_seen = true;
-                Some(Piece::Broken(e.to_string(), i..end))
+                Some(Piece::Broken(e, i..end))
             }
             Err(_) => None,
         }
+    }
+
+    /// `edit_like` on `i..end`, known false inside a range where it was.
+    fn slice_like(&mut self, i: usize, end: usize) -> bool {
+        let (a, b) = self.prose_in;
+        if a <= i && end <= b {
+            return false;
+        }
+        let like = (self.edit_like)(&self.output[i..end]);
+        if !like {
+            self.prose_in = (i, end);
+        }
+        like
     }
 
     /// Whether the value at `i`, which the end of the output cuts, is a
@@ -515,5 +543,26 @@ mod tests {
         assert_eq!(text_lines(&text_value(&lines)).unwrap(), lines);
         let one = vec!["x".to_string(), "y".to_string()];
         assert_eq!(text_value(&one), Value::String("x\ny".into()));
+    }
+
+    /// The depth past which values are not handed to serde is serde's own
+    /// limit: a value one level deeper never parsed anyway.
+    #[test]
+    fn serde_reads_exactly_serde_depth_levels() {
+        let nest = |d: u32| format!("{}1{}", "[".repeat(d as usize), "]".repeat(d as usize));
+        assert!(serde_json::from_str::<Value>(&nest(SERDE_DEPTH)).is_ok());
+        assert!(serde_json::from_str::<Value>(&nest(SERDE_DEPTH + 1)).is_err());
+        let obj = |d: usize| format!("{}1{}", "{\"line\":".repeat(d), "}".repeat(d));
+        let p = scan(&obj(SERDE_DEPTH as usize), &|s: &str| {
+            s.contains("\"line\"")
+        });
+        assert!(matches!(p[..], [Piece::Value(..)]), "{p:?}");
+        let p = scan(&obj(SERDE_DEPTH as usize + 1), &|s: &str| {
+            s.contains("\"line\"")
+        });
+        assert!(
+            matches!(&p[..], [Piece::Broken(e, _)] if e.contains("nested deeper")),
+            "{p:?}"
+        );
     }
 }

@@ -98,6 +98,25 @@ fn growth_json_openers() {
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_json_nesting_closed() {
+    // Deeper than serde's 128 levels: the value never parses, and each
+    // level inside it is a candidate of its own.
+    let f = one("a.txt", "a\n".into());
+    series(
+        "closed nesting of {\"a\":",
+        16_000,
+        |n| format!("{}1{}\n", "{\"a\":".repeat(n), "}".repeat(n)),
+        |reply| {
+            for name in ["tool-call", "hashline", "lines", "auto"] {
+                let r = apply_as(name, reply, &f);
+                assert_ne!(r.status, Status::Applied);
+            }
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_marker_soup() {
     let f = one("a.txt", "a\n".into());
     let soup = "<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n@@ -1 +1 @@\n*** Begin Patch\n--- a/a.txt\n+++ b/a.txt\n@@ a.txt 1 crc32=00000000\n{\"command\":\n{\"op\":\n```\n";

@@ -39,22 +39,31 @@ type Offsets<V> = HashMap<usize, V, BuildHasherDefault<OffsetHasher>>;
 /// Memoised bracket matching and prefix checks over one output.
 #[derive(Default)]
 pub(super) struct Memo {
-    /// Opener offset -> end (exclusive) of its value, `None` when the
-    /// output ends inside it.
-    ends: Offsets<Option<usize>>,
+    /// Opener offset -> end (exclusive) of its value and its nesting depth
+    /// (1 for a flat object), `None` when the output ends inside it.
+    ends: Offsets<Option<(usize, u32)>>,
     /// Opener offset -> whether the text from it to the end is a valid
     /// beginning of a JSON value (models' slips repaired).
     prefix: Offsets<bool>,
+    /// Openers learnt by the last call, not yet in the maps: a scan that
+    /// stops at its first cut value (lines of `{"op":`, all unclosed) never
+    /// needs them, so they are stored only when another question comes.
+    cut: Vec<usize>,
+    checked: (Vec<usize>, bool),
 }
 
 impl Memo {
     /// The end of the object or array starting at `i` (see
     /// [`super::extent`], which this answers for many starts at once).
     pub(super) fn extent(&mut self, b: &[u8], i: usize) -> Option<usize> {
-        if let Some(&known) = self.ends.get(&i) {
-            return known;
+        for o in self.cut.drain(..) {
+            self.ends.insert(o, None);
         }
-        let mut open: Vec<usize> = vec![];
+        if let Some(&known) = self.ends.get(&i) {
+            return known.map(|k| k.0);
+        }
+        // Open brackets: (offset, deepest value closed inside so far).
+        let mut open: Vec<(usize, u32)> = vec![];
         let (mut in_str, mut esc) = (false, false);
         let mut k = i;
         while k < b.len() {
@@ -73,16 +82,22 @@ impl Memo {
                 b'"' => in_str = true,
                 b'{' | b'[' => match self.ends.get(&k) {
                     // Known already: jump over it, or stop when it is cut.
-                    Some(&Some(end)) if k != i => {
+                    Some(&Some((end, depth))) if k != i => {
+                        if let Some(top) = open.last_mut() {
+                            top.1 = top.1.max(depth);
+                        }
                         k = end;
                         continue;
                     }
                     Some(&None) => break,
-                    _ => open.push(k),
+                    _ => open.push((k, 0)),
                 },
                 b'}' | b']' => {
-                    if let Some(o) = open.pop() {
-                        self.ends.insert(o, Some(k + 1));
+                    if let Some((o, inner)) = open.pop() {
+                        self.ends.insert(o, Some((k + 1, inner + 1)));
+                        if let Some(top) = open.last_mut() {
+                            top.1 = top.1.max(inner + 1);
+                        }
                     }
                     if open.is_empty() {
                         return Some(k + 1);
@@ -92,23 +107,31 @@ impl Memo {
             }
             k += 1;
         }
-        for o in open {
-            self.ends.insert(o, None);
-        }
+        self.cut = open.into_iter().map(|o| o.0).collect();
         None
+    }
+
+    /// The nesting depth of the closed value at `i` (0 when not known).
+    pub(super) fn depth(&self, i: usize) -> u32 {
+        match self.ends.get(&i) {
+            Some(Some((_, d))) => *d,
+            _ => 0,
+        }
     }
 
     /// Whether the text from `i` (an opener) to the end is valid JSON as far
     /// as it goes.
     pub(super) fn valid_prefix(&mut self, b: &[u8], i: usize) -> bool {
+        let (open, verdict) = std::mem::take(&mut self.checked);
+        for o in open {
+            self.prefix.insert(o, verdict);
+        }
         if let Some(&known) = self.prefix.get(&i) {
             return known;
         }
         let (verdict, open) = super::prefix::check(b, i);
-        for o in open {
-            self.prefix.insert(o, verdict);
-        }
         self.prefix.insert(i, verdict);
+        self.checked = (open, verdict);
         verdict
     }
 }
