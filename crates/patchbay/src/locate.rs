@@ -78,7 +78,8 @@ fn moved_hint(text: &Text, tags: &[(usize, String)], opts: TagOptions) -> String
     }
 }
 
-/// Checks and locates a line-addressed edit.
+/// Checks and locates a line-addressed edit; `cache` is the file's
+/// [`crate::seen::Relocator`], shared by its edits.
 pub fn lines(
     text: &Text,
     path: &str,
@@ -86,12 +87,13 @@ pub fn lines(
     end: usize,
     new: &[String],
     check: &Check,
+    cache: &crate::seen::Relocator,
 ) -> Result<Spot, Failure> {
     // Seen lines come from an older view: check them and follow a shown
     // block that moved before the numbers are held to the current file.
     if let Check::Seen(seen) = check {
-        let (s, e, note) = crate::seen::relocate(text, path, start, end, seen)?;
-        let spot = lines(text, path, s, e, new, &Check::None)?;
+        let (s, e, note) = crate::seen::relocate(text, path, (start, end), seen, cache)?;
+        let spot = lines(text, path, s, e, new, &Check::None, cache)?;
         return Ok(Spot { note, ..spot });
     }
     let n = text.len();
@@ -527,12 +529,12 @@ mod tests {
             tags: vec![(2, tag("b", 2, opts))],
             opts,
         };
-        assert!(lines(&t, "f", 1, 2, &["B".into()], &good).is_ok());
+        assert!(lines(&t, "f", 1, 2, &["B".into()], &good, &Default::default()).is_ok());
         let bad = Check::Tags {
             tags: vec![(2, "AAAA".into())],
             opts,
         };
-        let e = lines(&t, "f", 1, 2, &["B".into()], &bad).unwrap_err();
+        let e = lines(&t, "f", 1, 2, &["B".into()], &bad, &Default::default()).unwrap_err();
         assert_eq!(e.0, Code::StaleTag);
         assert!(
             e.1.contains(&format!("2:{} b", tag("b", 2, opts))),
@@ -540,13 +542,23 @@ mod tests {
             e.1
         );
         assert_eq!(
-            lines(&t, "f", 2, 5, &[], &Check::None).unwrap_err().0,
+            lines(&t, "f", 2, 5, &[], &Check::None, &Default::default())
+                .unwrap_err()
+                .0,
             Code::OutOfRange
         );
         assert_eq!(
-            lines(&t, "f", 3, 3, &["d".into()], &Check::None)
-                .unwrap()
-                .start,
+            lines(
+                &t,
+                "f",
+                3,
+                3,
+                &["d".into()],
+                &Check::None,
+                &Default::default()
+            )
+            .unwrap()
+            .start,
             3
         );
     }

@@ -79,6 +79,10 @@ struct FileWork<'a> {
     /// [`feedback::DETAILED`] get a closest region (each costs a pass over
     /// the file and a character diff), the rest a short message that says so.
     not_found: usize,
+    /// The check of the caller's snapshot for this file, and what relocating
+    /// its edits reads: built once, shared by the file's edits.
+    seen: std::cell::OnceCell<Check>,
+    relocator: crate::seen::Relocator,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -146,6 +150,8 @@ pub fn run(
                     rename_to: None,
                     views: vec![],
                     not_found: 0,
+                    seen: std::cell::OnceCell::new(),
+                    relocator: Default::default(),
                 });
                 work.last_mut().expect("just pushed")
             }
@@ -346,12 +352,13 @@ fn locate(
             if creating {
                 return fail(r, Code::FileMissing, format!("{} does not exist", w.path));
             }
-            // Plain numbers are held to the caller's snapshot of the view.
+            // Plain numbers are held to the caller's snapshot of the view,
+            // looked up once per file (it lists every line shown).
             let held = match (check, &opt.seen) {
-                (Check::Snapshot, Some(seen)) => seen.check_for(&w.path),
-                _ => check.clone(),
+                (Check::Snapshot, Some(seen)) => w.seen.get_or_init(|| seen.check_for(&w.path)),
+                _ => check,
             };
-            match locate::lines(text, &w.path, *start, *end, new, &held) {
+            match locate::lines(text, &w.path, *start, *end, new, held, &w.relocator) {
                 Ok(s) => {
                     r.message = s.note;
                     plan(s.start, s.end, s.new)

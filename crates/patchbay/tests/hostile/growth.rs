@@ -199,6 +199,37 @@ fn growth_lines_bad_crc() {
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_lines_seen_snapshot_of_a_changed_file() {
+    // The model saw the whole file; a line was added at the top since, so
+    // the snapshot's CRC is off and every edit is found again by the hashes
+    // of its shown block (one line down).
+    series(
+        "lines edits, file changed",
+        8_000,
+        |n| {
+            let shown = lines_file(n);
+            let mut seen = patchbay::SeenLines::default();
+            seen.record("f.txt", &shown, &[(1, n)]);
+            let mut reply: String = (1..=n)
+                .map(|i| format!("@@ f.txt {i}\nnew {i}\n"))
+                .collect();
+            reply.push_str("@@ end\n");
+            (reply, one("f.txt", format!("added\n{shown}")), seen)
+        },
+        |(reply, f, seen)| {
+            let opt = ApplyOptions {
+                format: "lines".into(),
+                seen: Some(seen.clone()),
+                ..Default::default()
+            };
+            let r = patchbay::apply(reply, f, &opt).unwrap();
+            assert_eq!(r.status, Status::Applied, "{:.300}", r.feedback);
+        },
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_failing_search_blocks() {
     series(
         "failing SEARCH blocks",
