@@ -278,31 +278,38 @@ fn growth_stream_small_chunks() {
     // against the whole file (`O(file)`, as in the transaction); what must
     // not grow with the reply is the work per chunk.
     let file = lines_file(2_000);
-    series(
-        "stream, 64-byte chunks",
-        1_000,
-        |n| {
-            (0..n)
-                .map(|i| {
-                    let l = format!("line {} of the file\n", i % 2_000);
-                    format!("f.txt\n<<<<<<< SEARCH\n{l}=======\n{l}>>>>>>> REPLACE\n")
-                })
-                .collect::<String>()
-        },
-        |reply| {
-            let opt = ApplyOptions {
-                format: "search-replace".into(),
-                ..Default::default()
-            };
-            let mut s = patchbay::stream::Stream::new(one("f.txt", file.clone()), opt);
-            let mut emitted = 0;
-            for c in reply.as_bytes().chunks(64) {
-                emitted += s.push(std::str::from_utf8(c).unwrap()).len();
-            }
-            let n = s.finish().receipts().len();
-            assert_eq!(emitted, n);
-        },
-    );
+    let search_replace = |i: usize| {
+        let l = format!("line {} of the file\n", i % 2_000);
+        format!("f.txt\n<<<<<<< SEARCH\n{l}=======\n{l}>>>>>>> REPLACE\n")
+    };
+    let tool_call = |i: usize| {
+        let l = format!("line {} of the file", i % 2_000);
+        format!("{{\"command\": \"str_replace\", \"path\": \"f.txt\", \"old_str\": \"{l}\", \"new_str\": \"{l}\"}}\n")
+    };
+    let shapes: [(&str, &dyn Fn(usize) -> String); 2] = [
+        ("search-replace", &search_replace),
+        ("tool-call", &tool_call),
+    ];
+    for (format, edit) in shapes {
+        series(
+            &format!("stream {format}, 64-byte chunks"),
+            1_000,
+            |n| (0..n).map(edit).collect::<String>(),
+            |reply| {
+                let opt = ApplyOptions {
+                    format: format.into(),
+                    ..Default::default()
+                };
+                let mut s = patchbay::stream::Stream::new(one("f.txt", file.clone()), opt);
+                let mut emitted = 0;
+                for c in reply.as_bytes().chunks(64) {
+                    emitted += s.push(std::str::from_utf8(c).unwrap()).len();
+                }
+                let n = s.finish().receipts().len();
+                assert_eq!(emitted, n);
+            },
+        );
+    }
 }
 
 #[test]
