@@ -51,6 +51,46 @@ pub struct Stream {
     /// The output line at byte `lines_at.0` of `buf` is `lines_at.1`
     /// (0-based), advanced as edits are emitted.
     lines_at: (usize, usize),
+    head: Head,
+}
+
+/// The reply's declared edit count (`EDITS: N` in its first lines, see
+/// [`crate::counts::declared_edits`]), read as its lines arrive instead of
+/// from the top for every emitted edit (a one-line JSON reply made that a
+/// pass over the reply per edit).
+#[derive(Default)]
+struct Head {
+    /// Where the next line starts, how many lines were read, how far the
+    /// open line was searched for its end, and the count found.
+    pos: usize,
+    lines: usize,
+    searched: usize,
+    found: Option<usize>,
+}
+
+impl Head {
+    fn declared(&mut self, buf: &str) -> Option<usize> {
+        use crate::counts::{declared_in_line, DECLARED_LINES};
+        while self.found.is_none() && self.lines < DECLARED_LINES {
+            let from = self.searched.max(self.pos);
+            let Some(k) = memchr::memchr(b'\n', &buf.as_bytes()[from..]) else {
+                self.searched = buf.len();
+                break;
+            };
+            self.found = declared_in_line(&buf[self.pos..from + k]);
+            (self.pos, self.searched) = (from + k + 1, from + k + 1);
+            self.lines += 1;
+        }
+        if self.found.is_some() || self.lines >= DECLARED_LINES {
+            return self.found;
+        }
+        // The open last line counts too; only its start can make it one.
+        let open = &buf[self.pos..];
+        let t = open.trim_start();
+        (t.starts_with("EDITS:") || t.starts_with("Edits:"))
+            .then(|| declared_in_line(open))
+            .flatten()
+    }
 }
 
 impl Stream {
@@ -67,6 +107,7 @@ impl Stream {
             complete: 0,
             named: 0,
             lines_at: (0, 0),
+            head: Head::default(),
         }
     }
 
@@ -198,29 +239,29 @@ impl Stream {
     }
 
     /// Locates edit `i` alone against the original files. The transaction
-    /// reads only the output from the edit's line on (reading the whole
-    /// reply per edit made streaming quadratic); output line numbers are
-    /// shifted back, and a reply that declares its edit count is read whole.
+    /// reads only the edit's own text (reading the whole reply per edit made
+    /// streaming quadratic); output line numbers are shifted back by the
+    /// lines before it, counted once. A reply that declares its edit count,
+    /// or an edit whose text looks like a declaration, is read whole.
     fn judge_one(&mut self, name: &str, edit: &Edit, i: usize) -> Option<Event> {
         let start = edit.span.start.min(self.buf.len());
-        let from = self.buf[..start].rfind('\n').map_or(0, |k| k + 1);
-        let (at, base) = self.lines_at;
-        let base = if at <= from {
-            base + memchr::memchr_iter(b'\n', &self.buf.as_bytes()[at..from]).count()
-        } else {
-            memchr::memchr_iter(b'\n', &self.buf.as_bytes()[..from]).count()
-        };
-        self.lines_at = (from, base);
         let end = edit.span.end.clamp(start, self.buf.len());
-        let whole = crate::counts::declared_edits(&self.buf).is_some()
-            || crate::counts::declared_edits(&self.buf[from..end]).is_some();
+        let (at, before) = self.lines_at;
+        let before = if at <= start {
+            before + memchr::memchr_iter(b'\n', &self.buf.as_bytes()[at..start]).count()
+        } else {
+            memchr::memchr_iter(b'\n', &self.buf.as_bytes()[..start]).count()
+        };
+        self.lines_at = (start, before);
+        let whole = self.head.declared(&self.buf).is_some()
+            || crate::counts::declared_edits(&self.buf[start..end]).is_some();
         let (text, shift, lines) = if whole {
             (&self.buf[..], 0, 0)
         } else {
-            (&self.buf[from..end], from, base)
+            (&self.buf[start..end], start, before)
         };
         let mut one = edit.clone();
-        one.span = edit.span.start - shift..end - shift;
+        one.span = start - shift..end - shift;
         let one = Parsed {
             edits: vec![one],
             truncated: false,
@@ -295,5 +336,35 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
         "tool-call" | "hashline" => last.ends_with('}') || last.ends_with(']') || fence,
         "lines" => last == "@@ end" || fence,
         _ => fence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The declared count read as lines arrive is the one the whole text
+    /// so far declares, at every length and for any growth.
+    #[test]
+    fn head_reads_the_declaration_like_the_whole_text() {
+        let texts = [
+            "EDITS: 3\na\n".to_string(),
+            "intro\n  Edits: 12  \r\nx".to_string(),
+            format!("{}EDITS: 4\n", "line\n".repeat(19)),
+            format!("{}EDITS: 4\n", "line\n".repeat(20)),
+            "EDITS: x\nEDITS: 2\n".to_string(),
+            "[{\"a\": 1}, {\"b\": 2}]".to_string(),
+        ];
+        for t in &texts {
+            for step in [1, 3, 7] {
+                let mut h = Head::default();
+                let mut k = 0;
+                while k < t.len() {
+                    k = (k + step).min(t.len());
+                    let want = crate::counts::declared_edits(&t[..k]);
+                    assert_eq!(h.declared(&t[..k]), want, "{t:?} at {k}");
+                }
+            }
+        }
     }
 }

@@ -321,13 +321,21 @@ fn growth_stream_small_chunks() {
         let l = format!("line {} of the file", i % 2_000);
         format!("{{\"command\": \"str_replace\", \"path\": \"f.txt\", \"old_str\": \"{l}\", \"new_str\": \"{l}\"}}\n")
     };
-    let shapes: [(&str, &dyn Fn(usize) -> String); 2] = [
-        ("search-replace", &search_replace),
-        ("tool-call", &tool_call),
+    // One JSON array on one line: no line breaks to count from.
+    let one_line = |i: usize| {
+        let l = format!("line {} of the file", i % 2_000);
+        let sep = if i == 0 { "[" } else { ", " };
+        format!("{sep}{{\"command\": \"str_replace\", \"path\": \"f.txt\", \"old_str\": \"{l}\", \"new_str\": \"{l}\"}}")
+    };
+    let shapes: [(&str, &dyn Fn(usize) -> String); 3] = [
+        ("search-replace blocks", &search_replace),
+        ("tool-call lines", &tool_call),
+        ("tool-call, one line", &one_line),
     ];
-    for (format, edit) in shapes {
+    for (name, edit) in shapes {
+        let format = name.split([' ', ',']).next().expect("a name");
         series(
-            &format!("stream {format}, 64-byte chunks"),
+            &format!("stream {name}, 64-byte chunks"),
             500,
             |n| (0..n).map(edit).collect::<String>(),
             |reply| {
@@ -340,8 +348,10 @@ fn growth_stream_small_chunks() {
                 for c in reply.as_bytes().chunks(64) {
                     emitted += s.push(std::str::from_utf8(c).unwrap()).len();
                 }
+                // Every edit was judged early (the one-line array is never
+                // closed: its cut is one more receipt at the end).
                 let n = s.finish().receipts().len();
-                assert_eq!(emitted, n);
+                assert!(emitted == n || emitted + 1 == n, "{emitted} of {n}");
             },
         );
     }
