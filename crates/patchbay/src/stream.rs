@@ -21,6 +21,7 @@ mod tail;
 
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::report::Report;
+use crate::scan::OutputLines;
 use crate::{formats, transaction, ApplyOptions};
 use std::collections::BTreeMap;
 
@@ -215,12 +216,15 @@ impl Stream {
     }
 
     /// Judges what is complete in the text received so far (after files
-    /// were added, say).
+    /// were added, say). The edits that became complete are located
+    /// together, each alone against the original files
+    /// ([`transaction::run_alone`]): one split and index of a file serves
+    /// all of them.
     pub fn judge(&mut self) -> Vec<Event> {
         let Some((name, edits)) = self.parse.take() else {
             return vec![];
         };
-        let mut out = vec![];
+        let mut batch = vec![];
         while self.emitted < self.complete {
             let i = self.emitted;
             // An edit without a path gets its target from text that may
@@ -229,52 +233,38 @@ impl Stream {
                 break;
             }
             self.format.get_or_insert(name);
-            if let Some(e) = self.judge_one(name, &edits[i], i) {
-                out.push(e);
-            }
+            batch.push((i + 1, &edits[i], self.output_lines(&edits[i])));
             self.emitted += 1;
         }
+        let out = if batch.is_empty() {
+            vec![]
+        } else {
+            let declared = self.head.declared(&self.buf);
+            let opt = self.opt.transaction();
+            transaction::run_alone(name, &batch, declared, &self.files, &opt)
+                .into_iter()
+                .map(|(path, receipt)| Event { path, receipt })
+                .collect()
+        };
         self.parse = Some((name, edits));
         out
     }
 
-    /// Locates edit `i` alone against the original files. The transaction
-    /// reads only the edit's own text (reading the whole reply per edit made
-    /// streaming quadratic); output line numbers are shifted back by the
-    /// lines before it, counted once. A reply that declares its edit count,
-    /// or an edit whose text looks like a declaration, is read whole.
-    fn judge_one(&mut self, name: &str, edit: &Edit, i: usize) -> Option<Event> {
+    /// The output lines of an edit, counting the line breaks before it once
+    /// (edits come in order) rather than from the top for every edit.
+    fn output_lines(&mut self, edit: &Edit) -> [usize; 2] {
         let start = edit.span.start.min(self.buf.len());
         let end = edit.span.end.clamp(start, self.buf.len());
         let (at, before) = self.lines_at;
+        let b = self.buf.as_bytes();
         let before = if at <= start {
-            before + memchr::memchr_iter(b'\n', &self.buf.as_bytes()[at..start]).count()
+            before + memchr::memchr_iter(b'\n', &b[at..start]).count()
         } else {
-            memchr::memchr_iter(b'\n', &self.buf.as_bytes()[..start]).count()
+            memchr::memchr_iter(b'\n', &b[..start]).count()
         };
         self.lines_at = (start, before);
-        let whole = self.head.declared(&self.buf).is_some()
-            || crate::counts::declared_edits(&self.buf[start..end]).is_some();
-        let (text, shift, lines) = if whole {
-            (&self.buf[..], 0, 0)
-        } else {
-            (&self.buf[start..end], start, before)
-        };
-        let mut one = edit.clone();
-        one.span = start - shift..end - shift;
-        let one = Parsed {
-            edits: vec![one],
-            truncated: false,
-        };
-        let report = transaction::run(name, text, &one, &self.files, &self.opt.transaction());
-        let f = report.files.first()?;
-        let mut receipt = f.edits.first()?.clone();
-        receipt.index = i + 1;
-        receipt.output_lines = receipt.output_lines.map(|[a, b]| [a + lines, b + lines]);
-        Some(Event {
-            path: f.path.clone(),
-            receipt,
-        })
+        let [first, last] = OutputLines::new(&self.buf[start..end]).range(&(0..end - start));
+        [first + before, last + before]
     }
 
     /// The final report for the whole reply: the same as [`crate::apply`]

@@ -114,48 +114,13 @@ pub fn run(
             feedback: feedback::no_edits(format),
         };
     }
-    let mut work: Vec<FileWork> = Vec::new();
-    // Path -> index in `work`: a reply editing 8,000 files must not compare
-    // every edit's path with every file's.
-    let mut by_path: HashMap<String, usize> = HashMap::new();
+    let mut works = Works::default();
     let output_lines = OutputLines::new(output);
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
         let out_lines = output_lines.range(&edit.span);
-        let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
-            Ok(p) => (p, None),
-            // An unusable part keeps its own code (a cut-off edit that did
-            // not get as far as its path is `truncated`, not pathless).
-            Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
-                (edit.path.clone().unwrap_or_default(), None)
-            }
-            Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
-        };
-        let w = match by_path.get(&path) {
-            Some(&k) => &mut work[k],
-            None => {
-                by_path.insert(path.clone(), work.len());
-                let original = if bad.is_none() {
-                    files.get(&path).map(String::as_str)
-                } else {
-                    None
-                };
-                work.push(FileWork {
-                    path,
-                    original,
-                    text: Text::new(original.unwrap_or("")),
-                    hay: std::cell::OnceCell::new(),
-                    receipts: vec![],
-                    planned: vec![],
-                    rename_to: None,
-                    views: vec![],
-                    not_found: 0,
-                    seen: std::cell::OnceCell::new(),
-                    relocator: Default::default(),
-                });
-                work.last_mut().expect("just pushed")
-            }
-        };
+        let (path, bad) = resolve(edit, opt);
+        let w = works.get(path, bad.is_none(), files);
         let mut r = Receipt {
             index: idx,
             status: EditStatus::Failed,
@@ -171,6 +136,7 @@ pub fn run(
         }
         w.receipts.push(r);
     }
+    let mut work = works.list;
     for w in &mut work {
         check_overlaps(w);
     }
@@ -240,6 +206,125 @@ pub fn run(
         ));
     }
     report
+}
+
+/// The path an edit targets, and why it cannot be used when it cannot.
+fn resolve(edit: &Edit, opt: &Options) -> (String, Option<(Code, String)>) {
+    match target_path(edit, opt.default_path.as_deref()) {
+        Ok(p) => (p, None),
+        // An unusable part keeps its own code (a cut-off edit that did
+        // not get as far as its path is `truncated`, not pathless).
+        Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
+            (edit.path.clone().unwrap_or_default(), None)
+        }
+        Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
+    }
+}
+
+/// The work of each file, found by path (a map: a reply editing 8,000
+/// files must not compare every edit's path with every file's).
+#[derive(Default)]
+struct Works<'a> {
+    list: Vec<FileWork<'a>>,
+    by_path: HashMap<String, usize>,
+}
+
+impl<'a> Works<'a> {
+    /// The work of `path`, made on first use; `usable` is false for a path
+    /// that was refused (it then has no original).
+    fn get(
+        &mut self,
+        path: String,
+        usable: bool,
+        files: &'a BTreeMap<String, String>,
+    ) -> &mut FileWork<'a> {
+        if let Some(&k) = self.by_path.get(&path) {
+            return &mut self.list[k];
+        }
+        self.by_path.insert(path.clone(), self.list.len());
+        let original = if usable {
+            files.get(&path).map(String::as_str)
+        } else {
+            None
+        };
+        self.list.push(FileWork {
+            path,
+            original,
+            text: Text::new(original.unwrap_or("")),
+            hay: std::cell::OnceCell::new(),
+            receipts: vec![],
+            planned: vec![],
+            rename_to: None,
+            views: vec![],
+            not_found: 0,
+            seen: std::cell::OnceCell::new(),
+            relocator: Default::default(),
+        });
+        self.list.last_mut().expect("just pushed")
+    }
+}
+
+/// Receipts of edits each located alone against the original files, as
+/// [`run`] gives for a reply of that one edit (what a stream emits early),
+/// but sharing each file's split and matcher index across the edits:
+/// `(index, edit, output lines)` in, `(path, receipt)` out. `declared` is
+/// the reply's declared edit count (`EDITS: N`).
+pub fn run_alone(
+    format: &str,
+    edits: &[(usize, &Edit, [usize; 2])],
+    declared: Option<usize>,
+    files: &BTreeMap<String, String>,
+    opt: &Options,
+) -> Vec<(String, Receipt)> {
+    let mut works = Works::default();
+    let mut out = vec![];
+    for &(idx, edit, out_lines) in edits {
+        let (path, bad) = resolve(edit, opt);
+        let w = works.get(path, bad.is_none(), files);
+        // Alone: nothing the file's earlier edits planned counts.
+        w.receipts.clear();
+        w.planned.clear();
+        w.views.clear();
+        (w.rename_to, w.not_found) = (None, 0);
+        let mut r = Receipt {
+            index: idx,
+            status: EditStatus::Failed,
+            code: None,
+            strategy: None,
+            lines: None,
+            message: None,
+            output_lines: Some(out_lines),
+        };
+        match bad {
+            Some((code, msg)) => fail(&mut r, code, msg),
+            None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
+        }
+        let cut = matches!(
+            edit.op,
+            Op::Invalid {
+                code: Code::Truncated,
+                ..
+            }
+        );
+        // One edit: only a declared count it falls short of holds it back.
+        let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
+        if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
+            hold_back(&mut r, true);
+        }
+        out.push((w.path.clone(), r));
+    }
+    out
+}
+
+/// Marks a located edit as not applied because of the others (or a cut).
+fn hold_back(r: &mut Receipt, truncated: bool) {
+    r.status = EditStatus::Skipped;
+    r.code = Some(Code::HeldBack);
+    r.message = Some(if truncated {
+        "located, not applied: the output was truncated, so nothing is applied".into()
+    } else {
+        "located, not applied: another edit failed and the transaction is all-or-nothing".into()
+    });
 }
 
 fn fail(r: &mut Receipt, code: Code, msg: String) {
@@ -663,14 +748,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
             .iter_mut()
             .filter(|r| r.status == EditStatus::Applied && w.views.binary_search(&r.index).is_err())
         {
-            r.status = EditStatus::Skipped;
-            r.code = Some(Code::HeldBack);
-            r.message = Some(if truncated {
-                "located, not applied: the output was truncated, so nothing is applied".into()
-            } else {
-                "located, not applied: another edit failed and the transaction is all-or-nothing"
-                    .into()
-            });
+            hold_back(r, truncated);
         }
         let status = if failed {
             FileStatus::Failed
