@@ -362,7 +362,7 @@ fn growth_stream_small_chunks() {
 fn growth_many_files() {
     series(
         "one reply, many files",
-        4_000,
+        1_000,
         |n| {
             let files: BTreeMap<String, String> = (0..n)
                 .map(|i| (format!("src/f{i}.txt"), "a\nb\n".to_string()))
