@@ -13,9 +13,11 @@
 //! can then no longer change it. Cost: a chunk re-parses only the text from
 //! the last complete edit on (`tail`), when the format allows it and that
 //! reading agrees with the whole one, so a push costs `O(chunk)` amortised
-//! for replies of bounded edits; else the text so far. Each emitted edit is
-//! located once (`O(N)` for an `N`-byte file, as in the transaction) on the
-//! output from its own line on.
+//! for replies of bounded edits; else the text so far. The edits complete
+//! at one [`Stream::judge`] are located together, each alone, on their own
+//! spans ([`transaction::run_alone`]): one split and index of a file per
+//! judge that emits (`O(N)` for an `N`-byte file, as in the transaction),
+//! however many of its edits it emits.
 
 mod tail;
 
@@ -49,8 +51,8 @@ pub struct Stream {
     complete: usize,
     /// How many edits [`Stream::new_paths`] has reported.
     named: usize,
-    /// The output line at byte `lines_at.0` of `buf` is `lines_at.1`
-    /// (0-based), advanced as edits are emitted.
+    /// `lines_at.1` line breaks stand before byte `lines_at.0` of `buf`;
+    /// advanced as edits are emitted.
     lines_at: (usize, usize),
     head: Head,
 }
@@ -96,7 +98,8 @@ impl Head {
 
 impl Stream {
     /// `files` may start empty and be filled as paths appear
-    /// ([`Stream::paths`], [`Stream::add_file`]), as a file-system caller does.
+    /// ([`Stream::new_paths`], [`Stream::add_file`]), as a file-system caller
+    /// does.
     pub fn new(files: BTreeMap<String, String>, opt: ApplyOptions) -> Self {
         Stream {
             files,
