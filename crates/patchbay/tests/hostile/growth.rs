@@ -118,10 +118,21 @@ fn lines_file(n: usize) -> String {
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_json_openers() {
     let f = one("a.txt", "a\n".into());
-    for (format, opener) in [("tool-call", "{\"command\":"), ("hashline", "{\"op\":")] {
+    // Lines of an opener never closed, and lines of calls that close but
+    // are not JSON (each is a malformed receipt naming its output line).
+    let shapes = [
+        ("tool-call", "{\"command\":", 80_000),
+        ("hashline", "{\"op\":", 80_000),
+        (
+            "tool-call",
+            "{\"command\": \"view\" \"path\": \"a.txt\"}",
+            5_000,
+        ),
+    ];
+    for (format, opener, n) in shapes {
         series(
             &format!("{format} lines of {opener}"),
-            80_000,
+            n,
             |n| format!("{opener}\n").repeat(n),
             |reply| {
                 let r = apply_as(format, reply, &f);
