@@ -39,7 +39,7 @@ process() {
 hostile() {
   say "hostile growth: cargo test --release -p patchbay --test hostile growth"
   cargo test --release -p patchbay --test hostile growth -- --nocapture --test-threads=1 \
-    | grep -E '^growth |test result'
+    | grep -oE 'growth .* n=.*overall -?[0-9.]+|test result.*'
 }
 
 for part in "${parts[@]}"; do
