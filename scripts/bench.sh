@@ -7,6 +7,8 @@
 #   scripts/bench.sh process    whole processes: `patchbay apply` (SEARCH/REPLACE and
 #                               unified diff) vs GNU patch, git apply, jsdiff, ...
 #                               (scripts/peers.sh timing)
+#   scripts/bench.sh hostile    growth exponents of the hostile shapes (doubling series,
+#                               the `growth_*` tests of crates/patchbay/tests/hostile.rs)
 #
 # RUNS=N sets the number of timed runs a tool in the process part (default 21).
 # Needs what scripts/setup.sh installs; peers.sh installs its own tools.
@@ -32,9 +34,17 @@ process() {
   RUNS=$runs bash scripts/peers.sh timing
 }
 
+# Each hostile shape at n, 2n, 4n, 8n: one line a shape with the exponent of
+# each doubling (1 is linear). The tests assert only time(8n)/time(n) < 13.6.
+hostile() {
+  say "hostile growth: cargo test --release -p patchbay --test hostile growth"
+  cargo test --release -p patchbay --test hostile growth -- --nocapture --test-threads=1 \
+    | grep -oE 'growth .* n=.*overall -?[0-9.]+|test result.*'
+}
+
 for part in "${parts[@]}"; do
   case "$part" in
-    native | process) "$part" ;;
-    *) echo "bench: unknown part '$part' (expected native, process)" >&2; exit 2 ;;
+    native | process | hostile) "$part" ;;
+    *) echo "bench: unknown part '$part' (expected native, process, hostile)" >&2; exit 2 ;;
   esac
 done

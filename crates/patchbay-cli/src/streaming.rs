@@ -32,7 +32,10 @@ pub fn read(a: &ApplyArgs, api: &ApplyOptions, root: &Root) -> Result<Read, Fail
     };
     let mut s = Stream::new(Default::default(), api.clone());
     let mut pending: Vec<u8> = vec![];
-    let mut buf = [0u8; 4096];
+    // Reads take what has arrived, up to 64 KB: a model writing slowly gives
+    // small chunks anyway, and a reply that is already there (a file, a fast
+    // pipe) is judged in few passes instead of one per 4 KB.
+    let mut buf = vec![0u8; 1 << 16];
     loop {
         let n = input
             .read(&mut buf)
@@ -58,7 +61,7 @@ pub fn read(a: &ApplyArgs, api: &ApplyOptions, root: &Root) -> Result<Read, Fail
         pending.drain(..valid);
         s.append(&chunk);
         // Files named by the new text are loaded before its edits are judged.
-        for rel in s.paths() {
+        for rel in s.new_paths() {
             if s.has_file(&rel) {
                 continue;
             }

@@ -436,13 +436,22 @@ pub fn output_size_warning(per_item: usize, expected: usize, limit: usize) -> Op
 
 /// `EDITS: N` (or `Edits: N`) declared on a line of its own near the top.
 pub fn declared_edits(output: &str) -> Option<usize> {
-    output.lines().take(20).find_map(|l| {
-        let t = l.trim();
-        let v = t
-            .strip_prefix("EDITS:")
-            .or_else(|| t.strip_prefix("Edits:"))?;
-        v.trim().parse().ok()
-    })
+    output
+        .lines()
+        .take(DECLARED_LINES)
+        .find_map(declared_in_line)
+}
+
+/// How many lines at the top of a reply may declare its edit count.
+pub const DECLARED_LINES: usize = 20;
+
+/// The count one line declares (`EDITS: N`), for [`declared_edits`].
+pub fn declared_in_line(l: &str) -> Option<usize> {
+    let t = l.trim();
+    let v = t
+        .strip_prefix("EDITS:")
+        .or_else(|| t.strip_prefix("Edits:"))?;
+    v.trim().parse().ok()
 }
 
 /// `1 item`, `2 items`.

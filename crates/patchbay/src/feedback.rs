@@ -178,6 +178,21 @@ fn similarity(a: &str, b: &str) -> f32 {
     similar::TextDiff::from_chars(&cap(a), &cap(b)).ratio()
 }
 
+/// How many edits of a file that are not found get the closest region and
+/// first difference (a pass over the file and a character diff each); and
+/// how many failures the summary writes out. Past it, a reply of 100,000
+/// failing edits would cost minutes and a feedback no model reads.
+pub const DETAILED: usize = 20;
+
+/// The message for a not-found edit past the first [`DETAILED`] of its file.
+pub fn not_found_brief(w: &Words, path: &str, lines: usize) -> String {
+    format!(
+        "{} ({lines} line{}) was not found in {path}, not even with whitespace, indentation and look-alike characters ignored. (No closest region: more than {DETAILED} edits of {path} failed the same way; fix the first ones, then resend.)",
+        w.old,
+        if lines == 1 { "" } else { "s" }
+    )
+}
+
 pub fn not_found<S: AsRef<str>>(w: &Words, path: &str, file: &[&str], old: &[S]) -> String {
     let block: Vec<&str> = old.iter().map(|s| s.as_ref()).collect();
     let mut msg = format!(
@@ -290,31 +305,38 @@ pub fn ambiguous(
     msg
 }
 
-/// The closing text for the model: every failure with its fix, then what
-/// was applied or held back.
 /// Words of a message that says an ending may be a cut or a miscount (a
 /// diff hunk shorter than its header at the end of the output).
 pub const CUT_OR_MISCOUNTED: &str = "Either the reply was cut off";
 
+/// How many failures the summary writes out, each with its message; the
+/// rest are counted by code (their receipts keep their messages).
+pub const LISTED: usize = 50;
+
+/// The closing text for the model: every failure with its fix (the first
+/// [`LISTED`], then a count), then what was applied or held back.
 pub fn summary(report: &Report, partial: bool) -> String {
     let receipts = report.receipts();
     let total = receipts.len();
-    let path_of = |idx: usize| {
-        report
-            .files
-            .iter()
-            .find(|f| f.edits.iter().any(|r| r.index == idx))
-            .map(|f| f.path.as_str())
-            .unwrap_or("")
-    };
+    // Edit index -> its file, built once (not a search per failure).
+    let paths: HashMap<usize, &str> = report
+        .files
+        .iter()
+        .flat_map(|f| f.edits.iter().map(move |r| (r.index, f.path.as_str())))
+        .collect();
+    let path_of = |idx: usize| paths.get(&idx).copied().unwrap_or("");
     if report.status == Status::Applied {
         return format!(
             "All {total} edit{} applied.",
             if total == 1 { "" } else { "s" }
         );
     }
+    let failed: Vec<&&crate::edit::Receipt> = receipts
+        .iter()
+        .filter(|r| r.status == EditStatus::Failed)
+        .collect();
     let mut out = String::new();
-    for r in receipts.iter().filter(|r| r.status == EditStatus::Failed) {
+    for r in failed.iter().take(LISTED) {
         let code = r.code.map(Code::as_str).unwrap_or("failed");
         let mut place: Vec<String> = vec![];
         if !path_of(r.index).is_empty() {
@@ -333,6 +355,9 @@ pub fn summary(report: &Report, partial: bool) -> String {
             r.index,
             r.message.as_deref().unwrap_or("")
         ));
+    }
+    if failed.len() > LISTED {
+        out.push_str(&more_failures(&failed[LISTED..]));
     }
     let list = |st: EditStatus| -> Vec<String> {
         receipts
@@ -401,6 +426,26 @@ pub fn summary(report: &Report, partial: bool) -> String {
         ));
     }
     out.trim_end().to_owned()
+}
+
+/// The line for failures past the first [`LISTED`]: how many, by code.
+fn more_failures(rest: &[&&crate::edit::Receipt]) -> String {
+    let mut by_code: Vec<(&str, usize)> = vec![];
+    for r in rest {
+        let code = r.code.map(Code::as_str).unwrap_or("failed");
+        match by_code.iter_mut().find(|c| c.0 == code) {
+            Some(c) => c.1 += 1,
+            None => by_code.push((code, 1)),
+        }
+    }
+    let counts: Vec<String> = by_code.iter().map(|(c, k)| format!("{k} {c}")).collect();
+    format!(
+        "... and {} more edits failed ({}; edits {} to {}); fix the ones above first, the receipts have every message.\n",
+        rest.len(),
+        counts.join(", "),
+        rest[0].index,
+        rest[rest.len() - 1].index
+    )
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 use crate::edit::{Check, Code};
 use crate::feedback;
 use crate::matcher::{FindOptions, Found, Haystack, Level, Miss, CANDIDATE_CAP};
-use crate::tags::{file_crc, tag, TagOptions};
+use crate::tags::{tag, TagOptions};
 use crate::text::{split_lines, LineSpan, Text};
 use std::cell::OnceCell;
 
@@ -78,7 +78,8 @@ fn moved_hint(text: &Text, tags: &[(usize, String)], opts: TagOptions) -> String
     }
 }
 
-/// Checks and locates a line-addressed edit.
+/// Checks and locates a line-addressed edit; `cache` is the file's
+/// [`crate::seen::Relocator`], shared by its edits.
 pub fn lines(
     text: &Text,
     path: &str,
@@ -86,12 +87,13 @@ pub fn lines(
     end: usize,
     new: &[String],
     check: &Check,
+    cache: &crate::seen::Relocator,
 ) -> Result<Spot, Failure> {
     // Seen lines come from an older view: check them and follow a shown
     // block that moved before the numbers are held to the current file.
     if let Check::Seen(seen) = check {
-        let (s, e, note) = crate::seen::relocate(text, path, start, end, seen)?;
-        let spot = lines(text, path, s, e, new, &Check::None)?;
+        let (s, e, note) = crate::seen::relocate(text, path, (start, end), seen, cache)?;
+        let spot = lines(text, path, s, e, new, &Check::None, cache)?;
         return Ok(Spot { note, ..spot });
     }
     let n = text.len();
@@ -139,7 +141,7 @@ pub fn lines(
             }
         }
         Check::FileCrc(crc) => {
-            let now = file_crc(text.src());
+            let now = text.crc();
             if now != *crc {
                 return Err((
                     Code::StaleTag,
@@ -191,17 +193,18 @@ pub fn view(
     Ok(shown.join("\n"))
 }
 
-/// Locates a substring replacement.
+/// Locates a substring replacement of `old` by `new`.
 /// `hay` is the file's matcher index, shared with the transaction's other
-/// edits of the file and built only if the ladder is needed.
+/// edits of the file and built only if the ladder is needed. `detailed`:
+/// whether a miss gets the closest region (see [`feedback::DETAILED`]).
 pub fn str_replace<'a>(
     text: &Text<'a>,
     hay: &OnceCell<Haystack<'a>>,
     path: &str,
-    old: &str,
-    new: &str,
+    (old, new): (&str, &str),
     hint: Option<usize>,
     fo: FindOptions,
+    detailed: bool,
 ) -> Result<Spot, Failure> {
     let old = old.replace("\r\n", "\n");
     let new = new.replace("\r\n", "\n");
@@ -336,9 +339,13 @@ pub fn str_replace<'a>(
             Code::Ambiguous,
             feedback::ambiguous(TOOL, path, lines, &candidates, len, level),
         )),
-        Err(_) => Err((
+        Err(_) if detailed => Err((
             Code::NotFound,
             feedback::not_found(TOOL, path, lines, &old_lines),
+        )),
+        Err(_) => Err((
+            Code::NotFound,
+            feedback::not_found_brief(TOOL, path, old_lines.len()),
         )),
     }
 }
@@ -540,10 +547,10 @@ mod tests {
             &text,
             &OnceCell::new(),
             "f",
-            old,
-            new,
+            (old, new),
             None,
             FindOptions::default(),
+            true,
         )
     }
 
@@ -575,13 +582,13 @@ mod tests {
             &text,
             &OnceCell::new(),
             "f",
-            "x = 1",
-            "x = 2",
+            ("x = 1", "x = 2"),
             Some(2),
             FindOptions {
                 window: 0,
                 ..Default::default()
             },
+            true,
         )
         .unwrap();
         assert_eq!(s.start, 2);
@@ -675,12 +682,12 @@ mod tests {
             tags: vec![(2, tag("b", 2, opts))],
             opts,
         };
-        assert!(lines(&t, "f", 1, 2, &["B".into()], &good).is_ok());
+        assert!(lines(&t, "f", 1, 2, &["B".into()], &good, &Default::default()).is_ok());
         let bad = Check::Tags {
             tags: vec![(2, "AAAA".into())],
             opts,
         };
-        let e = lines(&t, "f", 1, 2, &["B".into()], &bad).unwrap_err();
+        let e = lines(&t, "f", 1, 2, &["B".into()], &bad, &Default::default()).unwrap_err();
         assert_eq!(e.0, Code::StaleTag);
         assert!(
             e.1.contains(&format!("2:{} b", tag("b", 2, opts))),
@@ -688,13 +695,23 @@ mod tests {
             e.1
         );
         assert_eq!(
-            lines(&t, "f", 2, 5, &[], &Check::None).unwrap_err().0,
+            lines(&t, "f", 2, 5, &[], &Check::None, &Default::default())
+                .unwrap_err()
+                .0,
             Code::OutOfRange
         );
         assert_eq!(
-            lines(&t, "f", 3, 3, &["d".into()], &Check::None)
-                .unwrap()
-                .start,
+            lines(
+                &t,
+                "f",
+                3,
+                3,
+                &["d".into()],
+                &Check::None,
+                &Default::default()
+            )
+            .unwrap()
+            .start,
             3
         );
     }

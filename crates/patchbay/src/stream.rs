@@ -10,12 +10,20 @@
 //! An edit counts as complete once the parse of the text so far holds a
 //! later edit, or the edit ends with its format's closing marker (a SEARCH/
 //! REPLACE block's `>>>>>>> REPLACE`, a closed fence); text that arrives later
-//! can then no longer change it. Cost: each chunk re-parses the text received
-//! so far, `O(total)` a chunk; each emitted edit is located once (`O(N)` for
-//! an `N`-byte file, as in the transaction).
+//! can then no longer change it. Cost: a chunk re-parses only the text from
+//! the last complete edit on (`tail`), when the format allows it and that
+//! reading agrees with the whole one, so a push costs `O(chunk)` amortised
+//! for replies of bounded edits; else the text so far. The edits complete
+//! at one [`Stream::judge`] are located together, each alone, on their own
+//! spans ([`transaction::run_alone`]): one split and index of a file per
+//! judge that emits (`O(N)` for an `N`-byte file, as in the transaction),
+//! however many of its edits it emits.
 
-use crate::edit::{Code, Op, Parsed, Receipt};
+mod tail;
+
+use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::report::Report;
+use crate::scan::OutputLines;
 use crate::{formats, transaction, ApplyOptions};
 use std::collections::BTreeMap;
 
@@ -37,11 +45,61 @@ pub struct Stream {
     /// The format, fixed by the first edit that was emitted.
     format: Option<&'static str>,
     emitted: usize,
+    /// The parse of the text so far: the format that read it and its edits
+    /// (spans in `buf`), of which the first `complete` can no longer change.
+    parse: Option<(&'static str, Parsed)>,
+    complete: usize,
+    /// How many edits [`Stream::new_paths`] has reported.
+    named: usize,
+    /// `lines_at.1` line breaks stand before byte `lines_at.0` of `buf`;
+    /// advanced as edits are emitted.
+    lines_at: (usize, usize),
+    head: Head,
+}
+
+/// The reply's declared edit count (`EDITS: N` in its first lines, see
+/// [`crate::counts::declared_edits`]), read as its lines arrive instead of
+/// from the top for every emitted edit (a one-line JSON reply made that a
+/// pass over the reply per edit).
+#[derive(Default)]
+struct Head {
+    /// Where the next line starts, how many lines were read, how far the
+    /// open line was searched for its end, and the count found.
+    pos: usize,
+    lines: usize,
+    searched: usize,
+    found: Option<usize>,
+}
+
+impl Head {
+    fn declared(&mut self, buf: &str) -> Option<usize> {
+        use crate::counts::{declared_in_line, DECLARED_LINES};
+        while self.found.is_none() && self.lines < DECLARED_LINES {
+            let from = self.searched.max(self.pos);
+            let Some(k) = memchr::memchr(b'\n', &buf.as_bytes()[from..]) else {
+                self.searched = buf.len();
+                break;
+            };
+            self.found = declared_in_line(&buf[self.pos..from + k]);
+            (self.pos, self.searched) = (from + k + 1, from + k + 1);
+            self.lines += 1;
+        }
+        if self.found.is_some() || self.lines >= DECLARED_LINES {
+            return self.found;
+        }
+        // The open last line counts too; only its start can make it one.
+        let open = &buf[self.pos..];
+        let t = open.trim_start();
+        (t.starts_with("EDITS:") || t.starts_with("Edits:"))
+            .then(|| declared_in_line(open))
+            .flatten()
+    }
 }
 
 impl Stream {
     /// `files` may start empty and be filled as paths appear
-    /// ([`Stream::paths`], [`Stream::add_file`]), as a file-system caller does.
+    /// ([`Stream::new_paths`], [`Stream::add_file`]), as a file-system caller
+    /// does.
     pub fn new(files: BTreeMap<String, String>, opt: ApplyOptions) -> Self {
         Stream {
             files,
@@ -49,15 +107,41 @@ impl Stream {
             buf: String::new(),
             format: None,
             emitted: 0,
+            parse: None,
+            complete: 0,
+            named: 0,
+            lines_at: (0, 0),
+            head: Head::default(),
         }
     }
 
     /// The valid paths named by the text so far.
     pub fn paths(&self) -> Vec<String> {
-        match self.parse() {
-            Some((_, p)) => crate::paths(&p, self.opt.default_path.as_deref()),
+        match &self.parse {
+            Some((_, p)) => self.paths_of(&p.edits),
             None => vec![],
         }
+    }
+
+    /// The valid paths named by edits not reported by an earlier call (the
+    /// edits still open are reported each time): what a caller loading files
+    /// as they are named needs, at a cost that does not grow with the reply.
+    pub fn new_paths(&mut self) -> Vec<String> {
+        let Some((_, p)) = &self.parse else {
+            return vec![];
+        };
+        let from = self.named.min(self.complete);
+        let out = self.paths_of(&p.edits[from..]);
+        self.named = self.complete;
+        out
+    }
+
+    fn paths_of(&self, edits: &[Edit]) -> Vec<String> {
+        let p = Parsed {
+            edits: edits.to_vec(),
+            ..Parsed::default()
+        };
+        crate::paths(&p, self.opt.default_path.as_deref())
     }
 
     /// Whether the stream already knows the text of `path`.
@@ -75,7 +159,8 @@ impl Stream {
         &self.buf
     }
 
-    fn parse(&self) -> Option<(&'static str, Parsed)> {
+    /// The format to read the text with, or `None` while `auto` is unsure.
+    fn format_name(&self) -> Option<&'static str> {
         let name = match self.format {
             Some(n) => n,
             // Detection may change its mind as text arrives: emit early only
@@ -89,44 +174,65 @@ impl Stream {
             }
             None => self.opt.format.as_str(),
         };
-        let f = formats::by_name(name)?;
-        Some((f.name(), f.parse(&self.buf, &self.opt.parse_options())))
+        formats::by_name(name).map(|f| f.name())
+    }
+
+    /// Brings the parse up to date with the text: from the last complete
+    /// edit on when that reads the same (see [`tail`]), else from the top.
+    fn refresh(&mut self) {
+        let Some(name) = self.format_name() else {
+            self.parse = None;
+            return;
+        };
+        let f = formats::by_name(name).expect("a known format");
+        let popt = self.opt.parse_options();
+        let resumed = match &self.parse {
+            Some((prev, p)) if *prev == name => {
+                tail::resume(name, f, &popt, &self.buf, &p.edits[..self.complete])
+            }
+            _ => None,
+        };
+        let parsed = match resumed {
+            Some(new) => {
+                let mut p = self.parse.take().map(|p| p.1).unwrap_or_default();
+                let keep = self.complete;
+                p.edits.truncate(keep);
+                p.mentions.retain(|(k, _)| *k < keep);
+                p.mentions
+                    .extend(new.mentions.into_iter().map(|(k, m)| (k + keep, m)));
+                p.edits.extend(new.edits);
+                p
+            }
+            None => f.parse(&self.buf, &popt),
+        };
+        self.complete = ready(name, &self.buf, &parsed.edits);
+        self.parse = Some((name, parsed));
     }
 
     /// Adds a chunk; returns the edits that became complete with it.
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
-        self.buf.push_str(chunk);
+        self.append(chunk);
         self.judge()
     }
 
     /// Adds a chunk without judging, for a caller that must first load the
-    /// files the new text names ([`Stream::paths`]), then calls `judge`.
+    /// files the new text names ([`Stream::new_paths`]), then calls `judge`.
     pub fn append(&mut self, chunk: &str) {
         self.buf.push_str(chunk);
+        self.refresh();
     }
 
     /// Judges what is complete in the text received so far (after files
-    /// were added, say).
+    /// were added, say). The edits that became complete are located
+    /// together, each alone against the original files
+    /// ([`transaction::run_alone`]): one split and index of a file serves
+    /// all of them.
     pub fn judge(&mut self) -> Vec<Event> {
-        let Some((name, parsed)) = self.parse() else {
+        let Some((name, parsed)) = self.parse.take() else {
             return vec![];
         };
-        let mut ready = parsed.edits.len();
-        if let Some(last) = parsed.edits.last() {
-            let cut = matches!(
-                last.op,
-                Op::Invalid {
-                    code: Code::Truncated,
-                    ..
-                }
-            );
-            let rest = self.buf.get(last.span.end..).unwrap_or("");
-            if cut || !closed(name, &self.buf[last.span.clone()], rest) {
-                ready -= 1;
-            }
-        }
-        let mut out = vec![];
-        while self.emitted < ready {
+        let mut batch = vec![];
+        while self.emitted < self.complete {
             let i = self.emitted;
             // An edit without a path gets its target from text that may
             // still come (whole-file blocks): it waits for `finish`.
@@ -138,29 +244,39 @@ impl Stream {
                 break;
             }
             self.format.get_or_insert(name);
-            let one = Parsed {
-                edits: vec![parsed.edits[i].clone()],
-                truncated: false,
-                mentions: (parsed.mentions.iter())
-                    .filter(|(k, _)| *k == i)
-                    .map(|(_, m)| (0, m.clone()))
-                    .collect(),
-            };
-            let report =
-                transaction::run(name, &self.buf, &one, &self.files, &self.opt.transaction());
-            if let Some(f) = report.files.first() {
-                if let Some(r) = f.edits.first() {
-                    let mut receipt = r.clone();
-                    receipt.index = i + 1;
-                    out.push(Event {
-                        path: f.path.clone(),
-                        receipt,
-                    });
-                }
-            }
+            let lines = self.output_lines(&parsed.edits[i]);
+            batch.push((i + 1, &parsed.edits[i], lines, mention_of(&parsed, i)));
             self.emitted += 1;
         }
+        let out = if batch.is_empty() {
+            vec![]
+        } else {
+            let declared = self.head.declared(&self.buf);
+            let opt = self.opt.transaction();
+            transaction::run_alone(name, &batch, declared, &self.files, &opt)
+                .into_iter()
+                .map(|(path, receipt)| Event { path, receipt })
+                .collect()
+        };
+        self.parse = Some((name, parsed));
         out
+    }
+
+    /// The output lines of an edit, counting the line breaks before it once
+    /// (edits come in order) rather than from the top for every edit.
+    fn output_lines(&mut self, edit: &Edit) -> [usize; 2] {
+        let start = edit.span.start.min(self.buf.len());
+        let end = edit.span.end.clamp(start, self.buf.len());
+        let (at, before) = self.lines_at;
+        let b = self.buf.as_bytes();
+        let before = if at <= start {
+            before + memchr::memchr_iter(b'\n', &b[at..start]).count()
+        } else {
+            memchr::memchr_iter(b'\n', &b[..start]).count()
+        };
+        self.lines_at = (start, before);
+        let [first, last] = OutputLines::new(&self.buf[start..end]).range(&(0..end - start));
+        [first + before, last + before]
     }
 
     /// The final report for the whole reply: the same as [`crate::apply`]
@@ -178,6 +294,34 @@ impl Stream {
             },
         }
     }
+}
+
+/// How many of `edits` (the parse of `buf`) are complete: all but the last,
+/// and the last too once it ends with its format's closing marker.
+fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
+    let Some(last) = edits.last() else {
+        return 0;
+    };
+    let cut = matches!(
+        last.op,
+        Op::Invalid {
+            code: Code::Truncated,
+            ..
+        }
+    );
+    let rest = buf.get(last.span.end..).unwrap_or("");
+    let span = buf.get(last.span.clone()).unwrap_or("");
+    if cut || !closed(name, span, rest) {
+        edits.len() - 1
+    } else {
+        edits.len()
+    }
+}
+
+/// The file the prose above edit `i` names (mentions are in edit order).
+fn mention_of(parsed: &Parsed, i: usize) -> Option<&str> {
+    let k = parsed.mentions.binary_search_by_key(&i, |(k, _)| *k).ok()?;
+    Some(parsed.mentions[k].1.as_str())
 }
 
 /// Whether an edit's text ends with a marker after which nothing can be
@@ -200,5 +344,35 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
         "tool-call" | "hashline" => last.ends_with('}') || last.ends_with(']') || fence,
         "lines" => last == "@@ end" || fence,
         _ => fence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The declared count read as lines arrive is the one the whole text
+    /// so far declares, at every length and for any growth.
+    #[test]
+    fn head_reads_the_declaration_like_the_whole_text() {
+        let texts = [
+            "EDITS: 3\na\n".to_string(),
+            "intro\n  Edits: 12  \r\nx".to_string(),
+            format!("{}EDITS: 4\n", "line\n".repeat(19)),
+            format!("{}EDITS: 4\n", "line\n".repeat(20)),
+            "EDITS: x\nEDITS: 2\n".to_string(),
+            "[{\"a\": 1}, {\"b\": 2}]".to_string(),
+        ];
+        for t in &texts {
+            for step in [1, 3, 7] {
+                let mut h = Head::default();
+                let mut k = 0;
+                while k < t.len() {
+                    k = (k + step).min(t.len());
+                    let want = crate::counts::declared_edits(&t[..k]);
+                    assert_eq!(h.declared(&t[..k]), want, "{t:?} at {k}");
+                }
+            }
+        }
     }
 }

@@ -29,6 +29,9 @@ pub struct Text<'a> {
     src: &'a str,
     bom: bool,
     lines: Vec<LineSpan>,
+    /// The CRC-32 of `src`, computed once: every `lines` edit of a file
+    /// checks it, and 100,000 edits must not hash the file 100,000 times.
+    crc: std::cell::OnceCell<u32>,
 }
 
 impl<'a> Text<'a> {
@@ -70,11 +73,21 @@ impl<'a> Text<'a> {
                 end: bytes.len(),
             });
         }
-        Text { src, bom, lines }
+        Text {
+            src,
+            bom,
+            lines,
+            crc: std::cell::OnceCell::new(),
+        }
     }
 
     pub fn src(&self) -> &'a str {
         self.src
+    }
+
+    /// The CRC-32 of the whole text ([`crate::tags::file_crc`]), cached.
+    pub fn crc(&self) -> u32 {
+        *self.crc.get_or_init(|| crate::tags::file_crc(self.src))
     }
     pub fn has_bom(&self) -> bool {
         self.bom

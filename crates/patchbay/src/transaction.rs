@@ -21,7 +21,7 @@ use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
 use crate::scan::OutputLines;
 use crate::text::Text;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
 #[derive(Debug, Clone)]
@@ -80,6 +80,14 @@ struct FileWork<'a> {
     rename_to: Option<String>,
     /// Indexes of read-only views: never held back, they change nothing.
     views: Vec<usize>,
+    /// Edits of this file not found so far: only the first
+    /// [`feedback::DETAILED`] get a closest region (each costs a pass over
+    /// the file and a character diff), the rest a short message that says so.
+    not_found: usize,
+    /// The check of the caller's snapshot for this file, and what relocating
+    /// its edits reads: built once, shared by the file's edits.
+    seen: std::cell::OnceCell<Check>,
+    relocator: crate::seen::Relocator,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -133,7 +141,7 @@ pub fn run(
             feedback: feedback::no_edits(format),
         };
     }
-    let mut work: Vec<FileWork> = Vec::new();
+    let mut works = Works::default();
     let output_lines = OutputLines::new(output);
     let mentions: BTreeMap<usize, &str> = parsed
         .mentions
@@ -143,39 +151,8 @@ pub fn run(
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
         let out_lines = output_lines.range(&edit.span);
-        let (path, bad) = match target_path(edit, opt.default_path.as_deref()) {
-            Ok(p) => {
-                let unclear = mentions.get(&i).and_then(|m| unclear_path(edit, &p, m));
-                (p, unclear)
-            }
-            // An unusable part keeps its own code (a cut-off edit that did
-            // not get as far as its path is `truncated`, not pathless).
-            Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
-                (edit.path.clone().unwrap_or_default(), None)
-            }
-            Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
-        };
-        let w = match work.iter().position(|w| w.path == path) {
-            Some(k) => &mut work[k],
-            None => {
-                let original = if bad.is_none() {
-                    files.get(&path).map(String::as_str)
-                } else {
-                    None
-                };
-                work.push(FileWork {
-                    path,
-                    original,
-                    text: Text::new(original.unwrap_or("")),
-                    hay: std::cell::OnceCell::new(),
-                    receipts: vec![],
-                    planned: vec![],
-                    rename_to: None,
-                    views: vec![],
-                });
-                work.last_mut().expect("just pushed")
-            }
-        };
+        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
+        let w = works.get(path, bad.is_none(), files);
         let mut r = Receipt {
             index: idx,
             status: EditStatus::Failed,
@@ -191,6 +168,7 @@ pub fn run(
         }
         w.receipts.push(r);
     }
+    let mut work = works.list;
     for w in &mut work {
         check_overlaps(w);
     }
@@ -271,6 +249,133 @@ pub fn run(
 /// [`crate::formats::foreign_marker`]).
 fn foreign(w: &FileWork, text: &[String]) -> Option<(usize, &'static str)> {
     crate::formats::foreign_marker(&w.path, text, w.original.unwrap_or(""))
+}
+
+/// The path an edit targets, and why it cannot be used when it cannot;
+/// `mention` is a file the prose above an edit without a path names.
+fn resolve(edit: &Edit, mention: Option<&str>, opt: &Options) -> (String, Option<(Code, String)>) {
+    match target_path(edit, opt.default_path.as_deref()) {
+        Ok(p) => {
+            let unclear = mention.and_then(|m| unclear_path(edit, &p, m));
+            (p, unclear)
+        }
+        // An unusable part keeps its own code (a cut-off edit that did
+        // not get as far as its path is `truncated`, not pathless).
+        Err(_) if matches!(edit.op, Op::Invalid { .. }) => {
+            (edit.path.clone().unwrap_or_default(), None)
+        }
+        Err(e) => (edit.path.clone().unwrap_or_default(), Some(e)),
+    }
+}
+
+/// The work of each file, found by path (a map: a reply editing 8,000
+/// files must not compare every edit's path with every file's).
+#[derive(Default)]
+struct Works<'a> {
+    list: Vec<FileWork<'a>>,
+    by_path: HashMap<String, usize>,
+}
+
+impl<'a> Works<'a> {
+    /// The work of `path`, made on first use; `usable` is false for a path
+    /// that was refused (it then has no original).
+    fn get(
+        &mut self,
+        path: String,
+        usable: bool,
+        files: &'a BTreeMap<String, String>,
+    ) -> &mut FileWork<'a> {
+        if let Some(&k) = self.by_path.get(&path) {
+            return &mut self.list[k];
+        }
+        self.by_path.insert(path.clone(), self.list.len());
+        let original = if usable {
+            files.get(&path).map(String::as_str)
+        } else {
+            None
+        };
+        self.list.push(FileWork {
+            path,
+            original,
+            text: Text::new(original.unwrap_or("")),
+            hay: std::cell::OnceCell::new(),
+            receipts: vec![],
+            planned: vec![],
+            rename_to: None,
+            views: vec![],
+            not_found: 0,
+            seen: std::cell::OnceCell::new(),
+            relocator: Default::default(),
+        });
+        self.list.last_mut().expect("just pushed")
+    }
+}
+
+/// One edit for [`run_alone`]: its 1-based index, the edit, its output
+/// lines, and the file the prose above it names (see `Parsed::mentions`).
+pub type Alone<'e> = (usize, &'e Edit, [usize; 2], Option<&'e str>);
+
+/// Receipts of edits each located alone against the original files, as
+/// [`run`] gives for a reply of that one edit (what a stream emits early),
+/// but sharing each file's split and matcher index across the edits:
+/// [`Alone`] edits in, `(path, receipt)` out. `declared` is
+/// the reply's declared edit count (`EDITS: N`).
+pub fn run_alone(
+    format: &str,
+    edits: &[Alone],
+    declared: Option<usize>,
+    files: &BTreeMap<String, String>,
+    opt: &Options,
+) -> Vec<(String, Receipt)> {
+    let mut works = Works::default();
+    let mut out = vec![];
+    for &(idx, edit, out_lines, mention) in edits {
+        let (path, bad) = resolve(edit, mention, opt);
+        let w = works.get(path, bad.is_none(), files);
+        // Alone: nothing the file's earlier edits planned counts.
+        w.receipts.clear();
+        w.planned.clear();
+        w.views.clear();
+        (w.rename_to, w.not_found) = (None, 0);
+        let mut r = Receipt {
+            index: idx,
+            status: EditStatus::Failed,
+            code: None,
+            strategy: None,
+            lines: None,
+            message: None,
+            output_lines: Some(out_lines),
+        };
+        match bad {
+            Some((code, msg)) => fail(&mut r, code, msg),
+            None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
+        }
+        let cut = matches!(
+            edit.op,
+            Op::Invalid {
+                code: Code::Truncated,
+                ..
+            }
+        );
+        // One edit: only a declared count it falls short of holds it back.
+        let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
+        if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
+            hold_back(&mut r, true);
+        }
+        out.push((w.path.clone(), r));
+    }
+    out
+}
+
+/// Marks a located edit as not applied because of the others (or a cut).
+fn hold_back(r: &mut Receipt, truncated: bool) {
+    r.status = EditStatus::Skipped;
+    r.code = Some(Code::HeldBack);
+    r.message = Some(if truncated {
+        "located, not applied: the output was truncated, so nothing is applied".into()
+    } else {
+        "located, not applied: another edit failed and the transaction is all-or-nothing".into()
+    });
 }
 
 fn fail(r: &mut Receipt, code: Code, msg: String) {
@@ -396,12 +501,13 @@ fn locate(
             if creating {
                 return fail(r, Code::FileMissing, format!("{} does not exist", w.path));
             }
-            // Plain numbers are held to the caller's snapshot of the view.
+            // Plain numbers are held to the caller's snapshot of the view,
+            // looked up once per file (it lists every line shown).
             let held = match (check, &opt.seen) {
-                (Check::Snapshot, Some(seen)) => seen.check_for(&w.path),
-                _ => check.clone(),
+                (Check::Snapshot, Some(seen)) => w.seen.get_or_init(|| seen.check_for(&w.path)),
+                _ => check,
             };
-            match locate::lines(text, &w.path, *start, *end, new, &held) {
+            match locate::lines(text, &w.path, *start, *end, new, held, &w.relocator) {
                 Ok(s) => {
                     r.message = s.note;
                     plan(s.start, s.end, s.new)
@@ -424,7 +530,12 @@ fn locate(
                 min_start: 0,
                 max_start: usize::MAX,
             };
-            match locate::str_replace(text, &w.hay, &w.path, old, new, *hint, fo) {
+            let detailed = w.not_found < feedback::DETAILED;
+            let found = locate::str_replace(text, &w.hay, &w.path, (old, new), *hint, fo, detailed);
+            if matches!(found, Err((Code::NotFound, _))) {
+                w.not_found += 1;
+            }
+            match found {
                 Ok(s) => {
                     r.strategy = s.level;
                     r.message = s.note;
@@ -559,7 +670,12 @@ fn locate(
                             feedback::already_applied(words, &w.path),
                         );
                     }
-                    let mut msg = feedback::not_found(words, &w.path, hay.lines(), old);
+                    w.not_found += 1;
+                    let mut msg = if w.not_found <= feedback::DETAILED {
+                        feedback::not_found(words, &w.path, hay.lines(), old)
+                    } else {
+                        feedback::not_found_brief(words, &w.path, old.len())
+                    };
                     if *at_end {
                         msg.push_str("\nThe block is marked `*** End of File`: it must end at the file's last line.");
                     }
@@ -653,11 +769,12 @@ fn check_overlaps(w: &mut FileWork) {
         };
         if let Some(other) = clash {
             rejected[k] = true;
-            let r = w
+            // Receipts are in index order: a search, not a scan per overlap.
+            let at = w
                 .receipts
-                .iter_mut()
-                .find(|r| r.index == p.idx)
+                .binary_search_by_key(&p.idx, |r| r.index)
                 .expect("receipt exists");
+            let r = &mut w.receipts[at];
             let msg = feedback::overlap(p.idx, other);
             fail(r, Code::Overlap, msg);
             r.lines = Some([p.start + 1, p.end]);
@@ -680,16 +797,9 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
         for r in w
             .receipts
             .iter_mut()
-            .filter(|r| r.status == EditStatus::Applied && !w.views.contains(&r.index))
+            .filter(|r| r.status == EditStatus::Applied && w.views.binary_search(&r.index).is_err())
         {
-            r.status = EditStatus::Skipped;
-            r.code = Some(Code::HeldBack);
-            r.message = Some(if truncated {
-                "located, not applied: the output was truncated, so nothing is applied".into()
-            } else {
-                "located, not applied: another edit failed and the transaction is all-or-nothing"
-                    .into()
-            });
+            hold_back(r, truncated);
         }
         let status = if failed {
             FileStatus::Failed

@@ -10,6 +10,9 @@
 //! recorded as a test marked `#[ignore = "known bug, reported: ..."]` (run
 //! those with `cargo test -p patchbay --test hostile -- --ignored`).
 
+#[path = "hostile/growth.rs"]
+mod growth;
+
 use patchbay::{ApplyOptions, Code, EditStatus, Report, Status};
 use std::collections::BTreeMap;
 
@@ -108,9 +111,9 @@ fn hundred_thousand_blocks_apply_in_one_transaction() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "heavy: runs in release (scripts/test.sh)")]
 fn hundred_thousand_failing_blocks_apply_nothing() {
-    // A small file: the feedback for a failed block looks at the whole file,
-    // so a large file times many failures is quadratic (reported).
-    let file = distinct_lines(200);
+    // A large file too: only the first misses of a file look at all of it
+    // for the closest region (see `many_failures_say_what_their_feedback_left_out`).
+    let file = distinct_lines(100_000);
     let mut reply = String::new();
     for i in 0..100_000 {
         reply.push_str(&block("f.rs", &format!("missing line {i}\n"), "x\n"));
@@ -120,6 +123,70 @@ fn hundred_thousand_failing_blocks_apply_nothing() {
     assert_eq!(r.receipts().len(), 100_000);
     assert!(codes(&r).iter().all(|c| *c == Some(Code::NotFound)));
     assert!(r.files.iter().all(|f| f.content.is_none()));
+    assert!(r.feedback.len() < 64 * 1024, "{} bytes", r.feedback.len());
+}
+
+/// Issue 12: a reply of many failing edits costs bounded work per edit.
+/// Only the first 20 misses of a file get a closest region (a pass over the
+/// file and a character diff each), and the summary writes out the first 50
+/// failures; both say what they left out, and every receipt keeps its code.
+#[test]
+fn many_failures_say_what_their_feedback_left_out() {
+    let file = distinct_lines(200);
+    let lines: Vec<&str> = file.lines().collect();
+    // Two lines, the second one character off: the closest region is theirs.
+    let quote = |k: usize| format!("{}\n{}\n", lines[2 * k], &lines[2 * k + 1][1..]);
+    let mut reply = String::new();
+    for k in 0..60 {
+        reply.push_str(&block("f.rs", &quote(k), "x\n"));
+    }
+    let r = apply_as("search-replace", &reply, &files("f.rs", &file));
+    assert_eq!(r.status, Status::Failed);
+    let receipts = r.receipts();
+    assert_eq!(receipts.len(), 60);
+    assert!(codes(&r).iter().all(|c| *c == Some(Code::NotFound)));
+    let msg = |k: usize| receipts[k].message.as_deref().unwrap_or("");
+    for k in 0..20 {
+        assert!(msg(k).contains("Closest region"), "{k}: {}", msg(k));
+    }
+    for k in 20..60 {
+        assert!(
+            msg(k).contains("No closest region: more than 20 edits of f.rs failed the same way"),
+            "{k}: {}",
+            msg(k)
+        );
+    }
+    assert!(r.feedback.contains("Edit 50 (f.rs"), "{}", r.feedback);
+    assert!(!r.feedback.contains("Edit 51 (f.rs"), "{}", r.feedback);
+    assert!(
+        r.feedback
+            .contains("... and 10 more edits failed (10 not_found; edits 51 to 60)"),
+        "{}",
+        r.feedback
+    );
+
+    // The same for old_str of tool calls that are whole lines.
+    let calls: String = (0..25)
+        .map(|k| {
+            format!(
+                "{{\"command\": \"str_replace\", \"path\": \"f.rs\", \"old_str\": {:?}, \"new_str\": \"x\"}}\n",
+                quote(k)
+            )
+        })
+        .collect();
+    let r = apply_as("tool-call", &calls, &files("f.rs", &file));
+    let receipts = r.receipts();
+    assert_eq!(codes(&r), vec![Some(Code::NotFound); 25]);
+    assert!(receipts[19]
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("Closest region"));
+    assert!(receipts[20]
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("No closest region"));
 }
 
 #[test]
@@ -184,12 +251,10 @@ fn megabyte_lines() {
 #[cfg_attr(debug_assertions, ignore = "heavy: runs in release (scripts/test.sh)")]
 fn deep_nesting_and_marker_soup_are_refused_not_crashed() {
     let f = files("a.txt", "a\n");
-    // Sizes: reading unclosed JSON nesting is quadratic today (20,000
-    // levels of `{"a":` take about 6 s a format, 100,000 would take
-    // minutes; reported), and so is `auto` on marker soup (20,000 SEARCH
-    // heads: 1.4 s), so those stay smaller than the rest.
+    // Unclosed JSON nesting and marker soup are read in linear time (the
+    // doubling series in `growth` check the exponent).
     let n = 100_000;
-    let (json_n, soup_n) = (2_000, 20_000);
+    let (json_n, soup_n) = (100_000, 100_000);
     let inputs = [
         "[".repeat(json_n),
         "{\"a\":".repeat(json_n),
@@ -590,4 +655,57 @@ fn sr_blocks_with_divider_lines_in_their_text() {
     let cut = &reply[..reply.find(">>>>>>> REPLACE\n").unwrap() + 16];
     let r = apply_as("search-replace", cut, &files("a.md", "x\n"));
     assert_eq!(r.status, Status::Truncated, "{cut}");
+}
+
+/// Issue 12: JSON lines replies (tool-call, hashline, lines) whose last
+/// line is a lone `{` applied their earlier edits with exit 0 (the array
+/// form already refused). A last line that opens an object was cut: the
+/// reply is `truncated` and nothing applies, also under `auto`.
+#[test]
+fn json_lines_ending_in_a_lone_brace_are_truncated() {
+    let f = files("a.txt", "a\nb\nc\n");
+    let tag = patchbay::tags::tag("a", 1, Default::default());
+    let crc = format!("{:08x}", patchbay::tags::file_crc("a\nb\nc\n"));
+    let edits = [
+        (
+            "tool-call",
+            "{\"command\": \"str_replace\", \"path\": \"a.txt\", \"old_str\": \"a\", \"new_str\": \"A\"}".to_string(),
+        ),
+        (
+            "hashline",
+            format!("{{\"path\": \"a.txt\", \"line\": 1, \"tag\": \"{tag}\", \"new\": \"A\"}}"),
+        ),
+        (
+            "lines",
+            format!("{{\"path\": \"a.txt\", \"lines\": \"1:1\", \"new\": \"A\", \"crc32\": \"{crc}\"}}"),
+        ),
+    ];
+    for (format, edit) in &edits {
+        // The complete edit alone applies.
+        let r = apply_as(format, &format!("{edit}\n"), &f);
+        assert_eq!(r.status, Status::Applied, "{format}: {}", r.feedback);
+        for tail in [
+            "\n{",
+            "\n{\n",
+            "\n  {  \n\n",
+            " {",
+            "\n{\"",
+            "\n{\"path\": \"a.txt\"",
+        ] {
+            let reply = format!("{edit}{tail}");
+            for name in [*format, "auto"] {
+                let r = apply_as(name, &reply, &f);
+                assert_eq!(
+                    r.status,
+                    Status::Truncated,
+                    "{reply:?} as {name}: {}",
+                    r.feedback
+                );
+                assert!(r.files.iter().all(|x| x.content.is_none()), "{reply:?}");
+            }
+        }
+    }
+    // Prose that ends with an opening brace after no edit stays prose.
+    let r = apply_as("hashline", "the block ends with {", &f);
+    assert_eq!(r.code, Some(Code::NoEdits), "{}", r.feedback);
 }

@@ -186,4 +186,41 @@ proptest! {
             let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
         }
     }
+
+    /// Streaming reads only the tail after its last complete edit (issue
+    /// 12); on replies of whole SEARCH/REPLACE blocks and JSON edits (some
+    /// failing, some pathless, some cut) with prose between, split
+    /// anywhere, it emits exactly the receipts of one push of the whole
+    /// text, and finishes with `apply`'s report. (Pieces that open strings
+    /// they never close can change how earlier text reads, for any
+    /// streaming; they are not generated.)
+    #[test]
+    fn stream_tail_reads_like_the_whole_text(parts in prop::collection::vec(prop::sample::select(vec![
+        "src/f.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n>>>>>>> REPLACE\n",
+        "<<<<<<< SEARCH\ny = 2\n=======\ny = 4\n>>>>>>> REPLACE\n",
+        "src/g.txt\n```\n<<<<<<< SEARCH\nz\n=======\nw\n>>>>>>> REPLACE\n```\n",
+        "<<<<<<< SEARCH\nx = 1\n",
+        "{\"command\": \"str_replace\", \"path\": \"src/f.txt\", \"old_str\": \"x = 1\", \"new_str\": \"x = 5\"}\n",
+        "{\"command\": \"str_replace\", \"path\": \"src/f.txt\", \"old_str\": \"nope\", \"new_str\": \"\"}\n",
+        "{\"path\": \"src/f.txt\", \"line\": 1, \"tag\": \"AAAA\", \"new\": \"q\"}\n",
+        "[{\"path\": \"src/f.txt\", \"line\": 2, \"tag\": \"BBBB\", \"new\": \"r\"}, ",
+        "{\"line\": 1 \"tag\": 2}\n", "{\n", "Some prose.\n", "\n", "```json\n", "```\n",
+    ]), 0..12), cuts in prop::collection::vec(1usize..12, 1..40)) {
+        let out: String = parts.concat();
+        let text = "x = 1\ny = 2\n".to_string();
+        for format in ["search-replace", "tool-call", "hashline", "auto"] {
+            let opt = ApplyOptions { format: format.into(), ..Default::default() };
+            let mut once = patchbay::stream::Stream::new(files(&text), opt.clone());
+            let want = once.push(&out);
+            let mut s = patchbay::stream::Stream::new(files(&text), opt.clone());
+            let (mut got, mut at, mut k) = (vec![], 0, 0);
+            while at < out.len() {
+                let end = (at + cuts[k % cuts.len()]).min(out.len());
+                got.extend(s.push(&out[at..end]));
+                (at, k) = (end, k + 1);
+            }
+            prop_assert_eq!(&got, &want, "{} {:?}", format, out);
+            prop_assert_eq!(s.finish(), apply(&out, &files(&text), &opt).unwrap());
+        }
+    }
 }

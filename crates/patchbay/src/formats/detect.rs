@@ -37,6 +37,7 @@ use super::json_edits::{self, leaves, Piece};
 use super::{by_name, lines, search_replace, whole, Detection};
 use crate::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use serde_json::{Map, Value};
+use std::cell::OnceCell;
 use std::ops::Range;
 
 /// A guess: a format, where its first marker is, how sure, why.
@@ -161,6 +162,9 @@ fn file_texts(output: &str, ls: &[OutLine]) -> FileTexts {
 /// Guesses from line markers, the first of each format.
 fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
     let any = |f: &dyn Fn(&str) -> bool| ls.iter().any(|l| f(l.text));
+    // Each "does the output have a closing marker" answer is the same for
+    // every marker line: asked once, not once per line (marker soup).
+    let (tail, end, hunks) = (OnceCell::new(), OnceCell::new(), OnceCell::new());
     let mut seen: Vec<&str> = vec![];
     let mut push = |g: Guess, out: &mut Vec<Guess>| {
         if !seen.contains(&g.format) {
@@ -171,7 +175,7 @@ fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
     for (i, l) in ls.iter().enumerate() {
         let t = l.text;
         if search_replace::is_head(t) {
-            let sure = any(&search_replace::is_tail);
+            let sure = *tail.get_or_init(|| any(&search_replace::is_tail));
             push(
                 Guess {
                     format: "search-replace",
@@ -182,7 +186,7 @@ fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
                 out,
             );
         } else if let Some(begin) = v4a(t) {
-            let end = any(&|x| x.trim() == "*** End Patch");
+            let end = *end.get_or_init(|| any(&|x| x.trim() == "*** End Patch"));
             push(
                 Guess {
                     format: "apply-patch",
@@ -202,7 +206,7 @@ fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
             || super::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text)))
             && !inside(&files.diff, l.start)
         {
-            let hunk = any(&hunk_header);
+            let hunk = *hunks.get_or_init(|| any(&hunk_header));
             push(
                 Guess {
                     format: "udiff",

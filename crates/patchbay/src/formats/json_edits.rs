@@ -13,12 +13,22 @@
 //! (`input`, `arguments` as an object or a JSON string, `function`,
 //! `tool_calls`), handing the path of a wrapper down.
 //!
-//! Cost: one pass over the output; each candidate start costs the length of
-//! its value, and starts inside a parsed value are skipped.
+//! Cost: one pass over the output. Where each bracket closes and whether a
+//! cut value is JSON so far are learnt once per bracket (`memo`), whatever
+//! candidate start reads them; starts inside a parsed value are skipped.
 
 use crate::edit::{Code, Edit, Op, Parsed};
 use serde_json::{Map, Value};
 use std::ops::Range;
+
+mod memo;
+mod prefix;
+
+use memo::Memo;
+
+/// The nesting `serde_json` reads (its recursion limit); deeper values are
+/// not JSON to it.
+const SERDE_DEPTH: u32 = 127;
 
 /// What was found at one place of the output.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,60 +148,52 @@ fn starts_line(b: &[u8], i: usize) -> bool {
 /// Finds the JSON values of an output, for a format whose edits are JSON.
 /// `edit_like` tells whether a piece of text that failed to parse was meant
 /// as an edit (it then becomes `Truncated` or `Broken`; otherwise it is
-/// prose and skipped). A value that reaches the end of the output, valid
-/// as far as it goes, is also `Truncated` when it starts a line or follows
-/// an edit: a reply cut inside its first object (`{"op": "`) has named no
-/// edit key yet, and a cut object must never let the complete edits before
-/// it apply. The objects of a top-level array are found one by one, each
-/// with its own range, so that the complete ones of a cut-off array are
-/// still known.
+/// prose and skipped); it must look for markers (`contains`), so that when
+/// a text has none, no later part of it has. A value that reaches the end
+/// of the output, valid as far as it goes, is also `Truncated` when it
+/// starts a line or follows an edit: a reply cut inside its first object
+/// (`{"op": "`) has named no edit key yet, and a cut object must never let
+/// the complete edits before it apply. So is a last line that is only `{`.
+/// The objects of a top-level array are found one by one, each with its own
+/// range, so that the complete ones of a cut-off array are still known.
 pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
     let b = output.as_bytes();
+    let mut s = Scan {
+        output,
+        edit_like,
+        memo: Memo::default(),
+        edit_seen: false,
+        prose_from: None,
+        prose_in: (0, 0),
+    };
     let mut out = vec![];
     let mut cut_array = false;
-    // Whether a value found so far was meant as an edit.
-    let mut edit_seen = false;
     let mut i = 0;
     while i < b.len() {
         if !starts_value(b, i) {
+            if b[i] == b'{' && s.lone_brace(i) {
+                out.push(Piece::Truncated(i..output.len()));
+                return out;
+            }
             i += 1;
             continue;
         }
-        let end = extent(b, i);
-        // Cut off, or prose whose quotes never close: only a value that is
-        // valid as far as it goes is a truncated one.
-        let truncated = || {
-            let rest = &output[i..];
-            let eof = match serde_json::from_str::<Value>(&repair(rest)) {
-                Err(e) => e.is_eof(),
-                Ok(_) => false,
-            };
-            eof && (edit_seen || starts_line(b, i) || edit_like(rest))
-        };
+        let end = s.memo.extent(b, i);
         if b[i] == b'[' {
             // Step inside: its objects are the next candidates.
-            cut_array |= end.is_none() && truncated();
+            cut_array |= end.is_none() && s.truncated(i);
             i += 1;
             continue;
         }
         match end {
-            Some(end) => {
-                let slice = &output[i..end];
-                match parse(slice) {
-                    Ok(v) => {
-                        edit_seen = edit_seen || edit_like(slice);
-                        out.push(Piece::Value(v, i..end));
-                        i = end;
-                    }
-                    Err(e) if edit_like(slice) => {
-                        edit_seen = true;
-                        out.push(Piece::Broken(e.to_string(), i..end));
-                        i = end;
-                    }
-                    Err(_) => i += 1,
+            Some(end) => match s.value(i, end) {
+                Some(piece) => {
+                    out.push(piece);
+                    i = end;
                 }
-            }
-            None if truncated() => {
+                None => i += 1,
+            },
+            None if s.truncated(i) => {
                 out.push(Piece::Truncated(i..output.len()));
                 return out;
             }
@@ -206,6 +208,87 @@ pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
         out.push(Piece::Truncated(from..output.len()));
     }
     out
+}
+
+/// The state of one [`scan`].
+struct Scan<'a> {
+    output: &'a str,
+    edit_like: &'a dyn Fn(&str) -> bool,
+    memo: Memo,
+    /// Whether a value found so far was meant as an edit.
+    edit_seen: bool,
+    /// An offset from which the rest of the output is known not to look
+    /// like an edit (`edit_like` is false for every later suffix too).
+    prose_from: Option<usize>,
+    /// A range known not to look like an edit, nor any part of it.
+    prose_in: (usize, usize),
+}
+
+impl Scan<'_> {
+    /// The piece for a closed value at `i..end`, or `None` for prose.
+    /// A value nested deeper than `serde_json` reads is not parsed at all
+    /// (each level inside it is a candidate of its own: parsing each would
+    /// be quadratic), and a value inside prose is prose too.
+    fn value(&mut self, i: usize, end: usize) -> Option<Piece> {
+        let slice = &self.output[i..end];
+        let parsed = if self.memo.depth(i) > SERDE_DEPTH {
+            Err(format!("nested deeper than {SERDE_DEPTH} levels"))
+        } else {
+            parse(slice).map_err(|e| e.to_string())
+        };
+        match parsed {
+            Ok(v) => {
+                self.edit_seen = self.edit_seen || (self.edit_like)(slice);
+                Some(Piece::Value(v, i..end))
+            }
+            Err(e) if self.slice_like(i, end) => {
+                self.edit_seen = true;
+                Some(Piece::Broken(e, i..end))
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// `edit_like` on `i..end`, known false inside a range where it was.
+    fn slice_like(&mut self, i: usize, end: usize) -> bool {
+        let (a, b) = self.prose_in;
+        if a <= i && end <= b {
+            return false;
+        }
+        let like = (self.edit_like)(&self.output[i..end]);
+        if !like {
+            self.prose_in = (i, end);
+        }
+        like
+    }
+
+    /// Whether the value at `i`, which the end of the output cuts, is a
+    /// truncated edit: valid as far as it goes (prose whose quotes never
+    /// close is not), and meant as an edit.
+    fn truncated(&mut self, i: usize) -> bool {
+        let b = self.output.as_bytes();
+        self.memo.valid_prefix(b, i) && (self.edit_seen || starts_line(b, i) || self.rest_like(i))
+    }
+
+    /// `edit_like` on the rest of the output from `i`, remembering where it
+    /// was false so that a later start does not read the rest again.
+    fn rest_like(&mut self, i: usize) -> bool {
+        if self.prose_from.is_some_and(|p| p <= i) {
+            return false;
+        }
+        let like = (self.edit_like)(&self.output[i..]);
+        if !like {
+            self.prose_from = Some(i);
+        }
+        like
+    }
+
+    /// A `{` with nothing but whitespace after it, on a line of its own or
+    /// after an edit: the reply was cut right after it.
+    fn lone_brace(&self, i: usize) -> bool {
+        let b = self.output.as_bytes();
+        b[i + 1..].iter().all(u8::is_ascii_whitespace) && (self.edit_seen || starts_line(b, i))
+    }
 }
 
 /// Adds the failed edit for a piece that is not a value: `Broken` is
@@ -460,5 +543,26 @@ mod tests {
         assert_eq!(text_lines(&text_value(&lines)).unwrap(), lines);
         let one = vec!["x".to_string(), "y".to_string()];
         assert_eq!(text_value(&one), Value::String("x\ny".into()));
+    }
+
+    /// The depth past which values are not handed to serde is serde's own
+    /// limit: a value one level deeper never parsed anyway.
+    #[test]
+    fn serde_reads_exactly_serde_depth_levels() {
+        let nest = |d: u32| format!("{}1{}", "[".repeat(d as usize), "]".repeat(d as usize));
+        assert!(serde_json::from_str::<Value>(&nest(SERDE_DEPTH)).is_ok());
+        assert!(serde_json::from_str::<Value>(&nest(SERDE_DEPTH + 1)).is_err());
+        let obj = |d: usize| format!("{}1{}", "{\"line\":".repeat(d), "}".repeat(d));
+        let p = scan(&obj(SERDE_DEPTH as usize), &|s: &str| {
+            s.contains("\"line\"")
+        });
+        assert!(matches!(p[..], [Piece::Value(..)]), "{p:?}");
+        let p = scan(&obj(SERDE_DEPTH as usize + 1), &|s: &str| {
+            s.contains("\"line\"")
+        });
+        assert!(
+            matches!(&p[..], [Piece::Broken(e, _)] if e.contains("nested deeper")),
+            "{p:?}"
+        );
     }
 }

@@ -72,6 +72,7 @@ impl Format for ToolCall {
 
     fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
+        let mut lines = LineCursor::default();
         for piece in json_edits::scan(output, &call_like) {
             match piece {
                 Piece::Value(v, span) => {
@@ -90,7 +91,7 @@ impl Format for ToolCall {
                     parsed.truncated = true;
                     let message = format!(
                         "the output ends inside a JSON tool call (from output line {}); the reply was cut off",
-                        line_of(output, span.start)
+                        lines.line_of(output, span.start).0
                     );
                     let path = scrape_path(&output[span.clone()]);
                     let op = Op::Invalid {
@@ -100,7 +101,7 @@ impl Format for ToolCall {
                     parsed.edits.push(Edit { path, op, span });
                 }
                 Piece::Broken(_, span) => {
-                    let message = broken(output, &span);
+                    let message = broken(output, &span, lines.line_of(output, span.start));
                     let path = scrape_path(&output[span.clone()]);
                     let op = Op::Invalid {
                         code: Code::Malformed,
@@ -276,15 +277,15 @@ fn view(range: Option<&Value>) -> Result<Option<(usize, Option<usize>)>, String>
 
 /// The message for a value that is not valid JSON, with its position in
 /// the output.
-fn broken(output: &str, span: &Range<usize>) -> String {
+/// The message for a call that is not JSON; `at` is the output line its
+/// span starts on, and `before` the characters of that line before it.
+fn broken(output: &str, span: &Range<usize>, (at, before): (usize, usize)) -> String {
     let text = &output[span.clone()];
-    let at = line_of(output, span.start);
     match serde_json::from_str::<Value>(text) {
         Err(e) => {
             let line = at + e.line().saturating_sub(1);
             let col = if e.line() <= 1 {
-                let line_start = output[..span.start].rfind('\n').map_or(0, |p| p + 1);
-                output[line_start..span.start].chars().count() + e.column()
+                before + e.column()
             } else {
                 e.column()
             };
@@ -296,13 +297,35 @@ fn broken(output: &str, span: &Range<usize>) -> String {
     }
 }
 
-/// 1-based output line of a byte offset.
-fn line_of(output: &str, at: usize) -> usize {
-    output.as_bytes()[..at.min(output.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+/// Output lines of increasing offsets, counted from the previous one (from
+/// the top for each damaged call, 100,000 of them were quadratic).
+#[derive(Default)]
+struct LineCursor {
+    at: usize,
+    breaks: usize,
+    /// Characters between the start of the line holding `at` and `at`.
+    column: usize,
+}
+
+impl LineCursor {
+    /// The 1-based output line of byte `at`, and how many characters of
+    /// that line stand before it.
+    fn line_of(&mut self, output: &str, at: usize) -> (usize, usize) {
+        let at = at.min(output.len());
+        let b = output.as_bytes();
+        if at < self.at {
+            *self = LineCursor::default();
+        }
+        let mut from = self.at;
+        for k in memchr::memchr_iter(b'\n', &b[self.at..at]) {
+            self.breaks += 1;
+            (from, self.column) = (self.at + k + 1, 0);
+        }
+        // Characters are the bytes that do not continue a UTF-8 sequence.
+        self.column += b[from..at].iter().filter(|&&c| c & 0xc0 != 0x80).count();
+        self.at = at;
+        (self.breaks + 1, self.column)
+    }
 }
 
 /// The `"path": "..."` of a call that does not parse, if it can be read.

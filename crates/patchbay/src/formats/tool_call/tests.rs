@@ -181,3 +181,16 @@ fn render_round_trips() {
         "{\"command\":\"create\",\"path\":\"n.txt\",\"file_text\":\"a\\n\"}\n"
     );
 }
+
+#[test]
+fn line_cursor_counts_like_a_scan_from_the_top() {
+    let out = "ab\né {\"x\n\n  ü{ z";
+    let mut c = LineCursor::default();
+    for at in (0..=out.len()).filter(|&k| out.is_char_boundary(k)) {
+        let line = out[..at].matches('\n').count() + 1;
+        let start = out[..at].rfind('\n').map_or(0, |p| p + 1);
+        let want = (line, out[start..at].chars().count());
+        assert_eq!(c.line_of(out, at), want, "at {at}");
+    }
+    assert_eq!(c.line_of(out, 0), (1, 0));
+}

@@ -1,0 +1,124 @@
+//! Re-reading only the end of a streamed reply.
+//!
+//! The complete edits of the text so far cannot change (that is what makes
+//! them complete), so a new chunk only needs the text from the last of them
+//! on. The tail is parsed from a few lines before that edit (the context
+//! its format reads there: a SEARCH/REPLACE block's path line and fence),
+//! and is used only when it reads that edit exactly as the whole parse did:
+//! then the parser is in the same state after it (the path a later block
+//! inherits is that edit's), and every later edit is read the same. When it
+//! does not agree, or for a format whose edits depend on text further up
+//! (a diff's file header, `lines`' copied view headers, `whole`'s rule for
+//! unnamed blocks), the stream parses the whole text as before.
+//!
+//! Messages of damaged edits can name output lines counted from the tail's
+//! start, so a tail holding one (other than the cut last edit, which waits)
+//! is not used either.
+
+use crate::edit::{Code, Edit, Op, Parsed};
+use crate::formats::{Format, ParseOptions};
+
+/// Lines of context before an edit's span that its format reads, or `None`
+/// when the format's edits depend on text further up.
+fn context_lines(format: &str) -> Option<usize> {
+    match format {
+        // The path line, a fence opening, a blank line.
+        "search-replace" => Some(3),
+        // A JSON edit's span starts at its own `{` (the objects of an
+        // array are read one by one).
+        "tool-call" | "hashline" => Some(0),
+        _ => None,
+    }
+}
+
+/// Where to start reading: `lines` lines before the line of `at`, or `at`
+/// itself for none.
+fn start_before(buf: &str, at: usize, lines: usize) -> usize {
+    if lines == 0 {
+        return at;
+    }
+    let mut from = buf[..at].rfind('\n').map_or(0, |k| k + 1);
+    for _ in 0..lines {
+        if from == 0 {
+            break;
+        }
+        from = buf[..from - 1].rfind('\n').map_or(0, |k| k + 1);
+    }
+    from
+}
+
+/// The edits after `stable` (the complete edits of the previous parse) in
+/// the parse of `buf`, read from the tail; `None` when the whole text must
+/// be parsed.
+pub(super) fn resume(
+    format: &str,
+    f: &dyn Format,
+    popt: &ParseOptions,
+    buf: &str,
+    stable: &[Edit],
+) -> Option<Parsed> {
+    let back = context_lines(format)?;
+    let last = stable.last()?;
+    // Leaves of one JSON value share its span: the group starts the tail.
+    let a = stable
+        .iter()
+        .rposition(|e| e.span != last.span)
+        .map_or(0, |k| k + 1);
+    let anchor = stable[a].span.start;
+    let from = start_before(buf, anchor.min(buf.len()), back);
+    let parsed = f.parse(&buf[from..], popt);
+    let tail = parsed.edits;
+    let j = tail.iter().position(|e| e.span.start + from == anchor)?;
+    let group = &stable[a..];
+    let same = tail
+        .get(j..j + group.len())?
+        .iter()
+        .zip(group)
+        .all(|(t, s)| {
+            t.path == s.path
+                && t.op == s.op
+                && t.span.start + from == s.span.start
+                && t.span.end + from == s.span.end
+        });
+    if !same {
+        return None;
+    }
+    let new = &tail[j + group.len()..];
+    let damaged = new.iter().enumerate().any(|(k, e)| match &e.op {
+        Op::Invalid { code, .. } => !(*code == Code::Truncated && k + 1 == new.len()),
+        _ => false,
+    });
+    if damaged {
+        return None;
+    }
+    let first = j + group.len();
+    Some(Parsed {
+        edits: new
+            .iter()
+            .map(|e| Edit {
+                span: e.span.start + from..e.span.end + from,
+                ..e.clone()
+            })
+            .collect(),
+        truncated: false,
+        // Indexes into the new edits.
+        mentions: (parsed.mentions.into_iter())
+            .filter(|(k, _)| *k >= first)
+            .map(|(k, m)| (k - first, m))
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_starts_lines_above() {
+        let buf = "a\nb\nc\nd\n";
+        assert_eq!(start_before(buf, 6, 0), 6);
+        assert_eq!(start_before(buf, 6, 1), 4);
+        assert_eq!(start_before(buf, 6, 2), 2);
+        assert_eq!(start_before(buf, 7, 5), 0);
+    }
+}
