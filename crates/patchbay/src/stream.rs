@@ -239,8 +239,10 @@ impl Stream {
             if parsed.edits[i].path.is_none() {
                 break;
             }
-            // An edit that reaches into a line still arriving may change.
-            if parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
+            // An edit that reaches into a line still arriving may change
+            // (a JSON value is whole once its bracket closes).
+            let json = matches!(name, "tool-call" | "hashline");
+            if !json && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
                 break;
             }
             self.format.get_or_insert(name);
