@@ -47,7 +47,8 @@ seed() {
     i=7
     for k in "${!names[@]}"; do [ "${names[$k]}" = "$fmt" ] && i=$k; done
     { printf "\\x$(printf %02x "$i")\\x00"; cat "$dir/output.txt"; } >"fuzz/corpus/parse/seed-$case"
-    file=$(find "$dir/before" -type f 2>/dev/null | sort | head -1)
+    # A case that creates its files has no before/.
+    file=$(find "$dir/before" -type f 2>/dev/null | sort | head -1 || true)
     { printf "\\x$(printf %02x "$i")\\x00\\x07"; [ -n "$file" ] && cat "$file"; printf '\0'; cat "$dir/output.txt"; } \
       >"fuzz/corpus/apply/seed-$case"
   done

@@ -42,6 +42,11 @@ fuzz_target!(|data: &[u8]| {
         partial: flags & 2 != 0,
         default_path: Some("src/a.rs".into()),
         max_level: Level::ALL[(flags >> 2) as usize % Level::ALL.len()],
+        stop_reason: match (flags >> 5) % 3 {
+            0 => None,
+            1 => Some(patchbay::StopReason::Stop),
+            _ => Some(patchbay::StopReason::Length),
+        },
         ..Default::default()
     };
     let report = patchbay::apply(&reply, &files, &opt).expect("registered format");

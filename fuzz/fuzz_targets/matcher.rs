@@ -107,6 +107,7 @@ fuzz_target!(|inp: Input| {
         window: inp.window as usize,
         max_level,
         min_start: inp.min_start as usize % (lines.len() + 2),
+        max_start: usize::MAX,
     };
     let got = hay.find(&block, opt);
     if let Ok(f) = &got {

@@ -25,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
             len: 2 + (data[1] as usize >> 1) % 7,
             with_line: data[1] & 0x80 != 0,
         },
+        complete: data[1] & 0x40 != 0,
     };
     let output = String::from_utf8_lossy(&data[2..]);
     let (fmt, parsed) = patchbay::parse_with(&output, name, &opt).expect("a registered name");
