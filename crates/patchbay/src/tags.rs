@@ -8,6 +8,7 @@
 //! characters stay the same), and hashing the 1-based line number too (the
 //! CRC then covers `N:` followed by the line). `O(len)` a line.
 
+use crate::text::{LineEnds, LineSpan};
 use serde::{Deserialize, Serialize};
 
 /// How tags are computed.
@@ -347,85 +348,6 @@ fn append(out: &mut Vec<u8>, src: &[u8], s: usize, e: usize) {
     }
 }
 
-/// Bit `k` set where byte `k` of `w` is `\n` (no false positives: the
-/// carry-free form of the zero-byte test, on `w ^ "\n\n\n\n\n\n\n\n"`).
-#[inline(always)]
-fn newline_bits(w: u64) -> u64 {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    let x = w ^ (LO * b'\n' as u64);
-    let high = !(((x & (LO * 0x7f)).wrapping_add(LO * 0x7f)) | x) & (LO * 0x80);
-    // The eight flag bits (7, 15, ..., 63) gathered into one byte.
-    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-}
-
-/// The lines of a text as `(start, end)` (`end` before the `\n` or
-/// `\r\n`), split as [`crate::text::Text`] does. Newlines are found 64
-/// bytes at a time as a bit mask (eight word-wide tests, portable and
-/// without `unsafe`), then taken bit by bit: a few instructions a line, no
-/// call a line as with `memchr`, and one hard-to-predict branch per 64
-/// bytes instead of one a line. An iterator, so that the view's loop body
-/// is inlined around it with its state in registers.
-struct LineEnds<'a> {
-    bytes: &'a [u8],
-    start: usize,
-    /// Offset of the block `mask` describes; `mask` holds its newlines
-    /// not yet taken.
-    base: usize,
-    mask: u64,
-}
-
-impl<'a> LineEnds<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
-        let mut it = LineEnds {
-            bytes,
-            start: 0,
-            base: 0,
-            mask: 0,
-        };
-        it.mask = it.block_mask();
-        it
-    }
-
-    /// The newlines of the block at `base` (a partial last one bytewise).
-    #[inline(always)]
-    fn block_mask(&self) -> u64 {
-        let b = self.base;
-        match self.bytes.get(b..b + 64) {
-            Some(block) => block.chunks_exact(8).enumerate().fold(0, |m, (k, w)| {
-                m | newline_bits(u64::from_le_bytes(w.try_into().expect("8 bytes"))) << (8 * k)
-            }),
-            None => self.bytes[b.min(self.bytes.len())..]
-                .iter()
-                .enumerate()
-                .fold(0, |m, (k, &c)| m | u64::from(c == b'\n') << k),
-        }
-    }
-}
-
-impl Iterator for LineEnds<'_> {
-    type Item = (usize, usize);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<(usize, usize)> {
-        while self.mask == 0 {
-            if self.base + 64 >= self.bytes.len() {
-                // No newline left: an unterminated last line, or the end.
-                let (s, n) = (self.start, self.bytes.len());
-                self.start = n;
-                return (s < n).then_some((s, n));
-            }
-            self.base += 64;
-            self.mask = self.block_mask();
-        }
-        let nl = self.base + self.mask.trailing_zeros() as usize;
-        self.mask &= self.mask - 1;
-        let s = self.start;
-        self.start = nl + 1;
-        let cr = nl > s && self.bytes[nl - 1] == b'\r';
-        Some((s, nl - usize::from(cr)))
-    }
-}
-
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
 /// Linear in the text; one allocation for the output. Lines are split as
 /// [`crate::text::Text`] does (a leading BOM is not content, `\r\n` and
@@ -444,7 +366,12 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 64 + lines * (width + len + 2));
     let mut number = Counter::new();
-    for (start, end) in LineEnds::new(bytes) {
+    for LineSpan {
+        start,
+        content_end: end,
+        ..
+    } in LineEnds::new(bytes)
+    {
         let w = number.width;
         let e = trimmed_end(body, start, end);
         let tag = if opt.with_line {
