@@ -24,12 +24,10 @@
 //! rolling hash over line hashes, so the worst case is `O(N + M·(C + W))`
 //! with `C` the candidate cap and `W` the hint window.
 
-use crate::fold::{fold, hash_bytes, indent, indent_width, is_blank};
+use crate::fold::{fold, indent, indent_width, is_blank};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A rung of the ladder; the receipt records the one that found the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -203,49 +201,130 @@ impl Default for FindOptions {
 /// How many candidates are collected before a lookup stops looking.
 pub const CANDIDATE_CAP: usize = 16;
 
-#[derive(Default)]
-struct IdHasher(u64);
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
+const NONE: u32 = u32::MAX;
+
+/// The hash of a line's key: 8 bytes a step, the last (partial) step one
+/// unaligned load that overlaps the one before instead of a byte loop, so a
+/// typical 20-byte line costs three multiplies. Only ever compared with
+/// itself (file lines against block lines), never stored.
+#[inline(always)]
+fn line_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+    let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes")) as u64;
+    let step = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
+    let n = b.len();
+    let mut h = 0xcbf2_9ce4_8422_2325 ^ (n as u64).wrapping_mul(K);
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            h = step(h, word(i));
+            i += 8;
+        }
+        h = step(h, word(n - 8));
+    } else if n >= 4 {
+        h = step(h, half(0) | half(n - 4) << 32);
+    } else if n > 0 {
+        // b[0], b[n / 2] and b[n - 1] are all the bytes of a 1-3 byte line.
+        h = step(
+            h,
+            b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16,
+        );
     }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 keys")
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
+    // Final avalanche so that the low bits (the table's slot) mix well.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// The hash of line `l`'s key; the exact key hashes the line itself.
+#[inline]
+fn key_hash(k: Key, l: &str) -> u64 {
+    match k {
+        Key::Exact => line_hash(l.as_bytes()),
+        Key::Trim => line_hash(l.trim().as_bytes()),
+        Key::Fold => line_hash(key_of(k, l).as_bytes()),
     }
 }
-type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
-
-const NONE: u32 = u32::MAX;
 
 /// Per key kind: every line's hash, and for every hash its first occurrence,
 /// its count and a chain to the next occurrence.
 struct Index {
     hashes: Vec<u64>,
-    head: IdMap<(u32, u32)>,
+    table: Table,
     next: Vec<u32>,
+}
+
+/// An open-addressing map from a line hash to (first line + 1, count),
+/// probed linearly; the key is not stored, `hashes[first]` is it. At most
+/// 2/3 full, zeroed memory is empty (so it is allocated zeroed, not
+/// written), and one slot is 8 bytes: about half a general hash map's
+/// memory and instructions for the 100,000 inserts of a large file.
+struct Table {
+    slots: Vec<(u32, u32)>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(lines: usize) -> Table {
+        let size = (lines + lines / 2 + 1).next_power_of_two();
+        Table {
+            slots: vec![(0, 0); size],
+            mask: size - 1,
+        }
+    }
+
+    /// The slot holding `h`, or the empty one where it would go.
+    #[inline]
+    fn slot(&self, hashes: &[u64], h: u64) -> usize {
+        let mut i = h as usize & self.mask;
+        loop {
+            let first = self.slots[i].0;
+            if first == 0 || hashes[first as usize - 1] == h {
+                return i;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// (first line, count) of `h`; `(NONE, 0)` when no line has it.
+    fn get(&self, hashes: &[u64], h: u64) -> (u32, u32) {
+        match self.slots[self.slot(hashes, h)] {
+            (0, _) => (NONE, 0),
+            (first, count) => (first - 1, count),
+        }
+    }
 }
 
 impl Index {
     fn build(lines: &[&str], k: Key) -> Index {
-        let hashes: Vec<u64> = lines
-            .iter()
-            .map(|l| hash_bytes(key_of(k, l).as_bytes()))
-            .collect();
-        let mut head: IdMap<(u32, u32)> = IdMap::default();
-        head.reserve(lines.len());
+        // The exact key (nearly every lookup) in its own loop, with the hash
+        // inlined: no branch on the key kind a line.
+        let hashes: Vec<u64> = match k {
+            Key::Exact => lines.iter().map(|l| line_hash(l.as_bytes())).collect(),
+            _ => lines.iter().map(|l| key_hash(k, l)).collect(),
+        };
+        let mut table = Table::new(lines.len());
         let mut next = vec![NONE; lines.len()];
+        // Backwards, so that each hash's chain ends up in file order.
         for i in (0..lines.len()).rev() {
-            let e = head.entry(hashes[i]).or_insert((NONE, 0));
-            next[i] = e.0;
-            *e = (i as u32, e.1 + 1);
+            let h = hashes[i];
+            let s = table.slot(&hashes, h);
+            let (first, count) = table.slots[s];
+            next[i] = first.wrapping_sub(1); // 0 (empty) becomes NONE
+            table.slots[s] = (i as u32 + 1, count + 1);
         }
-        Index { hashes, head, next }
+        Index {
+            hashes,
+            table,
+            next,
+        }
     }
     fn count(&self, h: u64) -> usize {
-        self.head.get(&h).map_or(0, |e| e.1 as usize)
+        self.table.get(&self.hashes, h).1 as usize
+    }
+    fn first(&self, h: u64) -> u32 {
+        self.table.get(&self.hashes, h).0
     }
 }
 
@@ -421,7 +500,7 @@ impl<'a> Haystack<'a> {
         }
         let mut out = Vec::new();
         if best.saturating_mul(m) <= 4 * n + 1024 {
-            let mut p = idx.head.get(&bh[anchor]).map_or(NONE, |e| e.0);
+            let mut p = idx.first(bh[anchor]);
             while p != NONE {
                 let pos = p as usize;
                 p = idx.next[pos];
@@ -500,9 +579,7 @@ impl<'a> Haystack<'a> {
 }
 
 fn block_hashes(level: Level, sub: &[&str]) -> Vec<u64> {
-    sub.iter()
-        .map(|l| hash_bytes(key_of(level.key(), l).as_bytes()))
-        .collect()
+    sub.iter().map(|l| key_hash(level.key(), l)).collect()
 }
 
 /// The one indentation prefix that turns every non-blank block line's

@@ -8,6 +8,7 @@
 //! characters stay the same), and hashing the 1-based line number too (the
 //! CRC then covers `N:` followed by the line). `O(len)` a line.
 
+use crate::text::{LineEnds, LineSpan};
 use serde::{Deserialize, Serialize};
 
 /// How tags are computed.
@@ -106,6 +107,38 @@ fn fold(c: u32, v: u128, n: usize) -> u32 {
             ^ t[0][b[15] as usize])
 }
 
+/// [`fold`] for a block of `n` bytes (1 to 8) right-aligned in a `u64`:
+/// half the look-ups, where `fold` would look up eight zero bytes (whose
+/// entries are zero) for nothing.
+#[inline(always)]
+fn fold8(c: u32, v: u64, n: usize) -> u32 {
+    let v = v ^ ((c as u64) << (8 * (8 - n)));
+    let rest = if n < 4 { c >> (8 * n) } else { 0 };
+    let t = &CRC_TABLES;
+    let b = v.to_le_bytes();
+    rest ^ (t[7][b[0] as usize] ^ t[6][b[1] as usize] ^ t[5][b[2] as usize] ^ t[4][b[3] as usize])
+        ^ (t[3][b[4] as usize] ^ t[2][b[5] as usize] ^ t[1][b[6] as usize] ^ t[0][b[7] as usize])
+}
+
+#[inline(always)]
+fn load8(buf: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(buf[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// [`block_at`] for `n` from 1 to 8, in a `u64`.
+#[inline(always)]
+fn block8_at(buf: &[u8], s: usize, n: usize) -> u64 {
+    if s + 8 <= buf.len() {
+        load8(buf, s) << (8 * (8 - n))
+    } else if s + n >= 8 {
+        load8(buf, s + n - 8) & (u64::MAX << (8 * (8 - n)))
+    } else {
+        let mut b = [0u8; 8];
+        b[8 - n..].copy_from_slice(&buf[s..s + n]);
+        u64::from_le_bytes(b)
+    }
+}
+
 #[inline(always)]
 fn load(buf: &[u8], at: usize) -> u128 {
     u128::from_le_bytes(buf[at..at + 16].try_into().expect("16 bytes"))
@@ -130,18 +163,20 @@ fn block_at(buf: &[u8], s: usize, n: usize) -> u128 {
 
 /// Continues a CRC-32 (`crc` is the CRC of what came before, 0 at the
 /// start, as `crc32fast::Hasher::new_with_initial`) over `buf[s..e]`.
-#[inline]
+/// Inlined into the view's loop (a call a line cost its arguments' spills);
+/// long lines go out of line to crc32fast.
+#[inline(always)]
 fn crc_span(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
     let n = e - s;
     if n >= LONG {
-        let mut h = crc32fast::Hasher::new_with_initial(crc);
-        h.update(&buf[s..e]);
-        return h.finalize();
+        return crc_long(crc, &buf[s..e]);
     }
     let mut c = !crc;
     let head = n % 16;
-    if head > 0 {
+    if head > 8 {
         c = fold(c, block_at(buf, s, head), head);
+    } else if head > 0 {
+        c = fold8(c, block8_at(buf, s, head), head);
     }
     let mut p = s + head;
     while p < e {
@@ -149,6 +184,13 @@ fn crc_span(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
         p += 16;
     }
     !c
+}
+
+#[inline(never)]
+fn crc_long(crc: u32, data: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new_with_initial(crc);
+    h.update(data);
+    h.finalize()
 }
 
 /// [`crc_span`] over a whole slice.
@@ -160,7 +202,7 @@ fn crc_update(crc: u32, data: &[u8]) -> u32 {
 /// The tag characters of a line: `buf[s..e]` is the line without terminator
 /// and trailing whitespace, `prefix` the hashed `N:` (empty unless
 /// `with_line`).
-#[inline]
+#[inline(always)]
 fn tag_chars(prefix: &[u8], buf: &[u8], s: usize, e: usize, len: usize) -> [u8; 8] {
     let seeded = |seed: u32| {
         let c = if prefix.is_empty() {
@@ -175,8 +217,16 @@ fn tag_chars(prefix: &[u8], buf: &[u8], s: usize, e: usize, len: usize) -> [u8; 
     // Base64url of the CRC bytes (big-endian) is a stream of 6-bit groups.
     let v = (first as u64) << 32 | second as u64;
     let mut out = [0u8; 8];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = B64[(v >> (58 - 6 * i) & 63) as usize];
+    // Two fixed loops (unrolled): the default 4-character tag needs only
+    // the first group of five.
+    if len <= 5 {
+        for (i, o) in out[..5].iter_mut().enumerate() {
+            *o = B64[(v >> (58 - 6 * i) & 63) as usize];
+        }
+    } else {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = B64[(v >> (58 - 6 * i) & 63) as usize];
+        }
     }
     out
 }
@@ -189,6 +239,22 @@ fn trimmed_len(line: &str) -> usize {
         Some(&b) if b > b' ' && b < 0x7f => line.len(),
         Some(_) => line.trim_end().len(),
         None => 0,
+    }
+}
+
+/// Where `text[s..e]` (a whole line of a `str`) ends without trailing
+/// whitespace: [`trimmed_len`] without slicing the `str` (whose boundary
+/// checks cost more than the answer) unless the line ends unusually.
+#[inline(always)]
+fn trimmed_end(text: &str, s: usize, e: usize) -> usize {
+    match e
+        .checked_sub(1)
+        .filter(|&l| l >= s)
+        .map(|l| text.as_bytes()[l])
+    {
+        Some(b) if b > b' ' && b < 0x7f => e,
+        Some(_) => s + text[s..e].trim_end().len(),
+        None => e,
     }
 }
 
@@ -295,13 +361,19 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     let len = opt.chars();
     // Exact bound: each line adds its number, `:`, the tag, ` ` and at most
     // one byte more than it had (a last line without newline gets one);
-    // the slack is for the last fixed-size copy.
+    // the slack is for the last fixed-size copy. Not zeroed: written by
+    // appending, so no `memset` of megabytes first.
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 64 + lines * (width + len + 2));
     let mut number = Counter::new();
-    let mut line = |out: &mut Vec<u8>, start: usize, end: usize| {
+    for LineSpan {
+        start,
+        content_end: end,
+        ..
+    } in LineEnds::new(bytes)
+    {
         let w = number.width;
-        let e = start + trimmed_len(&body[start..end]);
+        let e = trimmed_end(body, start, end);
         let tag = if opt.with_line {
             let mut p = [0u8; 24];
             p[..w].copy_from_slice(number.digits());
@@ -319,23 +391,10 @@ pub fn view(text: &str, opt: TagOptions) -> String {
         out[at + w + 1..at + w + 9].copy_from_slice(&tag);
         out[at + w + 1 + len] = b' ';
         out.truncate(at + w + len + 2);
-        append(out, bytes, start, end);
+        append(&mut out, bytes, start, end);
         out.push(b'\n');
         // Counted up for the next line only now, long before its copy.
         number.increment();
-    };
-    let mut start = 0;
-    for nl in memchr::memchr_iter(b'\n', bytes) {
-        let end = if nl > start && bytes[nl - 1] == b'\r' {
-            nl - 1
-        } else {
-            nl
-        };
-        line(&mut out, start, end);
-        start = nl + 1;
-    }
-    if start < bytes.len() {
-        line(&mut out, start, bytes.len());
     }
     // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
     // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,

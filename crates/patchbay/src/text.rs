@@ -32,6 +32,9 @@ pub struct Text<'a> {
     /// The CRC-32 of `src`, computed once: every `lines` edit of a file
     /// checks it, and 100,000 edits must not hash the file 100,000 times.
     crc: std::cell::OnceCell<u32>,
+    /// Lines ending in `\r\n`, counted by the split (so `dominant_eol` is
+    /// `O(1)`: the splice asks for it on every file it writes).
+    crlf: usize,
 }
 
 impl<'a> Text<'a> {
@@ -40,37 +43,18 @@ impl<'a> Text<'a> {
         let bom = src.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
         let bytes = src.as_bytes();
-        // Counting first costs one fast pass and saves regrowing (and
-        // copying) the span list on large files.
-        let mut lines = Vec::with_capacity(bytes.iter().filter(|&&b| b == b'\n').count() + 1);
-        let mut start = body_start;
-        let mut i = body_start;
-        while i < bytes.len() {
-            // memchr-like scan; the optimiser turns this into a fast loop.
-            match bytes[i..].iter().position(|&b| b == b'\n') {
-                Some(off) => {
-                    let nl = i + off;
-                    let content_end = if nl > start && bytes[nl - 1] == b'\r' {
-                        nl - 1
-                    } else {
-                        nl
-                    };
-                    lines.push(LineSpan {
-                        start,
-                        content_end,
-                        end: nl + 1,
-                    });
-                    start = nl + 1;
-                    i = nl + 1;
-                }
-                None => break,
-            }
-        }
-        if start < bytes.len() {
+        let body = &bytes[body_start..];
+        // memchr's vectorised count reserves the span list exactly (no
+        // regrowth, no copy of it); the split is `LineEnds` (newline bit
+        // masks 64 bytes at a time, a few instructions a line).
+        let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', body).count() + 1);
+        let mut crlf = 0;
+        for s in LineEnds::new(body) {
+            crlf += usize::from(s.end - s.content_end == 2);
             lines.push(LineSpan {
-                start,
-                content_end: bytes.len(),
-                end: bytes.len(),
+                start: s.start + body_start,
+                content_end: s.content_end + body_start,
+                end: s.end + body_start,
             });
         }
         Text {
@@ -78,6 +62,7 @@ impl<'a> Text<'a> {
             bom,
             lines,
             crc: std::cell::OnceCell::new(),
+            crlf,
         }
     }
 
@@ -126,16 +111,9 @@ impl<'a> Text<'a> {
 
     /// The terminator most lines use; ties and files without any go to LF.
     pub fn dominant_eol(&self) -> &'static str {
-        let mut crlf = 0usize;
-        let mut lf = 0usize;
-        for i in 0..self.len() {
-            match self.eol(i) {
-                "\r\n" => crlf += 1,
-                "\n" => lf += 1,
-                _ => {}
-            }
-        }
-        if crlf > lf {
+        // Every line but an unterminated last one ends in `\n` or `\r\n`.
+        let lf = self.len() - usize::from(!self.ends_with_newline()) - self.crlf;
+        if self.crlf > lf {
             "\r\n"
         } else {
             "\n"
@@ -184,6 +162,108 @@ impl<'a> Text<'a> {
             Some(s) => (s.start + col).min(s.end),
             None => self.src.len(),
         }
+    }
+}
+
+/// Bit `8j + 7` set where byte `j` of `w` is `\n` (no false positives:
+/// the carry-free form of the zero-byte test, on `w ^ "\n\n\n\n\n\n\n\n"`).
+#[inline(always)]
+fn newline_high_bits(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (LO * b'\n' as u64);
+    !(((x & (LO * 0x7f)).wrapping_add(LO * 0x7f)) | x) & (LO * 0x80)
+}
+
+/// Transposes the 8x8 bit matrix held in `x` (byte `r`, bit `c` goes to
+/// byte `c`, bit `r`): three swap steps, no multiply.
+#[inline(always)]
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^ t ^ (t << 28)
+}
+
+/// The lines of a text as spans (`content_end` before the `\n` or
+/// `\r\n`), split as [`Text`] does (it is [`Text::new`]'s split too). Newlines are found 64
+/// bytes at a time as a bit mask (eight word-wide tests, portable and
+/// without `unsafe`), then taken bit by bit: a few instructions a line, no
+/// call a line as with `memchr`, and one hard-to-predict branch per 64
+/// bytes instead of one a line. An iterator, so that the view's loop body
+/// is inlined around it with its state in registers.
+pub(crate) struct LineEnds<'a> {
+    bytes: &'a [u8],
+    start: usize,
+    /// Offset of the block `mask` describes; `mask` holds its newlines
+    /// not yet taken.
+    base: usize,
+    mask: u64,
+}
+
+impl<'a> LineEnds<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        let mut it = LineEnds {
+            bytes,
+            start: 0,
+            base: 0,
+            mask: 0,
+        };
+        it.mask = it.block_mask();
+        it
+    }
+
+    /// The newlines of the block at `base` (a partial last one bytewise).
+    #[inline(always)]
+    fn block_mask(&self) -> u64 {
+        let b = self.base;
+        match self.bytes.get(b..b + 64) {
+            // Word `k`'s flags shifted to bit `k` of each byte: byte `j`,
+            // bit `k` stands for byte `8k + j` of the block; transposed, it
+            // is bit `8k + j`. (A multiply gathering each word's flags
+            // instead vectorised into twice the instructions.)
+            Some(block) => transpose8(block.chunks_exact(8).enumerate().fold(0, |m, (k, w)| {
+                let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                m | newline_high_bits(w) >> (7 - k)
+            })),
+            None => self.bytes[b.min(self.bytes.len())..]
+                .iter()
+                .enumerate()
+                .fold(0, |m, (k, &c)| m | u64::from(c == b'\n') << k),
+        }
+    }
+}
+
+impl Iterator for LineEnds<'_> {
+    type Item = LineSpan;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<LineSpan> {
+        while self.mask == 0 {
+            if self.base + 64 >= self.bytes.len() {
+                // No newline left: an unterminated last line, or the end.
+                let (s, n) = (self.start, self.bytes.len());
+                self.start = n;
+                return (s < n).then_some(LineSpan {
+                    start: s,
+                    content_end: n,
+                    end: n,
+                });
+            }
+            self.base += 64;
+            self.mask = self.block_mask();
+        }
+        let nl = self.base + self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        let s = self.start;
+        self.start = nl + 1;
+        let cr = nl > s && self.bytes[nl - 1] == b'\r';
+        Some(LineSpan {
+            start: s,
+            content_end: nl - usize::from(cr),
+            end: nl + 1,
+        })
     }
 }
 

@@ -847,7 +847,15 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
     let mixed = (0..n).any(|i| !matches!(text.eol(i), "" | "\n"))
         && (0..n).any(|i| !matches!(text.eol(i), "" | "\r\n"));
     let final_nl = original.is_none() || text.ends_with_newline();
-    let mut out = String::with_capacity(src.len() + 64);
+    // Room for everything the loop below may write (the kept text, every
+    // new line with a CRLF, one more terminator): one allocation, never a
+    // regrowth that copies the megabytes already written.
+    let added: usize = planned
+        .iter()
+        .flat_map(|p| &p.new)
+        .map(|l| l.len() + 2)
+        .sum();
+    let mut out = String::with_capacity(src.len() + added + 2);
     if text.has_bom() {
         out.push('\u{feff}');
     }
