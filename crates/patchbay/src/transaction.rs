@@ -153,19 +153,7 @@ pub fn run(
         let out_lines = output_lines.range(&edit.span);
         let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
         let w = works.get(path, bad.is_none(), files);
-        let mut r = Receipt {
-            index: idx,
-            status: EditStatus::Failed,
-            code: None,
-            strategy: None,
-            lines: None,
-            message: None,
-            output_lines: Some(out_lines),
-        };
-        match bad {
-            Some((code, msg)) => fail(&mut r, code, msg),
-            None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
-        }
+        let r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
         w.receipts.push(r);
     }
     let mut work = works.list;
@@ -337,19 +325,7 @@ pub fn run_alone(
         w.planned.clear();
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
-        let mut r = Receipt {
-            index: idx,
-            status: EditStatus::Failed,
-            code: None,
-            strategy: None,
-            lines: None,
-            message: None,
-            output_lines: Some(out_lines),
-        };
-        match bad {
-            Some((code, msg)) => fail(&mut r, code, msg),
-            None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
-        }
+        let mut r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
         let cut = matches!(
             edit.op,
             Op::Invalid {
@@ -376,6 +352,35 @@ fn hold_back(r: &mut Receipt, truncated: bool) {
     } else {
         "located, not applied: another edit failed and the transaction is all-or-nothing".into()
     });
+}
+
+/// The receipt of one edit: its refusal when its path cannot be used, else
+/// what locating it against its file's original gives.
+#[allow(clippy::too_many_arguments)]
+fn receipt(
+    w: &mut FileWork,
+    edit: &Edit,
+    idx: usize,
+    out_lines: [usize; 2],
+    bad: Option<(Code, String)>,
+    opt: &Options,
+    files: &BTreeMap<String, String>,
+    format: &str,
+) -> Receipt {
+    let mut r = Receipt {
+        index: idx,
+        status: EditStatus::Failed,
+        code: None,
+        strategy: None,
+        lines: None,
+        message: None,
+        output_lines: Some(out_lines),
+    };
+    match bad {
+        Some((code, msg)) => fail(&mut r, code, msg),
+        None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
+    }
+    r
 }
 
 fn fail(r: &mut Receipt, code: Code, msg: String) {

@@ -202,6 +202,20 @@ fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, Strin
     }
 }
 
+/// The edit of the block from head `h` to its end line `t` (a tail, or a
+/// second divider that ended it).
+fn block_edit(lines: &[OutLine], path: &Option<String>, h: usize, t: usize, n: usize) -> Edit {
+    let op = block_op(lines, h, t, n).unwrap_or_else(|message| Op::Invalid {
+        code: Code::Malformed,
+        message,
+    });
+    Edit {
+        path: path.clone(),
+        op,
+        span: lines[h].start..lines[t].end,
+    }
+}
+
 impl Format for SearchReplace {
     fn name(&self) -> &'static str {
         "search-replace"
@@ -243,30 +257,14 @@ impl Format for SearchReplace {
             }
             match block_end(&lines, i, n) {
                 End::Tail(t) => {
-                    let op = block_op(&lines, i, t, n).unwrap_or_else(|message| Op::Invalid {
-                        code: Code::Malformed,
-                        message,
-                    });
-                    parsed.edits.push(Edit {
-                        path: path.clone(),
-                        op,
-                        span: l.start..lines[t].end,
-                    });
+                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
                     after_block = true;
                     i = t + 1;
                     floor = i;
                 }
                 End::Head(j) | End::Eof(j) if divider_end(&lines, i, j, n).is_some() => {
                     let t = divider_end(&lines, i, j, n).expect("checked");
-                    let op = block_op(&lines, i, t, n).unwrap_or_else(|message| Op::Invalid {
-                        code: Code::Malformed,
-                        message,
-                    });
-                    parsed.edits.push(Edit {
-                        path: path.clone(),
-                        op,
-                        span: l.start..lines[t].end,
-                    });
+                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
                     after_block = false;
                     i = t + 1;
                     floor = i;
