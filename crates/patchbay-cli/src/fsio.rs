@@ -239,7 +239,7 @@ pub fn read_stamped(path: &Path, rel: &str) -> Result<Option<(String, Stamp)>, S
 /// `tag`, `outline`/`slice`/`splice`): UTF-8 text without NUL bytes. A NUL
 /// means a binary file, which an edit written as text would corrupt.
 pub fn editable_text(bytes: Vec<u8>, rel: &str) -> Result<String, String> {
-    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+    if let Some(at) = memchr::memchr(0, &bytes) {
         return Err(format!("cannot edit {rel}: it is a binary file (NUL byte at offset {at}); only text files can be edited"));
     }
     String::from_utf8(bytes).map_err(|e| {
