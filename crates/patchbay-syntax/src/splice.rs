@@ -35,7 +35,17 @@ pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Erro
         .map(|(c, _)| dedent(c, &slice.indent))
         .collect();
     let e = Text::new(edited);
-    let e_lines = e.lines();
+    let mut e_lines = e.lines();
+    // A slice's text is the middle of a file: a U+FEFF at its start is the
+    // symbol's own character (the file's BOM is never in a slice), which
+    // `Text` would take for a byte-order mark and drop.
+    let first = edited.strip_prefix('\u{feff}').map(|rest| {
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        &edited[..'\u{feff}'.len_utf8() + end]
+    });
+    if let (Some(line), Some(slot)) = (first, e_lines.first_mut()) {
+        *slot = line;
+    }
     let own = common_indent(&e_lines);
     let new: Vec<&str> = e_lines.iter().map(|l| dedent(l, own)).collect();
 
