@@ -116,46 +116,152 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
     let mut files: Vec<FileState> = req
         .files
         .iter()
-        .map(|f| {
-            let lines: Vec<&str> = f.text.lines().collect();
-            let index = line_index(&f.path, &f.text, f.sections.clone(), tok);
-            let sections: Vec<_> = index.iter().map(|p| p.section.clone()).collect();
-            let scores = select::score(&sections, &lines, &terms);
-            let mut ranked: Vec<usize> = (0..index.len())
-                .filter(|&k| scores[k].score > 0.0)
-                .collect();
-            // Best first; among equals, nearest the best (the target) first,
-            // so that what is added around it stays in one piece.
-            let best = ranked
-                .iter()
-                .copied()
-                .max_by(|&a, &b| scores[a].score.total_cmp(&scores[b].score).then(b.cmp(&a)));
-            let dist = |k: usize| best.map_or(k, |t| k.abs_diff(t));
-            ranked.sort_by(|&a, &b| {
-                scores[b]
-                    .score
-                    .total_cmp(&scores[a].score)
-                    .then(dist(a).cmp(&dist(b)))
-                    .then(a.cmp(&b))
-            });
-            let whole = select::render(&f.path, &lines, &[(1, lines.len())], opt.line_numbers);
-            FileState {
-                path: &f.path,
-                full_tokens: tok.count(&whole),
-                lines,
-                index,
-                scores,
-                ranked,
-                tokens: 0,
-                trimmed_from: None,
-            }
-        })
+        .map(|f| file_state(f, &terms, req))
         .collect();
 
     // 1. The minimum: each file's target section.
-    let mut need = fixed;
-    let mut mins = vec![];
+    let (need, mins) = reserve_targets(&mut files, req, &mut warnings);
+    let need = fixed + need;
+    if need > window {
+        return Err(PlanError::DoesNotFit {
+            need,
+            window,
+            message: format!(
+                "even the minimum does not fit: system prompt ({system}) + task ({task}) + reply reserve ({}) + target sections [{}] need {need} tokens, more than the window of {window}",
+                req.reserve + opt.overhead,
+                mins.join(", ")
+            ),
+        });
+    }
+    let mut left = window - need;
+
+    // 2. The code the task wants.
     for f in &mut files {
+        add_wanted(f, req, &mut left);
+    }
+
+    // 3. Memory, newest first; 4. context, in order. Each stops at the first
+    // entry that does not fit, so what goes is the oldest memory and the
+    // last context.
+    let memory: Vec<(String, usize)> = (req.memory.iter().enumerate().rev())
+        .map(|(i, m)| {
+            (
+                format!("memory {} of {}", i + 1, req.memory.len()),
+                tok.count(m),
+            )
+        })
+        .collect();
+    let (memory_kept, mut mem_parts) = fit_in_order(
+        "memory",
+        &memory,
+        &mut left,
+        "older than a memory entry that did not fit (oldest go first)",
+        "were left after the code (memory goes before code; oldest first)",
+    );
+    mem_parts.reverse();
+    let context: Vec<(String, usize)> = (req.context.iter())
+        .map(|c| (c.name.clone(), tok.count(&c.text)))
+        .collect();
+    let (context_kept, context_parts) = fit_in_order(
+        "context",
+        &context,
+        &mut left,
+        "after a context entry that did not fit",
+        "were left after the code and memory (folder context goes first)",
+    );
+    parts.extend(context_parts);
+    parts.extend(mem_parts);
+
+    // 5. Sections that use the task's identifiers, then neighbours of what
+    // was chosen, until the budget is spent.
+    for f in &mut files {
+        add_the_rest(f, req, &mut left);
+    }
+
+    let mut out_files = vec![];
+    let mut code = 0;
+    for f in files {
+        code += f.tokens;
+        let (file, p) = file_plan(f, req, &mut warnings);
+        parts.push(p);
+        out_files.push(file);
+    }
+    if let Some(e) = opt.expected_output {
+        warnings.extend(output_size_warning(e.per_item, e.items, req.reserve));
+    }
+    let totals = Totals {
+        system,
+        task,
+        reserve: req.reserve,
+        overhead: opt.overhead,
+        memory: memory_kept,
+        context: context_kept,
+        code,
+        free: left,
+        code_budget: window - fixed - memory_kept - context_kept,
+    };
+    Ok(Plan {
+        window,
+        tokenizer: tok,
+        totals,
+        parts,
+        files: out_files,
+        warnings,
+    })
+}
+
+/// A file's line index, its sections scored against the task and ranked:
+/// best first; among equals, nearest the best (the target) first, so that
+/// what is added around it stays in one piece.
+fn file_state<'a>(f: &'a super::FileInput, terms: &select::Terms, req: &Request) -> FileState<'a> {
+    let tok = req.options.tokenizer;
+    let lines: Vec<&str> = f.text.lines().collect();
+    let index = line_index(&f.path, &f.text, f.sections.clone(), tok);
+    let sections: Vec<_> = index.iter().map(|p| p.section.clone()).collect();
+    let scores = select::score(&sections, &lines, terms);
+    let mut ranked: Vec<usize> = (0..index.len())
+        .filter(|&k| scores[k].score > 0.0)
+        .collect();
+    let best = ranked
+        .iter()
+        .copied()
+        .max_by(|&a, &b| scores[a].score.total_cmp(&scores[b].score).then(b.cmp(&a)));
+    let dist = |k: usize| best.map_or(k, |t| k.abs_diff(t));
+    ranked.sort_by(|&a, &b| {
+        scores[b]
+            .score
+            .total_cmp(&scores[a].score)
+            .then(dist(a).cmp(&dist(b)))
+            .then(a.cmp(&b))
+    });
+    let whole = select::render(
+        &f.path,
+        &lines,
+        &[(1, lines.len())],
+        req.options.line_numbers,
+    );
+    FileState {
+        path: &f.path,
+        full_tokens: tok.count(&whole),
+        lines,
+        index,
+        scores,
+        ranked,
+        tokens: 0,
+        trimmed_from: None,
+    }
+}
+
+/// Step 1: each file's target section (a file without sections whole);
+/// the tokens they need and a description of each target.
+fn reserve_targets(
+    files: &mut [FileState],
+    req: &Request,
+    warnings: &mut Vec<String>,
+) -> (usize, Vec<String>) {
+    let mut need = 0;
+    let mut mins = vec![];
+    for f in files {
         if f.index.is_empty() {
             f.tokens = f.full_tokens;
             need += f.tokens;
@@ -188,176 +294,130 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
             f.path, s.start_line, s.end_line
         ));
     }
-    if need > window {
-        return Err(PlanError::DoesNotFit {
-            need,
-            window,
-            message: format!(
-                "even the minimum does not fit: system prompt ({system}) + task ({task}) + reply reserve ({}) + target sections [{}] need {need} tokens, more than the window of {window}",
-                req.reserve + opt.overhead,
-                mins.join(", ")
-            ),
-        });
-    }
-    let mut left = window - need;
+    (need, mins)
+}
 
-    // 2. The code the task wants.
-    for f in &mut files {
-        if f.index.is_empty() {
+/// Step 2: a file under the line-index threshold whole, if it fits; else
+/// the sections the task names strongly.
+fn add_wanted(f: &mut FileState, req: &Request, left: &mut usize) {
+    if f.index.is_empty() {
+        return;
+    }
+    if f.lines.len() <= req.options.index_threshold {
+        if take(left, f.tokens, f.full_tokens) {
+            for k in 0..f.index.len() {
+                f.select(k, f.full_tokens, "part of a file sent whole".into());
+            }
+            return;
+        }
+        f.trimmed_from = Some(*left + f.tokens);
+    }
+    for k in f.ranked.clone() {
+        if f.index[k].selected || !f.scores[k].strong {
             continue;
         }
-        if f.lines.len() <= opt.index_threshold {
-            let all: BTreeSet<usize> = (0..f.index.len()).collect();
-            if take(&mut left, f.tokens, f.full_tokens) {
-                for k in all {
-                    f.select(k, f.full_tokens, "part of a file sent whole".into());
-                }
-                continue;
-            }
-            f.trimmed_from = Some(left + f.tokens);
-        }
-        for k in f.ranked.clone() {
-            if f.index[k].selected || !f.scores[k].strong {
-                continue;
-            }
-            let cost = f.cost_with(k, req);
-            if take(&mut left, f.tokens, cost) {
-                let reason = f.scores[k].reason.clone();
-                f.select(k, cost, reason);
-            }
+        let cost = f.cost_with(k, req);
+        if take(left, f.tokens, cost) {
+            let reason = f.scores[k].reason.clone();
+            f.select(k, cost, reason);
         }
     }
+}
 
-    // 3. Memory, newest first; 4. context, in order. Each stops at the first
-    // entry that does not fit, so what goes is the oldest memory and the
-    // last context.
-    let mut memory_kept = 0;
-    let mut mem_parts = vec![];
+/// Entries `(name, tokens)` kept in order while they fit; from the first
+/// that does not, every later one is dropped too (`after` says why; `short`
+/// ends the first one's reason). The tokens kept and a part per entry.
+fn fit_in_order(
+    kind: &str,
+    entries: &[(String, usize)],
+    left: &mut usize,
+    after: &str,
+    short: &str,
+) -> (usize, Vec<Part>) {
+    let mut kept = 0;
+    let mut parts = vec![];
     let mut stopped = false;
-    for (i, m) in req.memory.iter().enumerate().rev() {
-        let t = tok.count(m);
-        let name = format!("memory {} of {}", i + 1, req.memory.len());
-        if !stopped && t <= left {
-            left -= t;
-            memory_kept += t;
-            mem_parts.push(part("memory", &name, t, "kept", String::new()));
+    for (name, t) in entries {
+        let t = *t;
+        if !stopped && t <= *left {
+            *left -= t;
+            kept += t;
+            parts.push(part(kind, name, t, "kept", String::new()));
         } else {
             let why = if stopped {
-                "older than a memory entry that did not fit (oldest go first)".to_string()
+                after.to_string()
             } else {
-                format!("needs {t} tokens, {left} were left after the code (memory goes before code; oldest first)")
+                format!("needs {t} tokens, {left} {short}")
             };
             stopped = true;
-            mem_parts.push(part("memory", &name, t, "dropped", why));
+            parts.push(part(kind, name, t, "dropped", why));
         }
     }
-    mem_parts.reverse();
-    let mut context_kept = 0;
-    let mut stopped = false;
-    for c in &req.context {
-        let t = tok.count(&c.text);
-        if !stopped && t <= left {
-            left -= t;
-            context_kept += t;
-            parts.push(part("context", &c.name, t, "kept", String::new()));
-        } else {
-            let why = if stopped {
-                "after a context entry that did not fit".to_string()
-            } else {
-                format!("needs {t} tokens, {left} were left after the code and memory (folder context goes first)")
-            };
-            stopped = true;
-            parts.push(part("context", &c.name, t, "dropped", why));
-        }
-    }
-    parts.extend(mem_parts);
+    (kept, parts)
+}
 
-    // 5. Sections that use the task's identifiers, then neighbours of what
-    // was chosen, until the budget is spent.
-    for f in &mut files {
-        for k in f.ranked.clone() {
-            if f.index[k].selected {
-                continue;
-            }
-            let cost = f.cost_with(k, req);
-            if take(&mut left, f.tokens, cost) {
-                let reason = f.scores[k].reason.clone();
-                f.select(k, cost, reason);
-            }
+/// Step 5: the other sections that use the task's identifiers, then the
+/// neighbours of what was chosen, while they fit.
+fn add_the_rest(f: &mut FileState, req: &Request, left: &mut usize) {
+    for k in f.ranked.clone() {
+        if f.index[k].selected {
+            continue;
         }
-        while let Some((k, cost)) = next_neighbour(f, req, left) {
-            take(&mut left, f.tokens, cost);
-            f.select(k, cost, "next to the selected sections".into());
+        let cost = f.cost_with(k, req);
+        if take(left, f.tokens, cost) {
+            let reason = f.scores[k].reason.clone();
+            f.select(k, cost, reason);
         }
     }
+    while let Some((k, cost)) = next_neighbour(f, req, *left) {
+        take(left, f.tokens, cost);
+        f.select(k, cost, "next to the selected sections".into());
+    }
+}
 
-    let mut out_files = vec![];
-    let mut code = 0;
-    for f in files {
-        let set = chosen(&f.index);
-        let ranges = if f.index.is_empty() {
-            vec![]
-        } else {
-            f.ranges(&set)
-        };
-        let whole = f.index.is_empty() || ranges == [(1, f.lines.len())];
-        code += f.tokens;
-        let reason = if whole {
-            if let Some(w) = output_size_warning(f.full_tokens, 1, req.reserve) {
-                warnings.push(format!("if the model rewrites {} whole: {w}", f.path));
-            }
-            String::new()
-        } else if let Some(room) = f.trimmed_from {
-            format!(
-                "trimmed to the sections the task needs: the whole file needs {} tokens, {room} were left for it",
-                f.full_tokens
-            )
-        } else {
-            format!(
-                "{} lines, over the line-index threshold of {}: sent the sections the task needs and their neighbours ({} of {} tokens)",
-                f.lines.len(),
-                opt.index_threshold,
-                f.tokens,
-                f.full_tokens
-            )
-        };
-        let status = if whole { "kept" } else { "trimmed" };
-        parts.push(part("file", f.path, f.tokens, status, reason));
-        let excerpt = f.render(&set, req);
-        out_files.push(FilePlan {
-            path: f.path.to_string(),
-            lines: f.lines.len(),
-            full_tokens: f.full_tokens,
-            tokens: f.tokens,
-            mode: if whole { "whole" } else { "sections" }.into(),
-            ranges,
-            index: f.index,
-            excerpt,
-        });
-    }
-    if let Some(e) = opt.expected_output {
-        warnings.extend(output_size_warning(e.per_item, e.items, req.reserve));
-    }
-    let fixed_kept = system + task + req.reserve + opt.overhead;
-    let totals = Totals {
-        system,
-        task,
-        reserve: req.reserve,
-        overhead: opt.overhead,
-        memory: memory_kept,
-        context: context_kept,
-        code,
-        free: left,
-        code_budget: window - fixed_kept - memory_kept - context_kept,
+/// What is sent of one file, and its part of the plan with the reason.
+fn file_plan(f: FileState, req: &Request, warnings: &mut Vec<String>) -> (FilePlan, Part) {
+    let opt = &req.options;
+    let set = chosen(&f.index);
+    let ranges = if f.index.is_empty() {
+        vec![]
+    } else {
+        f.ranges(&set)
     };
-    Ok(Plan {
-        window,
-        tokenizer: tok,
-        totals,
-        parts,
-        files: out_files,
-        warnings,
-    })
+    let whole = f.index.is_empty() || ranges == [(1, f.lines.len())];
+    let reason = if whole {
+        if let Some(w) = output_size_warning(f.full_tokens, 1, req.reserve) {
+            warnings.push(format!("if the model rewrites {} whole: {w}", f.path));
+        }
+        String::new()
+    } else if let Some(room) = f.trimmed_from {
+        format!(
+            "trimmed to the sections the task needs: the whole file needs {} tokens, {room} were left for it",
+            f.full_tokens
+        )
+    } else {
+        format!(
+            "{} lines, over the line-index threshold of {}: sent the sections the task needs and their neighbours ({} of {} tokens)",
+            f.lines.len(),
+            opt.index_threshold,
+            f.tokens,
+            f.full_tokens
+        )
+    };
+    let status = if whole { "kept" } else { "trimmed" };
+    let p = part("file", f.path, f.tokens, status, reason);
+    let excerpt = f.render(&set, req);
+    let plan = FilePlan {
+        path: f.path.to_string(),
+        lines: f.lines.len(),
+        full_tokens: f.full_tokens,
+        tokens: f.tokens,
+        mode: if whole { "whole" } else { "sections" }.into(),
+        ranges,
+        index: f.index,
+        excerpt,
+    };
+    (plan, p)
 }
 
 /// The unselected section next to the selection that fits in `left`:
