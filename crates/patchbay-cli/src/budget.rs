@@ -193,6 +193,28 @@ fn short(name: &str) -> String {
 }
 
 fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
+    let req = request(b)?;
+    let p = match plan(&req) {
+        Ok(p) => p,
+        Err(e) => {
+            if b.json {
+                json(serde_json::to_string_pretty(&e))?;
+            } else {
+                out(&format!("does not fit: {e}\n"));
+            }
+            return Ok(1);
+        }
+    };
+    if b.json {
+        json(serde_json::to_string_pretty(&p))?;
+    } else {
+        out(&render_plan(&p, b.excerpt));
+    }
+    Ok(0)
+}
+
+/// The planner's request from `budget`'s arguments (the files read).
+fn request(b: &BudgetArgs) -> Result<Request, Failure> {
     let task = match (b.value("--task"), b.value("--task-file")) {
         (Some(t), _) => t.to_string(),
         (None, Some(f)) => read(f)?,
@@ -269,21 +291,12 @@ fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
             expected_output: expected,
         },
     };
-    let p = match plan(&req) {
-        Ok(p) => p,
-        Err(e) => {
-            if b.json {
-                json(serde_json::to_string_pretty(&e))?;
-            } else {
-                out(&format!("does not fit: {e}\n"));
-            }
-            return Ok(1);
-        }
-    };
-    if b.json {
-        json(serde_json::to_string_pretty(&p))?;
-        return Ok(0);
-    }
+    Ok(req)
+}
+
+/// The plan as text: each part with its tokens and reason, the sections
+/// sent of trimmed files, the warnings, and with `excerpt` what is sent.
+fn render_plan(p: &patchbay::budget::Plan, excerpt: bool) -> String {
     let t = &p.totals;
     let mut s = format!("window {} tokens ({})\n", p.window, p.tokenizer.name());
     for part in &p.parts {
@@ -343,13 +356,12 @@ fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
     for w in &p.warnings {
         s.push_str(&format!("warning: {w}\n"));
     }
-    if b.excerpt {
+    if excerpt {
         for f in &p.files {
             s.push_str(&format!("\n{}", f.excerpt));
         }
     }
-    out(&s);
-    Ok(0)
+    s
 }
 
 /// The tree-sitter outline of a file as budget sections, when its language
