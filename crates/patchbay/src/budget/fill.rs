@@ -81,36 +81,7 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
     let window = req.window;
     let (system, task) = (tok.count(&req.system), tok.count(&req.task));
     let fixed = system + task + req.reserve + opt.overhead;
-    let mut parts = vec![
-        part("system", "system prompt", system, "kept", String::new()),
-        part("task", "task", task, "kept", String::new()),
-        part(
-            "reserve",
-            "reply reserve",
-            req.reserve,
-            "kept",
-            String::new(),
-        ),
-    ];
-    if opt.overhead > 0 {
-        parts.push(part(
-            "overhead",
-            "chat template",
-            opt.overhead,
-            "kept",
-            String::new(),
-        ));
-    }
-    if fixed > window {
-        return Err(PlanError::DoesNotFit {
-            need: fixed,
-            window,
-            message: format!(
-                "the system prompt ({system}), task ({task}) and reply reserve ({}) need {fixed} tokens, more than the window of {window}",
-                req.reserve + opt.overhead
-            ),
-        });
-    }
+    let mut parts = fixed_parts(req, system, task)?;
     let terms = select::terms(&req.task);
     let mut warnings = vec![];
     let mut files: Vec<FileState> = req
@@ -140,37 +111,8 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
         add_wanted(f, req, &mut left);
     }
 
-    // 3. Memory, newest first; 4. context, in order. Each stops at the first
-    // entry that does not fit, so what goes is the oldest memory and the
-    // last context.
-    let memory: Vec<(String, usize)> = (req.memory.iter().enumerate().rev())
-        .map(|(i, m)| {
-            (
-                format!("memory {} of {}", i + 1, req.memory.len()),
-                tok.count(m),
-            )
-        })
-        .collect();
-    let (memory_kept, mut mem_parts) = fit_in_order(
-        "memory",
-        &memory,
-        &mut left,
-        "older than a memory entry that did not fit (oldest go first)",
-        "were left after the code (memory goes before code; oldest first)",
-    );
-    mem_parts.reverse();
-    let context: Vec<(String, usize)> = (req.context.iter())
-        .map(|c| (c.name.clone(), tok.count(&c.text)))
-        .collect();
-    let (context_kept, context_parts) = fit_in_order(
-        "context",
-        &context,
-        &mut left,
-        "after a context entry that did not fit",
-        "were left after the code and memory (folder context goes first)",
-    );
-    parts.extend(context_parts);
-    parts.extend(mem_parts);
+    // 3. Memory, newest first; 4. context, in order.
+    let (memory_kept, context_kept) = add_notes(req, &mut left, &mut parts);
 
     // 5. Sections that use the task's identifiers, then neighbours of what
     // was chosen, until the budget is spent.
@@ -208,6 +150,81 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
         files: out_files,
         warnings,
     })
+}
+
+/// The parts that are always kept (system prompt, task, reply reserve, the
+/// chat template's overhead), or why they alone do not fit.
+fn fixed_parts(req: &Request, system: usize, task: usize) -> Result<Vec<Part>, PlanError> {
+    let opt = &req.options;
+    let window = req.window;
+    let fixed = system + task + req.reserve + opt.overhead;
+    let mut parts = vec![
+        part("system", "system prompt", system, "kept", String::new()),
+        part("task", "task", task, "kept", String::new()),
+        part(
+            "reserve",
+            "reply reserve",
+            req.reserve,
+            "kept",
+            String::new(),
+        ),
+    ];
+    if opt.overhead > 0 {
+        parts.push(part(
+            "overhead",
+            "chat template",
+            opt.overhead,
+            "kept",
+            String::new(),
+        ));
+    }
+    if fixed > window {
+        return Err(PlanError::DoesNotFit {
+            need: fixed,
+            window,
+            message: format!(
+                "the system prompt ({system}), task ({task}) and reply reserve ({}) need {fixed} tokens, more than the window of {window}",
+                req.reserve + opt.overhead
+            ),
+        });
+    }
+    Ok(parts)
+}
+
+/// Steps 3 and 4: memory, newest first, then context in order. Each stops
+/// at the first entry that does not fit, so what goes is the oldest memory
+/// and the last context. The tokens of memory and of context kept.
+fn add_notes(req: &Request, left: &mut usize, parts: &mut Vec<Part>) -> (usize, usize) {
+    let tok = req.options.tokenizer;
+    let memory: Vec<(String, usize)> = (req.memory.iter().enumerate().rev())
+        .map(|(i, m)| {
+            (
+                format!("memory {} of {}", i + 1, req.memory.len()),
+                tok.count(m),
+            )
+        })
+        .collect();
+    let (memory_kept, mut mem_parts) = fit_in_order(
+        "memory",
+        &memory,
+        left,
+        "older than a memory entry that did not fit (oldest go first)",
+        "were left after the code (memory goes before code; oldest first)",
+    );
+    mem_parts.reverse();
+    let context: Vec<(String, usize)> = (req.context.iter())
+        .map(|c| (c.name.clone(), tok.count(&c.text)))
+        .collect();
+    let (context_kept, context_parts) = fit_in_order(
+        "context",
+        &context,
+        left,
+        "after a context entry that did not fit",
+        "were left after the code and memory (folder context goes first)",
+    );
+    parts.extend(context_parts);
+    parts.extend(mem_parts);
+    (memory_kept, context_kept)
 }
 
 /// A file's line index, its sections scored against the task and ranked:
