@@ -83,15 +83,16 @@ pub fn foreign_marker(
     original: &str,
 ) -> Option<(usize, &'static str)> {
     let outside = lines_outside_fences(text);
-    let held: std::collections::HashSet<&str> = original.lines().map(str::trim_end).collect();
-    let new = |k: &usize| !held.contains(text[*k].trim_end());
-    let first = |pred: &dyn Fn(&str) -> bool| {
-        outside
-            .iter()
-            .copied()
-            .filter(new)
-            .find(|&k| pred(&text[k]))
+    // The original's lines are indexed only when a marker line turns up,
+    // so a plain whole-file write costs one pass over its text.
+    let held = std::cell::OnceCell::new();
+    let new = |k: &usize| {
+        let held: &std::collections::HashSet<&str> =
+            held.get_or_init(|| original.lines().map(str::trim_end).collect());
+        !held.contains(text[*k].trim_end())
     };
+    let first =
+        |pred: &dyn Fn(&str) -> bool| outside.iter().copied().find(|&k| pred(&text[k]) && new(&k));
     if let Some(h) = first(&search_replace::is_head) {
         if outside
             .iter()
