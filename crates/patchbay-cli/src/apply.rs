@@ -41,10 +41,7 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         partial: a.partial,
         default_path: default.clone(),
         strict: a.strict,
-        tags: patchbay::TagOptions {
-            len: a.tag_len,
-            with_line: a.tag_line,
-        },
+        tags: a.tags.options(),
         stop_reason: a.stop_reason,
         overwrite: a.overwrite,
         ..Default::default()
@@ -98,7 +95,7 @@ impl Run<'_> {
         loop {
             let files = &self.loaded.files;
             let mut report = transaction::run(self.name, self.output, parsed, files, &self.opt);
-            if a.check_syntax {
+            if a.checks_syntax() {
                 crate::syntax::check(&mut report, files, a.fail_on_syntax);
             }
             let write = !a.dry_run

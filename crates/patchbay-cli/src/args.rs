@@ -1,446 +1,513 @@
-//! Command-line parsing, by hand: the surface is a handful of flags, so a
-//! table per subcommand is clearer than a dependency. Accepts `--flag value`
-//! and `--flag=value`; `--` ends the flags. Anything unknown, repeated or
-//! missing is a usage error (exit 2), never silently ignored. `O(args)`.
+//! The command line, declared with clap's derive: one [`Command`] variant
+//! and one `Args` struct a command, whose doc comments are the `--help`
+//! texts. clap reports every usage error (unknown, repeated or missing
+//! flags, bad values, flags that conflict) and `main` turns it into exit
+//! code 2. Values are checked here when the check needs nothing but the
+//! value (a format name, a tag length, a tokenizer); what needs the files is
+//! checked by the command. The exit codes are documented in
+//! docs/contracts.md.
 
-use crate::help::*;
+use clap::builder::PossibleValuesParser;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use patchbay::advisor::CompareOptions;
+use patchbay::budget::PlanOptions;
 use std::path::PathBuf;
 
-/// A parsed command line.
-#[derive(Debug, PartialEq, Eq)]
+/// patchbay: apply code edits written by language models, or refuse with a
+/// typed error.
+#[derive(Debug, Parser)]
+// `help` is a command of its own (below), so that `help --help` is help too.
+#[command(name = "patchbay", version, term_width = 80)]
+#[command(disable_help_subcommand = true, arg_required_else_help = false)]
+#[command(
+    after_help = "Exit codes: 0 success, 1 some edit failed, 2 usage or I/O error, \
+3 truncated output."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// One variant a command, in the order `--help` lists them.
+#[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print this text on stdout and exit 0.
-    Help(&'static str),
-    Version,
     Apply(ApplyArgs),
     Render(RenderArgs),
     Tag(TagArgs),
     Diagnose(DiagnoseArgs),
     CheckOutput(CheckArgs),
-    /// `tokens`, `compare`, `budget` (parsed in `token_args.rs`).
-    Tokens(crate::budget::TokenCmd),
-    Syntax(SyntaxArgs),
+    Outline(OutlineArgs),
+    Slice(SliceArgs),
+    Splice(SpliceArgs),
+    Tokens(TokensArgs),
+    Compare(CompareArgs),
+    Budget(BudgetArgs),
+    Completions(CompletionsArgs),
+    Help(HelpArgs),
 }
 
-/// `outline`, `slice` and `splice`.
-#[derive(Debug, PartialEq, Eq)]
-pub struct SyntaxArgs {
-    /// `outline`, `slice` or `splice`.
-    pub command: &'static str,
-    pub file: String,
-    pub symbol: Option<String>,
-    pub slice: Option<String>,
-    pub json: bool,
-    pub dry_run: bool,
-    pub language: Option<String>,
-}
+/// Apply a model output (SEARCH/REPLACE blocks, whole files, ...) to files
+/// under a root, all or nothing.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Paths that are absolute, climb out with `..`, or leave the root through a
+symbolic link are refused with the code `path_escape`. Files are written
+only when every edit applied, and all or nothing on disk too: temporary
+files first, originals kept until every rename succeeded (a failure puts
+them back), and a journal (`.patchbay-journal` in the root) with which the
+next writing run rolls back or finishes a commit that was killed. Owner,
+group, mode and extended attributes are kept. Two runs in one root take
+turns (an advisory lock); a file that another program wrote after it was
+read is refused with the code `file_changed` and nothing is written.
 
-#[derive(Debug, PartialEq, Eq)]
-pub struct DiagnoseArgs {
-    pub output: String,
-    pub root: PathBuf,
-    pub json: bool,
-    pub repair: bool,
-    pub fuzz: bool,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub struct TagArgs {
-    pub file: String,
-    pub len: usize,
-    pub with_line: bool,
-    /// The `lines` format's view instead: the file-CRC header and numbered lines.
-    pub crc: bool,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub struct CheckArgs {
-    pub output: String,
-    pub stop_reason: Option<String>,
-    pub json: bool,
-    pub continuation: bool,
-}
-
-#[derive(Debug, PartialEq, Eq)]
+Exit codes: 0 every edit applied, 1 some edit failed (the feedback for the
+model is printed; `file_changed` too), 2 usage or I/O error (a refused
+rename or deletion: rolled back, the message says so), 3 the output was
+truncated.")]
 pub struct ApplyArgs {
-    /// Path of the model output, or `-` for stdin.
+    /// The model output to apply (`-` reads stdin)
+    #[arg(long, value_name = "OUT.txt")]
     pub edits: String,
+    /// The folder the output's paths resolve under
+    #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
+    /// Target for edits that name no file (relative to the root)
+    #[arg(long, value_name = "PATH")]
     pub file: Option<String>,
+    /// The edit format, or auto to detect it
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = format_names(true))]
     pub format: String,
+    /// Check and report, write nothing
+    #[arg(long)]
     pub dry_run: bool,
+    /// Print one JSON report object instead of text
+    #[arg(long)]
     pub json: bool,
+    /// Write the edits that applied even when others failed
+    #[arg(long)]
     pub partial: bool,
+    /// Exact matching only; take line numbers and counts literally
+    #[arg(long)]
     pub strict: bool,
-    pub tag_len: usize,
-    pub tag_line: bool,
+    #[command(flatten)]
+    pub tags: TagFlags,
+    /// Read the output as it arrives and judge each edit as soon as it is
+    /// complete (one line per edit, JSON with --json)
+    #[arg(long)]
     pub stream: bool,
+    /// With --stream: stop reading at the first failing edit, write nothing
+    /// and exit 1
+    #[arg(long, requires = "stream")]
     pub fail_fast: bool,
+    /// Parse the edited files (tree-sitter, by extension) and warn about
+    /// syntax errors the edits introduced
+    #[arg(long)]
     pub check_syntax: bool,
+    /// Like --check-syntax, but such an error fails the edit (code
+    /// `syntax_error`) and nothing is written
+    #[arg(long)]
     pub fail_on_syntax: bool,
-    /// The model's stop reason, when the caller knows it.
+    /// Why the model stopped, as its server said: `stop` (or end_turn) lets a
+    /// reply that only may be cut apply (a diff whose last hunk is shorter
+    /// than its header); `length` (or max_tokens) makes the reply truncated,
+    /// nothing written
+    #[arg(long, value_name = "WHY", value_parser = stop_reason)]
     pub stop_reason: Option<patchbay::StopReason>,
+    /// Codex's rule: an added file (`*** Add File:`, `create`) replaces an
+    /// existing one, and a move may land on one
+    #[arg(long)]
     pub overwrite: bool,
 }
 
-#[derive(Debug, PartialEq, Eq)]
+impl ApplyArgs {
+    /// Whether the edited files are parsed (`--fail-on-syntax` implies it).
+    pub fn checks_syntax(&self) -> bool {
+        self.check_syntax || self.fail_on_syntax
+    }
+}
+
+/// The hashline tag flags, shared by `apply` and `tag`.
+#[derive(Debug, Args)]
+pub struct TagFlags {
+    /// Characters per hashline tag, 2-8
+    #[arg(long = "tag-len", value_name = "N", default_value_t = 4, value_parser = tag_len)]
+    pub len: usize,
+    /// Hashline tags hash the line number too
+    #[arg(long = "tag-line")]
+    pub with_line: bool,
+}
+
+impl TagFlags {
+    pub fn options(&self) -> patchbay::TagOptions {
+        patchbay::TagOptions {
+            len: self.len,
+            with_line: self.with_line,
+        }
+    }
+}
+
+/// Print the canonical edit in a format that turns BEFORE into AFTER.
+///
+/// The edit names the file by BEFORE as given on the command line.
+#[derive(Debug, Args)]
 pub struct RenderArgs {
+    /// The edit format to write
+    #[arg(long, value_name = "NAME", value_parser = format_names(false))]
     pub format: String,
     pub before: String,
     pub after: String,
 }
 
-/// A usage error: the message and the help of the command it concerns.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Usage {
-    pub message: String,
-    pub help: &'static str,
+/// Print a file's tagged view (`N:TAG content`) for hashline edits.
+///
+/// Print a file as a model must see it to edit it by line: the tagged view
+/// for hashline edits (`N:TAG content` a line), or with --crc the `lines`
+/// format's view (a `# file: PATH crc32=... lines=N` header and numbered
+/// lines). TAG is the first N characters of the base64url CRC-32 of the line
+/// without its trailing whitespace (N = 4 by default; docs/contracts.md
+/// gives the algorithm).
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 printed, 2 usage or I/O error, or FILE is not one \
+`apply` edits (a NUL byte, invalid UTF-8)."
+)]
+pub struct TagArgs {
+    pub file: String,
+    #[command(flatten)]
+    pub tags: TagFlags,
+    /// The `lines` format's view (file CRC and numbered lines)
+    #[arg(long)]
+    pub crc: bool,
 }
 
-/// Flags and positionals of one subcommand after splitting.
-pub(crate) struct Split {
-    values: Vec<(&'static str, String)>,
-    switches: Vec<&'static str>,
-    pub(crate) positionals: Vec<String>,
+/// Say hunk by hunk why a unified diff fails strictly; --repair, --fuzz.
+///
+/// Diagnose a unified diff against the files under a root: for every hunk,
+/// why strict application (`git apply`) fails or succeeds, and where the
+/// default lenient mode applies it.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 every hunk applies strictly (or the repair succeeded), \
+1 some hunk does not, 2 usage or I/O error."
+)]
+pub struct DiagnoseArgs {
+    #[arg(value_name = "OUT.txt")]
+    pub output: String,
+    /// The folder the diff's paths resolve under
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Print the findings as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Print a corrected diff that `git apply` accepts instead
+    #[arg(long, conflicts_with = "fuzz")]
+    pub repair: bool,
+    /// Show where GNU patch (default fuzz 2) would put each hunk, and flag
+    /// the places that differ from the only safe one
+    #[arg(long)]
+    pub fuzz: bool,
 }
 
-impl Split {
-    pub(crate) fn value(&self, name: &str) -> Option<String> {
-        self.values
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone())
-    }
-    pub(crate) fn switch(&self, name: &str) -> bool {
-        self.switches.contains(&name)
-    }
+/// Check a reply with declared counts (`Total: N`, `## Item n/N`) for
+/// truncation.
+///
+/// The reply declares `Total: N` and `Order: ...` first and numbers its items
+/// `## Item n/N` (the heading may also be Finding, Issue, Problem, Change,
+/// Edit, Step, Point or Comment), each with the fields `- Location:`,
+/// `- Severity:`, `- Claim:` and `- Quote:` on lines of their own; an item
+/// lacking a field is not complete. The Japanese labels of the original
+/// protocol (総件数, 並び, 指摘; 場所, 深刻度, 主張, 引用) are understood too. A
+/// JSON reply cut mid-document still yields a leading "total" and its
+/// complete items.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 complete, 3 truncated, 1 inconsistent, 2 usage or I/O \
+error or an empty reply (only whitespace: nothing was cut, nothing arrived)."
+)]
+pub struct CheckArgs {
+    #[arg(value_name = "OUT.txt")]
+    pub output: String,
+    /// The API's stop reason (`length`, `max_tokens`, `stop`)
+    #[arg(long, value_name = "R")]
+    pub stop_reason: Option<String>,
+    /// Print the check as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Print the continuation prompt for a cut reply
+    #[arg(long)]
+    pub continuation: bool,
 }
 
-/// Parses the arguments after the program name.
-pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
-    let usage = |message: String| Usage {
-        message,
-        help: MAIN_HELP,
-    };
-    let Some((cmd, rest)) = args.split_first() else {
-        return Err(usage("no command given".into()));
-    };
-    match cmd.as_str() {
-        "-h" | "--help" => Ok(Command::Help(MAIN_HELP)),
-        "-V" | "--version" => Ok(Command::Version),
-        "help" => match rest.first().map(String::as_str) {
-            None | Some("-h" | "--help" | "help") => Ok(Command::Help(MAIN_HELP)),
-            Some("apply") => Ok(Command::Help(APPLY_HELP)),
-            Some("render") => Ok(Command::Help(RENDER_HELP)),
-            Some("tag") => Ok(Command::Help(TAG_HELP)),
-            Some("diagnose") => Ok(Command::Help(DIAGNOSE_HELP)),
-            Some("check-output") => Ok(Command::Help(CHECK_HELP)),
-            Some(c @ ("tokens" | "compare" | "budget")) => {
-                Ok(Command::Help(crate::budget::help(c)))
-            }
-            Some("outline") => Ok(Command::Help(OUTLINE_HELP)),
-            Some("slice") => Ok(Command::Help(SLICE_HELP)),
-            Some("splice") => Ok(Command::Help(SPLICE_HELP)),
-            Some(other) => Err(usage(format!("no help for unknown command `{other}`"))),
-        },
-        "apply" => apply(rest),
-        "render" => render(rest),
-        "tag" => tag(rest),
-        "diagnose" => diagnose(rest),
-        "check-output" => check_output(rest),
-        "tokens" | "compare" | "budget" => crate::budget::parse(cmd, rest),
-        "outline" => syntax("outline", OUTLINE_HELP, 1, rest),
-        "slice" => syntax("slice", SLICE_HELP, 2, rest),
-        "splice" => syntax("splice", SPLICE_HELP, 3, rest),
-        other if other.starts_with('-') => Err(usage(format!(
-            "unknown option `{other}`; the command comes first"
-        ))),
-        other => Err(usage(format!("unknown command `{other}`"))),
-    }
+/// List a file's definitions (functions, classes, methods, ...) with their
+/// lines.
+///
+/// List a file's definitions: functions, methods, classes, structs, enums,
+/// traits and interfaces, impl blocks, modules (tree-sitter). Each line: the
+/// symbol's lines (leading doc comments and attributes included), its kind
+/// and its qualified name (`Greeter::hello`, `A.B.m`).
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    pub file: String,
+    /// Print the outline as JSON (byte and line ranges too)
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub language: LanguageFlag,
 }
 
-fn apply(args: &[String]) -> Result<Command, Usage> {
-    let err = |message: String| Usage {
-        message,
-        help: APPLY_HELP,
-    };
-    let s = split(
-        "apply",
-        args,
-        &[
-            "--edits",
-            "--root",
-            "--file",
-            "--format",
-            "--tag-len",
-            "--stop-reason",
-        ],
-        &[
-            "--dry-run",
-            "--json",
-            "--partial",
-            "--strict",
-            "--tag-line",
-            "--stream",
-            "--fail-fast",
-            "--check-syntax",
-            "--fail-on-syntax",
-            "--overwrite",
-        ],
+/// Print one symbol of a file, dedented, to edit it alone.
+///
+/// SYMBOL is a qualified name (`Greeter::hello`), a name if it is unique
+/// (`hello`), or a line number (the innermost symbol there).
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 printed, 1 no such symbol (or several), 2 usage or I/O \
+error."
+)]
+pub struct SliceArgs {
+    pub file: String,
+    pub symbol: String,
+    /// Print the slice with its origin (path, lines, indentation, the file's
+    /// CRC-32) for `patchbay splice`
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub language: LanguageFlag,
+}
+
+/// Put an edited slice back into its file.
+///
+/// Put an edited slice back into its file, re-indented, and write the file
+/// atomically. SLICE (`-` reads stdin) is the JSON of `patchbay slice --json`
+/// with its `text` edited: it is refused, with exit code 1, if FILE changed
+/// since it was cut or if it was cut from another symbol, and (exit code 1,
+/// `not a slice`) if it starts with `{` but is not a whole, valid slice: cut
+/// JSON, numbers out of range, an indent that is not spaces and tabs.
+/// Nothing is written before every check passed. A plain-text SLICE replaces
+/// SYMBOL as FILE is now, with no such check. Syntax errors the edit
+/// introduced are reported as warnings.
+#[derive(Debug, Args)]
+pub struct SpliceArgs {
+    pub file: String,
+    pub symbol: String,
+    pub slice: String,
+    /// Print the new file instead of writing it
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub language: LanguageFlag,
+}
+
+/// `--language`, shared by the syntax commands.
+#[derive(Debug, Args)]
+pub struct LanguageFlag {
+    /// rust, python, javascript, typescript, tsx, go, java, c, cpp [default:
+    /// from FILE's extension]
+    #[arg(long = "language", value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+/// Count the tokens of files (built-in estimator or an exact vocabulary).
+///
+/// FILE `-` reads stdin. The default tokenizer is the built-in estimator for
+/// o200k_base (GPT-4o): no vocabulary, within a few percent on code.
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// estimate, estimate:FAMILY (o200k_base, cl100k_base, llama3, qwen2,
+    /// deepseek_v3, gemma), an exact vocabulary (o200k_base, cl100k_base,
+    /// llama3, qwen2, deepseek_v3), or `all`
+    #[arg(long, value_name = "NAME", default_value = "estimate", value_parser = tokenizer_or_all)]
+    pub tokenizer: String,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Every format's edit from BEFORE to AFTER, its size, and which to use.
+///
+/// Whole-file rewrites are advised for files under N lines or when more than
+/// PCT percent of the lines change; otherwise the cheapest format whose edit
+/// applies back unambiguously.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    pub before: String,
+    pub after: String,
+    /// How to count (see `patchbay help tokens`)
+    #[arg(long, value_name = "NAME", default_value = "estimate", value_parser = tokenizer)]
+    pub tokenizer: String,
+    /// Line count under which files are rewritten whole
+    #[arg(long, value_name = "N", default_value_t = CompareOptions::default().whole_below_lines)]
+    pub whole_below: usize,
+    /// Changed share above which files are rewritten whole (percent)
+    #[arg(long, value_name = "PCT", value_parser = percent,
+          default_value_t = (100.0 * CompareOptions::default().whole_above_change).round())]
+    pub whole_above: f64,
+    /// Print JSON (with every edit's text)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Plan what fits in a context window (system, reserve, memory, code).
+///
+/// Plan what fits in a model's context window: keep the system prompt, the
+/// task and the reply reserve; then the code the task needs; then memory
+/// (newest first) and folder context; then more code until the window is
+/// full. Files over the line-index threshold are sent as the sections the
+/// task names or uses, with their original line numbers.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 a plan fits, 1 even the minimum (system + task + reserve \
++ the target sections) does not fit, 2 usage or I/O error."
+)]
+pub struct BudgetArgs {
+    /// The context window in tokens
+    #[arg(long, value_name = "N")]
+    pub window: usize,
+    /// The system prompt
+    #[arg(long, value_name = "FILE")]
+    pub system: Option<String>,
+    /// Tokens reserved for the reply
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub reserve: usize,
+    /// The task (its identifiers and line numbers pick the sections)
+    #[arg(long, value_name = "TEXT", conflicts_with = "task_file")]
+    pub task: Option<String>,
+    /// The task, read from a file
+    #[arg(long, value_name = "FILE")]
+    pub task_file: Option<String>,
+    /// A memory entry; repeat, oldest first
+    #[arg(long, value_name = "FILE")]
+    pub memory: Vec<String>,
+    /// Folder or project context; repeat, most useful first
+    #[arg(long, value_name = "FILE")]
+    pub context: Vec<String>,
+    /// How to count (see `patchbay help tokens`)
+    #[arg(long, value_name = "NAME", default_value = "estimate", value_parser = tokenizer)]
+    pub tokenizer: String,
+    /// Files over N lines are sent as sections
+    #[arg(long, value_name = "N", default_value_t = PlanOptions::default().index_threshold)]
+    pub index_threshold: usize,
+    /// `sections` ([lines A-B] markers) or `every` (N| prefixes)
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = LineNumbersArg::Sections)]
+    pub line_numbers: LineNumbersArg,
+    /// Where sections come from: `syntax` (tree-sitter, for the languages
+    /// `patchbay outline` knows; others fall back) or `heuristic`
+    /// (indentation and brackets)
+    #[arg(long, value_name = "SOURCE", value_enum, default_value_t = OutlineSource::Syntax)]
+    pub outline: OutlineSource,
+    /// Tokens the chat template adds
+    #[arg(long, value_name = "N", default_value_t = PlanOptions::default().overhead)]
+    pub overhead: usize,
+    /// The reply will hold N items ...
+    #[arg(long, value_name = "N", requires = "per_item")]
+    pub expect_items: Option<usize>,
+    /// ... of about N tokens each: warn when they would pass half the reply
+    /// reserve
+    #[arg(long, value_name = "N", requires = "expect_items")]
+    pub per_item: Option<usize>,
+    /// Also print the text to send for each file
+    #[arg(long)]
+    pub excerpt: bool,
+    /// Print the plan as JSON (excerpts included)
+    #[arg(long)]
+    pub json: bool,
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+/// `budget --line-numbers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LineNumbersArg {
+    Sections,
+    Every,
+}
+
+/// `budget --outline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutlineSource {
+    Syntax,
+    Heuristic,
+}
+
+/// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+///
+/// For bash: `patchbay completions bash > ~/.local/share/bash-completion/completions/patchbay`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
+}
+
+/// Print this help, or a command's help (`patchbay help apply`).
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command to explain
+    pub command: Option<String>,
+}
+
+/// The format names `--format` takes (with `auto` for reading).
+fn format_names(with_auto: bool) -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        patchbay::formats::names()
+            .into_iter()
+            .filter(move |n| with_auto || *n != "auto"),
     )
-    .map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(APPLY_HELP));
-    }
-    if let Some(p) = s.positionals.first() {
-        return Err(err(format!(
-            "unexpected argument `{p}` (the output is passed with --edits)"
-        )));
-    }
-    let edits = s
-        .value("--edits")
-        .ok_or_else(|| err("--edits OUT.txt is required".into()))?;
-    if s.switch("--fail-fast") && !s.switch("--stream") {
-        return Err(err("--fail-fast goes with --stream".into()));
-    }
-    Ok(Command::Apply(ApplyArgs {
-        edits,
-        root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
-        file: s.value("--file"),
-        format: s.value("--format").unwrap_or_else(|| "auto".into()),
-        dry_run: s.switch("--dry-run"),
-        json: s.switch("--json"),
-        partial: s.switch("--partial"),
-        strict: s.switch("--strict"),
-        tag_len: tag_len(&s).map_err(err)?,
-        tag_line: s.switch("--tag-line"),
-        stream: s.switch("--stream"),
-        fail_fast: s.switch("--fail-fast"),
-        check_syntax: s.switch("--check-syntax") || s.switch("--fail-on-syntax"),
-        fail_on_syntax: s.switch("--fail-on-syntax"),
-        stop_reason: s
-            .value("--stop-reason")
-            .map(|v| v.parse())
-            .transpose()
-            .map_err(err)?,
-        overwrite: s.switch("--overwrite"),
-    }))
 }
 
-/// `outline FILE`, `slice FILE SYMBOL`, `splice FILE SYMBOL SLICE`: `n`
-/// positionals.
-fn syntax(
-    command: &'static str,
-    help: &'static str,
-    n: usize,
-    args: &[String],
-) -> Result<Command, Usage> {
-    let err = |message: String| Usage { message, help };
-    let switches: &[&'static str] = match command {
-        "splice" => &["--dry-run"],
-        _ => &["--json"],
-    };
-    let s = split(command, args, &["--language"], switches).map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(help));
-    }
-    if s.positionals.len() != n {
-        let names = ["FILE", "SYMBOL", "SLICE"][..n].join(" ");
-        return Err(err(format!(
-            "expected {names}, got {} argument(s)",
-            s.positionals.len()
-        )));
-    }
-    let mut p = s.positionals.clone().into_iter();
-    Ok(Command::Syntax(SyntaxArgs {
-        command,
-        file: p.next().unwrap_or_default(),
-        symbol: p.next(),
-        slice: p.next(),
-        json: s.switch("--json"),
-        dry_run: s.switch("--dry-run"),
-        language: s.value("--language"),
-    }))
-}
-
-fn tag_len(s: &Split) -> Result<usize, String> {
-    match s.value("--tag-len") {
-        None => Ok(4),
-        Some(v) => match v.parse::<usize>() {
-            Ok(n) if (2..=8).contains(&n) => Ok(n),
-            _ => Err(format!("--tag-len takes a number from 2 to 8, not {v:?}")),
-        },
+fn tag_len(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if (2..=8).contains(&n) => Ok(n),
+        _ => Err("takes a number from 2 to 8".into()),
     }
 }
 
-fn diagnose(args: &[String]) -> Result<Command, Usage> {
-    let err = |message: String| Usage {
-        message,
-        help: DIAGNOSE_HELP,
-    };
-    let s = split(
-        "diagnose",
-        args,
-        &["--root"],
-        &["--json", "--repair", "--fuzz"],
-    )
-    .map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(DIAGNOSE_HELP));
-    }
-    if s.switch("--repair") && s.switch("--fuzz") {
-        return Err(err("--repair and --fuzz do not go together".into()));
-    }
-    match <[String; 1]>::try_from(s.positionals.clone()) {
-        Ok([output]) => Ok(Command::Diagnose(DiagnoseArgs {
-            output,
-            root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
-            json: s.switch("--json"),
-            repair: s.switch("--repair"),
-            fuzz: s.switch("--fuzz"),
-        })),
-        Err(p) => Err(err(format!("expected one OUT.txt, got {}", p.len()))),
-    }
+fn stop_reason(v: &str) -> Result<patchbay::StopReason, String> {
+    v.parse()
 }
 
-fn tag(args: &[String]) -> Result<Command, Usage> {
-    let err = |message: String| Usage {
-        message,
-        help: TAG_HELP,
-    };
-    let s = split("tag", args, &["--tag-len"], &["--tag-line", "--crc"]).map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(TAG_HELP));
-    }
-    match <[String; 1]>::try_from(s.positionals.clone()) {
-        Ok([file]) => Ok(Command::Tag(TagArgs {
-            file,
-            len: tag_len(&s).map_err(err)?,
-            with_line: s.switch("--tag-line"),
-            crc: s.switch("--crc"),
-        })),
-        Err(p) => Err(err(format!("expected one FILE, got {}", p.len()))),
-    }
+/// A tokenizer name the core knows, kept as given (`budget.rs` builds it).
+fn tokenizer(v: &str) -> Result<String, String> {
+    patchbay::tokens::Tokenizer::parse(v)
+        .map(|_| v.to_owned())
+        .map_err(|e| e.to_string())
 }
 
-fn check_output(args: &[String]) -> Result<Command, Usage> {
-    let err = |message: String| Usage {
-        message,
-        help: CHECK_HELP,
-    };
-    let s = split(
-        "check-output",
-        args,
-        &["--stop-reason"],
-        &["--json", "--continuation"],
-    )
-    .map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(CHECK_HELP));
+/// [`tokenizer`], or `all` (every exact vocabulary and family estimate).
+fn tokenizer_or_all(v: &str) -> Result<String, String> {
+    if v == "all" {
+        return Ok(v.to_owned());
     }
-    match <[String; 1]>::try_from(s.positionals.clone()) {
-        Ok([output]) => Ok(Command::CheckOutput(CheckArgs {
-            output,
-            stop_reason: s.value("--stop-reason"),
-            json: s.switch("--json"),
-            continuation: s.switch("--continuation"),
-        })),
-        Err(p) => Err(err(format!("expected one OUT.txt, got {}", p.len()))),
-    }
+    tokenizer(v)
 }
 
-fn render(args: &[String]) -> Result<Command, Usage> {
-    let err = |message: String| Usage {
-        message,
-        help: RENDER_HELP,
-    };
-    let s = split("render", args, &["--format"], &[]).map_err(err)?;
-    if s.switch("--help") {
-        return Ok(Command::Help(RENDER_HELP));
+/// A percentage from 0 to 100, with or without `%`.
+fn percent(v: &str) -> Result<f64, String> {
+    match v.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err("takes a percentage from 0 to 100".into()),
     }
-    let format = s
-        .value("--format")
-        .ok_or_else(|| err("--format NAME is required".into()))?;
-    match <[String; 2]>::try_from(s.positionals) {
-        Ok([before, after]) => Ok(Command::Render(RenderArgs {
-            format,
-            before,
-            after,
-        })),
-        Err(p) => Err(err(format!(
-            "expected two files, BEFORE and AFTER; got {}",
-            p.len()
-        ))),
-    }
-}
-
-/// Splits `args` by the flag tables of one subcommand; `-h`/`--help` is
-/// known everywhere. A lone `-` is a positional (stdin by convention).
-pub(crate) fn split(
-    cmd: &str,
-    args: &[String],
-    value_flags: &[&'static str],
-    switch_flags: &[&'static str],
-) -> Result<Split, String> {
-    let mut s = Split {
-        values: vec![],
-        switches: vec![],
-        positionals: vec![],
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--" {
-            s.positionals.extend(it.by_ref().cloned());
-            break;
-        }
-        if !a.starts_with('-') || a == "-" {
-            s.positionals.push(a.clone());
-            continue;
-        }
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-            _ => (a.as_str(), None),
-        };
-        if name == "-h" || name == "--help" {
-            s.switches.push("--help");
-        } else if let Some(&flag) = value_flags.iter().find(|f| **f == name) {
-            let v = match inline {
-                Some(v) => v,
-                None => it
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value"))?,
-            };
-            if s.values.iter().any(|(n, _)| *n == flag) {
-                return Err(format!("{flag} is given more than once"));
-            }
-            s.values.push((flag, v));
-        } else if let Some(&flag) = switch_flags.iter().find(|f| **f == name) {
-            if inline.is_some() {
-                return Err(format!("{flag} takes no value"));
-            }
-            if s.switches.contains(&flag) {
-                return Err(format!("{flag} is given more than once"));
-            }
-            s.switches.push(flag);
-        } else {
-            return Err(format!("unknown option `{name}` for `patchbay {cmd}`"));
-        }
-    }
-    Ok(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
-    fn p(args: &[&str]) -> Result<Command, Usage> {
-        parse(args.iter().map(|s| s.to_string()).collect())
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        Cli::try_parse_from(["patchbay"].iter().chain(args)).map(|c| c.command)
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        // clap's own checks: no two flags with one name, every `requires`
+        // and `conflicts_with` names a flag that exists, ...
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn apply_flags_both_spellings() {
-        let Ok(Command::Apply(a)) = p(&[
+        let Ok(Command::Apply(a)) = parse(&[
             "apply",
             "--edits=-",
             "--root",
@@ -455,7 +522,15 @@ mod tests {
         assert_eq!(a.root, PathBuf::from("r"));
         assert_eq!(a.format, "whole");
         assert!(a.json && !a.dry_run && !a.partial);
-        assert_eq!(a.file, None);
+        assert_eq!(
+            (a.file.as_deref(), a.tags.len, a.tags.with_line),
+            (None, 4, false)
+        );
+        assert!(!a.checks_syntax());
+        let Ok(Command::Apply(a)) = parse(&["apply", "--edits", "o", "--fail-on-syntax"]) else {
+            panic!("not an apply command")
+        };
+        assert!(a.checks_syntax() && a.fail_on_syntax);
     }
 
     #[test]
@@ -467,53 +542,113 @@ mod tests {
             &["apply", "--edits"],
             &["apply", "--edits", "o", "extra"],
             &["apply", "--edits", "o", "--json=yes"],
+            &["apply", "--edits", "o", "--fail-fast"],
+            &["apply", "--edits", "o", "--tag-len", "9"],
             &["render", "--format", "whole", "a"],
+            &["render", "--format", "auto", "a", "b"],
+            &["diagnose", "o", "--repair", "--fuzz"],
+            &[
+                "budget",
+                "--window",
+                "10",
+                "--task",
+                "t",
+                "--task-file",
+                "f",
+            ],
+            &["budget", "--window", "10", "--expect-items", "3"],
+            &["compare", "a", "b", "--whole-above", "150"],
+            &["tokens"],
             &["frobnicate"],
             &[],
         ] {
-            assert!(p(bad).is_err(), "{bad:?}");
+            let e = parse(bad).expect_err(&format!("{bad:?}"));
+            assert!(e.use_stderr(), "{bad:?} is a usage error, not help");
         }
     }
 
     #[test]
     fn syntax_commands() {
+        let Ok(Command::Slice(s)) = parse(&["slice", "a.rs", "A::f", "--json"]) else {
+            panic!("not a slice command")
+        };
         assert_eq!(
-            p(&["slice", "a.rs", "A::f", "--json"]),
-            Ok(Command::Syntax(SyntaxArgs {
-                command: "slice",
-                file: "a.rs".into(),
-                symbol: Some("A::f".into()),
-                slice: None,
-                json: true,
-                dry_run: false,
-                language: None,
-            }))
+            (s.file.as_str(), s.symbol.as_str(), s.json),
+            ("a.rs", "A::f", true)
         );
-        let Ok(Command::Syntax(a)) = p(&["splice", "a", "f", "-", "--language=rust"]) else {
+        let Ok(Command::Splice(s)) = parse(&["splice", "a", "f", "-", "--language=rust"]) else {
             panic!("not a splice command")
         };
         assert_eq!(
-            (a.slice.as_deref(), a.language.as_deref()),
-            (Some("-"), Some("rust"))
+            (s.slice.as_str(), s.language.name.as_deref()),
+            ("-", Some("rust"))
         );
-        assert!(p(&["outline"]).is_err());
-        assert!(p(&["slice", "a.rs"]).is_err());
-        assert!(p(&["splice", "a", "f", "s", "--json"]).is_err());
-        assert_eq!(p(&["help", "splice"]), Ok(Command::Help(SPLICE_HELP)));
+        assert!(parse(&["outline"]).is_err());
+        assert!(parse(&["slice", "a.rs"]).is_err());
+        assert!(parse(&["splice", "a", "f", "s", "--json"]).is_err());
     }
 
     #[test]
-    fn help_and_render() {
-        assert_eq!(p(&["apply", "--help"]), Ok(Command::Help(APPLY_HELP)));
-        assert_eq!(p(&["help", "render"]), Ok(Command::Help(RENDER_HELP)));
-        assert_eq!(p(&["--version"]), Ok(Command::Version));
+    fn budget_repeats_memory_and_context_in_order() {
+        let Ok(Command::Budget(b)) = parse(&[
+            "budget",
+            "--window",
+            "9",
+            "--memory",
+            "m1",
+            "--context=c1",
+            "--memory=m2",
+            "x.rs",
+            "--",
+            "-y.rs",
+        ]) else {
+            panic!("not a budget command")
+        };
+        assert_eq!(b.memory, ["m1", "m2"]);
+        assert_eq!(b.context, ["c1"]);
+        assert_eq!(b.files, ["x.rs", "-y.rs"]);
         assert_eq!(
-            p(&["render", "--format", "whole", "--", "-a", "b"]),
-            Ok(Command::Render(RenderArgs {
-                format: "whole".into(),
-                before: "-a".into(),
-                after: "b".into()
-            }))
+            (b.window, b.reserve, b.line_numbers),
+            (9, 2000, LineNumbersArg::Sections)
         );
+    }
+
+    #[test]
+    fn compare_takes_a_percentage_with_or_without_the_sign() {
+        let Ok(Command::Compare(c)) = parse(&["compare", "a", "b", "--whole-above", "12.5%"])
+        else {
+            panic!("not a compare command")
+        };
+        assert_eq!(c.whole_above, 12.5);
+        let Ok(Command::Compare(c)) = parse(&["compare", "a", "b"]) else {
+            panic!("not a compare command")
+        };
+        assert_eq!(
+            c.whole_above / 100.0,
+            CompareOptions::default().whole_above_change
+        );
+    }
+
+    #[test]
+    fn render_after_double_dash_takes_dashed_names() {
+        let Ok(Command::Render(r)) = parse(&["render", "--format", "whole", "--", "-a", "b"])
+        else {
+            panic!("not a render command")
+        };
+        assert_eq!(
+            (r.format.as_str(), r.before.as_str(), r.after.as_str()),
+            ("whole", "-a", "b")
+        );
+    }
+
+    #[test]
+    fn apply_help_names_every_format() {
+        let help = Cli::command()
+            .find_subcommand_mut("apply")
+            .map(|c| c.render_long_help().to_string())
+            .unwrap_or_default();
+        for name in patchbay::formats::names() {
+            assert!(help.contains(name), "{name} missing");
+        }
     }
 }

@@ -1,29 +1,22 @@
 //! The token commands: `tokens` (count files), `compare` (every format's
 //! edit for a change, and which to use) and `budget` (what fits in a
 //! context window). Each reads its files, calls one core function and
-//! prints text or JSON; none writes anything. Their arguments and help
-//! texts are in `token_args.rs`.
+//! prints text or JSON; none writes anything. Their arguments are declared
+//! in `args.rs`.
 
-use crate::small::read;
-pub use crate::token_args::{help, parse, BudgetArgs, TokenCmd};
+use crate::args::{BudgetArgs, CompareArgs, LineNumbersArg, OutlineSource, TokensArgs};
+use crate::read_only::read;
 use crate::{out, Failure};
-use patchbay::advisor::{compare, CompareOptions};
+use patchbay::advisor::{CompareOptions, Comparison};
 use patchbay::budget::{
     plan, ExpectedOutput, FileInput, LineNumbers, Named, PlanOptions, Request, Section,
 };
 use patchbay::tokens::Tokenizer;
 
+/// A tokenizer by name (`args.rs` checked the name already; the message is
+/// for a caller that did not).
 fn tokenizer(name: &str) -> Result<Tokenizer, Failure> {
     Tokenizer::parse(name).map_err(|e| Failure::Usage(e.to_string()))
-}
-
-fn number(flag: &str, v: Option<&str>, default: usize) -> Result<usize, Failure> {
-    match v {
-        None => Ok(default),
-        Some(v) => v
-            .parse()
-            .map_err(|_| Failure::Usage(format!("{flag} takes a whole number, not {v:?}"))),
-    }
 }
 
 /// Prints pretty JSON (`serde_json::to_string_pretty`'s result).
@@ -33,82 +26,57 @@ fn json(s: serde_json::Result<String>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Runs a token command.
-pub fn run(c: &TokenCmd) -> Result<i32, Failure> {
-    match c {
-        TokenCmd::Tokens {
-            files,
-            tokenizer: name,
-            json: as_json,
-        } => tokens(files, name, *as_json),
-        TokenCmd::Compare {
-            before,
-            after,
-            tokenizer: name,
-            whole_below,
-            whole_above,
-            json: as_json,
-        } => {
-            let d = CompareOptions::default();
-            let pct = match whole_above {
-                None => d.whole_above_change,
-                Some(v) => match v.trim_end_matches('%').parse::<f64>() {
-                    Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
-                    _ => {
-                        return Err(Failure::Usage(format!(
-                            "--whole-above takes a percentage from 0 to 100, not {v:?}"
-                        )))
-                    }
-                },
-            };
-            let opt = CompareOptions {
-                path: before.clone(),
-                tokenizer: tokenizer(name)?,
-                whole_below_lines: number("--whole-below", whole_below.as_deref(), 300)?,
-                whole_above_change: pct,
-            };
-            let c = compare(&read(before)?, &read(after)?, &opt);
-            if *as_json {
-                json(serde_json::to_string_pretty(&c))?;
-                return Ok(0);
-            }
-            if c.formats.is_empty() {
-                out(&format!(
-                    "BEFORE and AFTER are identical ({}): there is nothing to edit.\n",
-                    plural(c.lines_before, "line")
-                ));
-                return Ok(0);
-            }
-            let mut s = format!(
-                "BEFORE {}, AFTER {}; {} changed ({:.1}%); tokens by {}\n\n{:<16} {:>8} {:>8}  applies back\n",
-                plural(c.lines_before, "line"),
-                plural(c.lines_after, "line"),
-                plural(c.changed_lines, "line"),
-                100.0 * c.change_ratio,
-                c.tokenizer.name(),
-                "format",
-                "bytes",
-                "tokens"
-            );
-            for f in &c.formats {
-                let ok = match &f.problem {
-                    None => "yes".to_string(),
-                    Some(p) => format!("no: {p}"),
-                };
-                s.push_str(&format!(
-                    "{:<16} {:>8} {:>8}  {ok}\n",
-                    f.format, f.bytes, f.tokens
-                ));
-            }
-            s.push_str(&format!(
-                "\nrecommended: {}\n  {}\n",
-                c.recommendation.format, c.recommendation.reason
-            ));
-            out(&s);
-            Ok(0)
-        }
-        TokenCmd::Budget(b) => budget(b),
+/// `patchbay compare BEFORE AFTER`.
+pub fn compare(a: &CompareArgs) -> Result<i32, Failure> {
+    let opt = CompareOptions {
+        path: a.before.clone(),
+        tokenizer: tokenizer(&a.tokenizer)?,
+        whole_below_lines: a.whole_below,
+        whole_above_change: a.whole_above / 100.0,
+    };
+    let c = patchbay::advisor::compare(&read(&a.before)?, &read(&a.after)?, &opt);
+    if a.json {
+        json(serde_json::to_string_pretty(&c))?;
+    } else {
+        out(&comparison_table(&c));
     }
+    Ok(0)
+}
+
+/// `compare`'s text: the sizes of every format's edit and the advice.
+fn comparison_table(c: &Comparison) -> String {
+    if c.formats.is_empty() {
+        return format!(
+            "BEFORE and AFTER are identical ({}): there is nothing to edit.\n",
+            plural(c.lines_before, "line")
+        );
+    }
+    let mut s = format!(
+        "BEFORE {}, AFTER {}; {} changed ({:.1}%); tokens by {}\n\n{:<16} {:>8} {:>8}  applies back\n",
+        plural(c.lines_before, "line"),
+        plural(c.lines_after, "line"),
+        plural(c.changed_lines, "line"),
+        100.0 * c.change_ratio,
+        c.tokenizer.name(),
+        "format",
+        "bytes",
+        "tokens"
+    );
+    for f in &c.formats {
+        let ok = match &f.problem {
+            None => "yes".to_string(),
+            Some(p) => format!("no: {p}"),
+        };
+        s.push_str(&format!(
+            "{:<16} {:>8} {:>8}  {ok}\n",
+            f.format, f.bytes, f.tokens
+        ));
+    }
+    s.push_str(&format!(
+        "\nrecommended: {}\n  {}\n",
+        c.recommendation.format, c.recommendation.reason
+    ));
+    s
 }
 
 /// `1 line`, `2 lines`.
@@ -116,7 +84,9 @@ fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-fn tokens(files: &[String], name: &str, as_json: bool) -> Result<i32, Failure> {
+/// `patchbay tokens FILE...`.
+pub fn tokens(a: &TokensArgs) -> Result<i32, Failure> {
+    let (files, name, as_json) = (&a.files, a.tokenizer.as_str(), a.json);
     let tks: Vec<Tokenizer> = if name == "all" {
         Tokenizer::names()
             .iter()
@@ -192,7 +162,8 @@ fn short(name: &str) -> String {
     name.replace("estimate:", "est:").replace("_base", "")
 }
 
-fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
+/// `patchbay budget --window N ... FILE...`.
+pub fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
     let req = request(b)?;
     let p = match plan(&req) {
         Ok(p) => p,
@@ -215,83 +186,55 @@ fn budget(b: &BudgetArgs) -> Result<i32, Failure> {
 
 /// The planner's request from `budget`'s arguments (the files read).
 fn request(b: &BudgetArgs) -> Result<Request, Failure> {
-    let task = match (b.value("--task"), b.value("--task-file")) {
-        (Some(t), _) => t.to_string(),
+    let task = match (&b.task, &b.task_file) {
+        (Some(t), _) => t.clone(),
         (None, Some(f)) => read(f)?,
         (None, None) => String::new(),
     };
-    let line_numbers = match b.value("--line-numbers").unwrap_or("sections") {
-        "sections" => LineNumbers::Sections,
-        "every" => LineNumbers::Every,
-        other => {
-            return Err(Failure::Usage(format!(
-                "--line-numbers takes `sections` or `every`, not {other:?}"
-            )))
-        }
-    };
-    let expected = match (b.value("--expect-items"), b.value("--per-item")) {
-        (None, None) => None,
-        (Some(n), Some(p)) => Some(ExpectedOutput {
-            items: number("--expect-items", Some(n), 0)?,
-            per_item: number("--per-item", Some(p), 0)?,
-        }),
-        _ => {
-            return Err(Failure::Usage(
-                "--expect-items and --per-item go together".into(),
-            ))
-        }
-    };
-    let syntax = match b.value("--outline").unwrap_or("syntax") {
-        "syntax" => true,
-        "heuristic" => false,
-        other => {
-            return Err(Failure::Usage(format!(
-                "--outline takes `syntax` or `heuristic`, not {other:?}"
-            )))
-        }
-    };
-    let req = Request {
-        window: number("--window", b.value("--window"), 0)?,
+    let syntax = b.outline == OutlineSource::Syntax;
+    let context = b.context.iter().map(|c| {
+        Ok(Named {
+            name: c.clone(),
+            text: read(c)?,
+        })
+    });
+    let files = b.files.iter().map(|f| {
+        let text = read(f)?;
+        let sections = if syntax { outline(f, &text) } else { None };
+        Ok(FileInput {
+            path: f.clone(),
+            text,
+            sections,
+        })
+    });
+    Ok(Request {
+        window: b.window,
         system: b
-            .value("--system")
+            .system
+            .as_deref()
             .map(read)
             .transpose()?
             .unwrap_or_default(),
-        reserve: number("--reserve", b.value("--reserve"), 2000)?,
+        reserve: b.reserve,
         memory: b.memory.iter().map(|m| read(m)).collect::<Result<_, _>>()?,
-        context: b
-            .context
-            .iter()
-            .map(|c| {
-                Ok(Named {
-                    name: c.clone(),
-                    text: read(c)?,
-                })
-            })
-            .collect::<Result<_, Failure>>()?,
+        context: context.collect::<Result<_, Failure>>()?,
         task,
-        files: b
-            .files
-            .iter()
-            .map(|f| {
-                let text = read(f)?;
-                let sections = if syntax { outline(f, &text) } else { None };
-                Ok(FileInput {
-                    path: f.clone(),
-                    text,
-                    sections,
-                })
-            })
-            .collect::<Result<_, Failure>>()?,
+        files: files.collect::<Result<_, Failure>>()?,
         options: PlanOptions {
-            tokenizer: tokenizer(b.value("--tokenizer").unwrap_or("estimate"))?,
-            index_threshold: number("--index-threshold", b.value("--index-threshold"), 150)?,
-            line_numbers,
-            overhead: number("--overhead", b.value("--overhead"), 0)?,
-            expected_output: expected,
+            tokenizer: tokenizer(&b.tokenizer)?,
+            index_threshold: b.index_threshold,
+            line_numbers: match b.line_numbers {
+                LineNumbersArg::Sections => LineNumbers::Sections,
+                LineNumbersArg::Every => LineNumbers::Every,
+            },
+            overhead: b.overhead,
+            // clap makes the two flags go together.
+            expected_output: b
+                .expect_items
+                .zip(b.per_item)
+                .map(|(items, per_item)| ExpectedOutput { items, per_item }),
         },
-    };
-    Ok(req)
+    })
 }
 
 /// The plan as text: each part with its tokens and reason, the sections

@@ -1,21 +1,21 @@
 //! The `patchbay` binary: the only part of patchbay with file-system I/O and
-//! exit codes. Each command lives in its own module; this file dispatches
-//! and turns errors into exit code 2.
+//! exit codes. The command line is declared in `args.rs` (clap); each
+//! command lives in its own module; this file dispatches and turns errors
+//! into exit code 2 (docs/contracts.md lists every exit code).
 
 mod apply;
 mod args;
 mod budget;
 mod commit;
 mod fsio;
-mod help;
 mod journal;
 mod meta;
-mod small;
+mod read_only;
 mod streaming;
 mod syntax;
-mod token_args;
 
-use args::{Command, RenderArgs};
+use args::{Cli, Command, CompletionsArgs, RenderArgs};
+use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
 
 /// An error that ends the command with exit code 2.
@@ -26,46 +26,39 @@ pub enum Failure {
     Io(String),
 }
 
+/// The exit code of a usage error (clap's own code for one, set here so
+/// that it is written down once).
+const USAGE: u8 = 2;
+
 fn main() -> ExitCode {
-    // Arguments that are not UTF-8 cannot name model paths or formats; say
-    // so instead of mangling them.
-    let argv: Result<Vec<String>, _> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect();
-    let Ok(argv) = argv else {
-        eprintln!("error: arguments must be valid UTF-8");
-        return ExitCode::from(2);
-    };
-    let cmd = match args::parse(argv) {
+    let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(u) => {
-            eprintln!("error: {}\n\n{}", u.message, u.help);
-            return ExitCode::from(2);
+        Err(e) => {
+            // `--help` and `--version` are "errors" printed on stdout: exit 0.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { USAGE } else { 0 });
         }
     };
-    let result = match cmd {
-        Command::Help(text) => {
-            out(text);
-            Ok(0)
-        }
-        Command::Version => {
-            out(&format!("patchbay {}\n", env!("CARGO_PKG_VERSION")));
-            Ok(0)
-        }
+    let result = match cli.command {
         Command::Apply(a) => apply::run(&a),
         Command::Render(r) => render(&r),
-        Command::Tag(t) => small::tag(&t),
-        Command::Diagnose(d) => small::diagnose(&d),
-        Command::CheckOutput(c) => small::check_output(&c),
-        Command::Tokens(c) => budget::run(&c),
-        Command::Syntax(s) => syntax::run(&s),
+        Command::Tag(t) => read_only::tag(&t),
+        Command::Diagnose(d) => read_only::diagnose(&d),
+        Command::CheckOutput(c) => read_only::check_output(&c),
+        Command::Outline(o) => syntax::run(&o.into()),
+        Command::Slice(s) => syntax::run(&s.into()),
+        Command::Splice(s) => syntax::run(&s.into()),
+        Command::Tokens(t) => budget::tokens(&t),
+        Command::Compare(c) => budget::compare(&c),
+        Command::Budget(b) => budget::budget(&b),
+        Command::Completions(c) => completions(&c),
+        Command::Help(h) => help(h.command.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(Failure::Usage(m)) => {
             eprintln!("error: {m}\n(see `patchbay --help`)");
-            ExitCode::from(2)
+            ExitCode::from(USAGE)
         }
         Err(Failure::Io(m)) => {
             eprintln!("error: {m}");
@@ -77,14 +70,6 @@ fn main() -> ExitCode {
 /// `patchbay render`: the canonical edit from BEFORE to AFTER, naming the
 /// file by BEFORE as given.
 fn render(r: &RenderArgs) -> Result<i32, Failure> {
-    if patchbay::formats::by_name(&r.format).is_none() {
-        let names: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
-        return Err(Failure::Usage(format!(
-            "unknown format {:?} for render; expected one of: {}",
-            r.format,
-            names.join(", ")
-        )));
-    }
     let read = |p: &str| {
         std::fs::read_to_string(p).map_err(|e| Failure::Io(format!("cannot read {p}: {e}")))
     };
@@ -93,6 +78,28 @@ fn render(r: &RenderArgs) -> Result<i32, Failure> {
         .map_err(|e| Failure::Usage(e.to_string()))?;
     out(&text);
     Ok(0)
+}
+
+/// `patchbay completions SHELL`: the completion script, from the same
+/// declarations that parse the command line.
+fn completions(c: &CompletionsArgs) -> Result<i32, Failure> {
+    let mut buf = Vec::new();
+    clap_complete::generate(c.shell, &mut Cli::command(), "patchbay", &mut buf);
+    out(&String::from_utf8_lossy(&buf));
+    Ok(0)
+}
+
+/// `patchbay help [COMMAND]`: exactly what `patchbay [COMMAND] --help`
+/// prints (clap renders it), and its exit code.
+fn help(command: Option<&str>) -> Result<i32, Failure> {
+    let argv = ["patchbay"].into_iter().chain(command).chain(["--help"]);
+    match Cli::command().try_get_matches_from(argv) {
+        Err(e) => {
+            let _ = e.print();
+            Ok(if e.use_stderr() { USAGE.into() } else { 0 })
+        }
+        Ok(_) => Ok(0),
+    }
 }
 
 /// Writes to stdout; a closed pipe is not worth a panic.

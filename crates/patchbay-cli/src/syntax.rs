@@ -2,10 +2,10 @@
 //! (read and print), `splice` (writes FILE atomically, refuses a file that
 //! changed since the slice), and the `--check-syntax` step of `apply`.
 
-use crate::args::SyntaxArgs;
+use crate::args::{OutlineArgs, SliceArgs, SpliceArgs};
 use crate::commit::{commit, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Root};
-use crate::small::{read, read_source};
+use crate::read_only::{read, read_source};
 use crate::{out, Failure};
 use patchbay::report::Report;
 use patchbay_syntax::Language;
@@ -17,6 +17,61 @@ macro_rules! json {
     ($v:expr) => {
         serde_json::to_string($v).unwrap_or_default() + "\n"
     };
+}
+
+/// What `outline`, `slice` and `splice` share once parsed: the three
+/// commands read the file and resolve its language the same way.
+pub struct SyntaxArgs {
+    /// `outline`, `slice` or `splice`.
+    pub command: &'static str,
+    pub file: String,
+    pub symbol: Option<String>,
+    pub slice: Option<String>,
+    pub json: bool,
+    pub dry_run: bool,
+    pub language: Option<String>,
+}
+
+impl From<OutlineArgs> for SyntaxArgs {
+    fn from(a: OutlineArgs) -> Self {
+        SyntaxArgs {
+            command: "outline",
+            file: a.file,
+            symbol: None,
+            slice: None,
+            json: a.json,
+            dry_run: false,
+            language: a.language.name,
+        }
+    }
+}
+
+impl From<SliceArgs> for SyntaxArgs {
+    fn from(a: SliceArgs) -> Self {
+        SyntaxArgs {
+            command: "slice",
+            file: a.file,
+            symbol: Some(a.symbol),
+            slice: None,
+            json: a.json,
+            dry_run: false,
+            language: a.language.name,
+        }
+    }
+}
+
+impl From<SpliceArgs> for SyntaxArgs {
+    fn from(a: SpliceArgs) -> Self {
+        SyntaxArgs {
+            command: "splice",
+            file: a.file,
+            symbol: Some(a.symbol),
+            slice: Some(a.slice),
+            json: false,
+            dry_run: a.dry_run,
+            language: a.language.name,
+        }
+    }
 }
 
 /// Runs `outline`, `slice` or `splice`; returns the exit code.

@@ -512,6 +512,49 @@ fn help_and_version() {
         .contains("--dry-run"));
 }
 
+/// `help --help` and `help COMMAND` are help too (exit 0, on stdout), and an
+/// unknown command's help is a usage error.
+#[test]
+fn help_command_prints_what_flag_prints() {
+    let sb = Sandbox::new("cli");
+    let o = run_in(&sb.dir, &["help", "--help"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("Usage: patchbay help"), "{}", o.stdout);
+    for cmd in ["apply", "budget", "splice"] {
+        let by_word = run_in(&sb.dir, &["help", cmd], None);
+        let by_flag = run_in(&sb.dir, &[cmd, "--help"], None);
+        assert_eq!(
+            (by_word.code, &by_word.stdout),
+            (0, &by_flag.stdout),
+            "{cmd}"
+        );
+    }
+    let o = run_in(&sb.dir, &["help", "frobnicate"], None);
+    assert_eq!((o.code, o.stdout.as_str()), (2, ""));
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+}
+
+/// The completion scripts know every command and flag; each shell gets
+/// its own syntax.
+#[test]
+fn completions_for_each_shell() {
+    let sb = Sandbox::new("cli");
+    for (shell, marker) in [
+        ("bash", "complete -F _patchbay"),
+        ("zsh", "#compdef patchbay"),
+        ("fish", "complete -c patchbay"),
+    ] {
+        let o = run_in(&sb.dir, &["completions", shell], None);
+        assert_eq!(o.code, 0, "{shell}: {}", o.stderr);
+        assert!(o.stdout.contains(marker), "{shell}");
+        for word in ["check-output", "fail-on-syntax", "tag-len"] {
+            assert!(o.stdout.contains(word), "{shell}: {word}");
+        }
+    }
+    let o = run_in(&sb.dir, &["completions", "cmd.exe"], None);
+    assert_eq!(o.code, 2);
+}
+
 #[test]
 fn render_prints_the_canonical_edit() {
     let sb = Sandbox::new("cli");

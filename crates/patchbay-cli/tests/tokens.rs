@@ -239,7 +239,7 @@ fn budget_usage_and_help() {
         Some(2)
     );
     let o = run(&["help", "budget"]);
-    assert!(stdout(&o).contains("--memory FILE"));
+    assert!(stdout(&o).contains("--memory <FILE>"));
     let o = run(&["--help"]);
     for c in ["tokens", "compare", "budget"] {
         assert!(stdout(&o).contains(&format!("\n  {c} ")), "{c}");

@@ -1,5 +1,5 @@
-//! The small read-only commands: `tag` and `check-output`. Each reads one
-//! file, calls one core function and prints; none writes anything.
+//! The read-only commands: `tag`, `check-output` and `diagnose`. Each reads
+//! its input, calls one core function and prints; none writes anything.
 
 use crate::args::{CheckArgs, DiagnoseArgs, TagArgs};
 use crate::fsio::{self, Root};
@@ -40,13 +40,7 @@ pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
         out(&patchbay::crc_view(&a.file, &text));
         return Ok(0);
     }
-    out(&patchbay::tags::view(
-        &text,
-        patchbay::TagOptions {
-            len: a.len,
-            with_line: a.with_line,
-        },
-    ));
+    out(&patchbay::tags::view(&text, a.tags.options()));
     Ok(0)
 }
 
