@@ -478,11 +478,12 @@ fn hook_touch(root: &Root) {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("patchbay-commit-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh folder, removed when the returned guard drops.
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("patchbay-commit-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn entries(d: &Path) -> Vec<String> {
@@ -504,7 +505,8 @@ mod tests {
 
     #[test]
     fn failed_preparation_changes_nothing() {
-        let d = scratch("rollback");
+        let guard = scratch("rollback");
+        let d = guard.path();
         fs::write(d.join("keep.txt"), "old\n").unwrap();
         fs::write(d.join("plain"), "a file, not a folder\n").unwrap();
         let root = Root::open(&d).unwrap();
@@ -532,12 +534,12 @@ mod tests {
             ["keep.txt", "plain"],
             "temporaries, backups, journal and new folders removed"
         );
-        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn commit_writes_creates_and_deletes() {
-        let d = scratch("commit");
+        let guard = scratch("commit");
+        let d = guard.path();
         fs::write(d.join("a.txt"), "a\n").unwrap();
         fs::write(d.join("gone.txt"), "g\n").unwrap();
         let root = Root::open(&d).unwrap();
@@ -554,7 +556,6 @@ mod tests {
         assert_eq!(fs::read_to_string(d.join("x/y/new.txt")).unwrap(), "N");
         assert_eq!(entries(&d), ["a.txt", "x"]);
         assert_eq!(entries(&d.join("x/y")), ["new.txt"]);
-        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -281,16 +281,18 @@ impl Change {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("patchbay-fsio-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh folder, removed when the returned guard drops.
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("patchbay-fsio-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn resolve_refuses_what_leaves_and_reports_what_is_not_a_folder() {
-        let d = scratch("resolve");
+        let guard = scratch("resolve");
+        let d = guard.path();
         fs::write(d.join("f.txt"), "f\n").unwrap();
         let root = Root::open(&d).unwrap();
         assert!(matches!(root.resolve("../x"), Err(Refusal::Escape(_))));
@@ -304,6 +306,5 @@ mod tests {
             root.relative(&std::env::temp_dir().join("elsewhere.txt")),
             None
         );
-        fs::remove_dir_all(&d).unwrap();
     }
 }

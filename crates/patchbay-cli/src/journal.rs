@@ -418,12 +418,13 @@ fn safe(root: &Root, rel: &str) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> (PathBuf, Root) {
-        let d =
-            std::env::temp_dir().join(format!("patchbay-journal-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).unwrap();
-        let root = Root::open(&d).unwrap();
+    /// A fresh folder as a root, removed when the returned guard drops.
+    fn scratch(name: &str) -> (tempfile::TempDir, Root) {
+        let d = tempfile::Builder::new()
+            .prefix(&format!("patchbay-journal-{name}-"))
+            .tempdir()
+            .unwrap();
+        let root = Root::open(d.path()).unwrap();
         (d, root)
     }
 
@@ -431,7 +432,8 @@ mod tests {
     /// touched, so the backup (an extra link) and the temporary just go.
     #[test]
     fn a_torn_last_line_rolls_back_as_before_renaming() {
-        let (d, root) = scratch("torn");
+        let (guard, root) = scratch("torn");
+        let d = guard.path();
         fs::write(d.join("a.txt"), "old\n").unwrap();
         fs::write(d.join(".a.txt.patchbay-9-0.tmp"), "new\n").unwrap();
         fs::hard_link(d.join("a.txt"), d.join(".a.txt.patchbay-9-0.orig")).unwrap();
@@ -451,14 +453,14 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["a.txt"]);
-        fs::remove_dir_all(&d).unwrap();
     }
 
     /// A killed rename phase: the renamed file comes back from its backup,
     /// a renamed new file goes only if it is the staged inode.
     #[test]
     fn an_interrupted_rename_phase_is_undone() {
-        let (d, root) = scratch("renamed");
+        let (guard, root) = scratch("renamed");
+        let d = guard.path();
         fs::write(d.join(".a.txt.patchbay-9-0.orig"), "old\n").unwrap();
         fs::write(d.join("a.txt"), "new\n").unwrap();
         fs::write(d.join("n.txt"), "new file\n").unwrap();
@@ -492,20 +494,19 @@ mod tests {
             "not patchbay's\n"
         );
         assert!(!d.join(NAME).exists());
-        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn only_patchbay_names_are_taken_for_temporaries() {
         assert!(is_ours(Path::new("x/.a.txt.patchbay-1-0.tmp")));
         assert!(!is_ours(Path::new("x/a.txt")));
-        let (d, root) = scratch("names");
+        let (guard, root) = scratch("names");
+        let d = guard.path();
         fs::write(
             d.join(NAME),
             "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"a.txt\",\"temp\":\"src/main.rs\",\"backup\":null}\n",
         )
         .unwrap();
         assert!(recover(&root).unwrap_err().contains("not patchbay's"));
-        fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -4,25 +4,25 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A fresh folder under the system temp dir, removed when the test ends.
+/// A fresh folder under the system temp dir (tempfile's: a unique name,
+/// removed when the test ends).
 pub struct Sandbox {
     pub dir: PathBuf,
+    _keep: tempfile::TempDir,
 }
 
 impl Sandbox {
     /// `tag` names the test in the folder's name (for a human who finds it).
     pub fn new(tag: &str) -> Sandbox {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "patchbay-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Sandbox { dir }
+        let keep = tempfile::Builder::new()
+            .prefix(&format!("patchbay-{tag}-"))
+            .tempdir()
+            .unwrap();
+        Sandbox {
+            dir: keep.path().to_path_buf(),
+            _keep: keep,
+        }
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
@@ -63,11 +63,5 @@ impl Sandbox {
         walk(&base, &base, &mut v);
         v.sort();
         v
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
     }
 }
