@@ -16,9 +16,8 @@ mod growth;
 use patchbay::{ApplyOptions, Code, EditStatus, Report, Status};
 use std::collections::BTreeMap;
 
-fn files(path: &str, text: &str) -> BTreeMap<String, String> {
-    [(path.to_string(), text.to_string())].into()
-}
+mod support;
+use support::files;
 
 fn apply_as(format: &str, reply: &str, f: &BTreeMap<String, String>) -> Report {
     let opt = ApplyOptions {

@@ -1,14 +1,15 @@
 //! Property tests of the line-addressed formats: a seen-lines edit never
 //! replaces lines other than the ones the model was shown, follows a block
 //! that only moved, and refuses a changed one; a hashline edit with a wrong
-//! tag never applies; JSON and header soup never panics.
+//! tag never applies; JSON and header soup keeps the invariants of any
+//! reply (`support::apply_checked`).
 
 use patchbay::tags::{tag, TagOptions};
 use patchbay::{apply, seen_view, ApplyOptions, Code, EditStatus, Status};
 use proptest::prelude::*;
-use std::collections::BTreeMap;
 
-const PATH: &str = "src/f.txt";
+mod support;
+use support::{apply_checked, one_file as files, PATH};
 
 /// Lines from a small vocabulary, so that repeated blocks are common.
 fn line() -> impl Strategy<Value = String> {
@@ -49,10 +50,6 @@ fn tricky() -> impl Strategy<Value = String> {
 
 fn text(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
-}
-
-fn files(t: &str) -> BTreeMap<String, String> {
-    BTreeMap::from([(PATH.to_string(), t.to_string())])
 }
 
 #[derive(Debug, Clone)]
@@ -221,7 +218,7 @@ proptest! {
     }
 
     #[test]
-    fn json_and_header_soup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+    fn json_and_header_soup_keeps_the_invariants(parts in prop::collection::vec(prop::sample::select(vec![
         "{", "}", "[", "]", ",", "\"", ":", "\n", "{\"line\": ", "\"tag\": \"", "\"lines\": \"", "1:ab\\n2:cd",
         "\"new\": ", "\"op\": \"delete\"", "\"op\": \"insert_after\"", "0", "3", "99999999999999999999", "-1",
         "\"path\": \"src/f.txt\"", "\"path\": \"../x\"", "@@ src/f.txt 2:3\n", "@@ 1,3\n", "@@ after 0\n",
@@ -234,7 +231,7 @@ proptest! {
         for format in ["hashline", "lines", "auto"] {
             for seen in [None, Some(seen.clone())] {
                 let opt = ApplyOptions { format: format.into(), default_path: Some(PATH.into()), seen, ..Default::default() };
-                let _ = apply(&out, &files(&t), &opt);
+                apply_checked(&out, &files(&t), &opt)?;
             }
         }
     }

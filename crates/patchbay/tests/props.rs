@@ -1,41 +1,13 @@
 //! Property tests: rendered edits apply back exactly, exact matches are
-//! applied where (and only where) they are unique, and no input panics.
+//! applied where (and only where) they are unique, and any input, however
+//! broken, gets one receipt an edit and changes nothing unless it applied
+//! (`support::apply_checked`).
 
 use patchbay::{apply, render, ApplyOptions, EditStatus, Level, Status};
 use proptest::prelude::*;
-use std::collections::BTreeMap;
 
-const PATH: &str = "src/f.txt";
-
-/// Lines from a small vocabulary, so that repetition (and thus ambiguity)
-/// is common, with varied indentation.
-fn line() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(vec!["", "  ", "    ", "\t", "        "]),
-        prop::sample::select(vec![
-            "x = 1",
-            "y = 2",
-            "return x",
-            "}",
-            "{",
-            "if a:",
-            "fn f() {",
-            "call(1, 2)",
-            "// note",
-            "é = \"ü\"",
-            "",
-            "pass",
-            "end",
-        ]),
-    )
-        .prop_map(|(i, t)| {
-            if t.is_empty() {
-                String::new()
-            } else {
-                format!("{i}{t}")
-            }
-        })
-}
+mod support;
+use support::{apply_checked, formats, line, one_file as files, opts, PATH};
 
 #[derive(Debug, Clone)]
 struct Style {
@@ -54,19 +26,6 @@ fn join(lines: &[String], s: &Style) -> String {
         t.push_str(eol);
     }
     t
-}
-
-fn files(text: &str) -> BTreeMap<String, String> {
-    let mut m = BTreeMap::new();
-    m.insert(PATH.to_string(), text.to_string());
-    m
-}
-
-fn opts(format: &str) -> ApplyOptions {
-    ApplyOptions {
-        format: format.into(),
-        ..Default::default()
-    }
 }
 
 /// A file and an edited version of it (one to three changed regions).
@@ -109,7 +68,7 @@ proptest! {
         // SEARCH cannot quote a file of blank lines (an empty SEARCH means
         // create-or-append), so such files are left to `whole`.
         let quotable = before.iter().any(|l| !l.trim().is_empty());
-        for format in ["search-replace", "whole", "hashline", "lines", "apply-patch", "tool-call", "udiff"] {
+        for format in formats() {
             // These quote old lines, and a block of blank lines cannot be quoted.
             if matches!(format, "search-replace" | "apply-patch" | "tool-call" | "udiff") && !quotable {
                 continue;
@@ -152,16 +111,16 @@ proptest! {
     }
 
     #[test]
-    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), file in prop::collection::vec(line(), 0..20)) {
+    fn random_bytes_keep_the_invariants(bytes in prop::collection::vec(any::<u8>(), 0..400), file in prop::collection::vec(line(), 0..20)) {
         let out = String::from_utf8_lossy(&bytes);
         let text = join(&file, &Style { crlf: false, final_nl: true });
-        for format in ["search-replace", "whole", "auto", "hashline", "lines", "apply-patch", "tool-call", "udiff"] {
-            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+        for format in formats().into_iter().chain(["auto"]) {
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
         }
     }
 
     #[test]
-    fn patch_and_tool_call_soup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+    fn patch_and_tool_call_soup_keeps_the_invariants(parts in prop::collection::vec(prop::sample::select(vec![
         "*** Begin Patch\n", "*** End Patch\n", "*** Update File: src/f.txt\n", "*** Add File: a\n", "*** Delete File: src/f.txt\n",
         "*** Move to: b\n", "*** End of File\n", "@@\n", "@@ x = 1\n", "@@ -1,2 +1,3 @@ y\n", " x = 1\n", "-x = 1\n", "+z\n", "\n",
         "{\"command\": \"str_replace\", \"path\": \"src/f.txt\", \"old_str\": \"x", "\", \"new_str\": \"", "\"}\n", "[", "]", ",",
@@ -171,19 +130,19 @@ proptest! {
         let out: String = parts.concat();
         let text = "x = 1\n    return x\ny = 2\n".to_string();
         for format in ["apply-patch", "tool-call", "auto"] {
-            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
         }
     }
 
     #[test]
-    fn marker_soup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+    fn marker_soup_keeps_the_invariants(parts in prop::collection::vec(prop::sample::select(vec![
         "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", "```\n", "```python\n", "src/f.txt\n", "x = 1\n",
         "\n", "../up.txt\n", "# ... rest unchanged\n", "    return x\n", "\r\n", "````\n",
     ]), 0..30)) {
         let out: String = parts.concat();
         let text = "x = 1\n    return x\n".to_string();
         for format in ["search-replace", "whole", "auto"] {
-            let _ = apply(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() });
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
         }
     }
 

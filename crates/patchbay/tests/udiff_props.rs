@@ -12,35 +12,8 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const PATH: &str = "src/f.txt";
-
-fn line() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(vec!["", "  ", "    ", "\t", "        "]),
-        prop::sample::select(vec![
-            "x = 1",
-            "y = 2",
-            "return x",
-            "}",
-            "{",
-            "if a:",
-            "fn f() {",
-            "call(1, 2)",
-            "// note",
-            "é = \"ü\"",
-            "",
-            "pass",
-            "end",
-        ]),
-    )
-        .prop_map(|(i, t)| {
-            if t.is_empty() {
-                String::new()
-            } else {
-                format!("{i}{t}")
-            }
-        })
-}
+mod support;
+use support::{line, one_file as files, PATH};
 
 fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
     prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
@@ -73,10 +46,6 @@ fn opts(strict: bool) -> ApplyOptions {
         strict,
         ..Default::default()
     }
-}
-
-fn files(t: &str) -> BTreeMap<String, String> {
-    BTreeMap::from([(PATH.to_owned(), t.to_owned())])
 }
 
 /// Which markers a damaged diff loses besides its numbers.

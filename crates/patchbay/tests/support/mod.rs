@@ -1,0 +1,104 @@
+//! What the core's integration tests share: one-file trees, the line
+//! vocabulary of the property tests, the format names, and the invariants
+//! every report holds whatever the reply. Each test binary uses a part.
+#![allow(dead_code)]
+
+use patchbay::{apply, parse_reply, ApplyOptions, FileStatus, Op, Report, Status};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+/// The path of the one file most properties edit.
+pub const PATH: &str = "src/f.txt";
+
+/// A tree of one file.
+pub fn files(path: &str, text: &str) -> BTreeMap<String, String> {
+    BTreeMap::from([(path.to_owned(), text.to_owned())])
+}
+
+/// A tree of one file at [`PATH`].
+pub fn one_file(text: &str) -> BTreeMap<String, String> {
+    files(PATH, text)
+}
+
+/// Options for `format`, everything else the default.
+pub fn opts(format: &str) -> ApplyOptions {
+    ApplyOptions {
+        format: format.into(),
+        ..Default::default()
+    }
+}
+
+/// Every format the core reads (without `auto`), from its registry, so a
+/// new format is covered without editing the tests.
+pub fn formats() -> Vec<&'static str> {
+    patchbay::formats::all().iter().map(|f| f.name()).collect()
+}
+
+/// Lines from a small vocabulary, so that repetition (and thus ambiguity)
+/// is common, with varied indentation.
+pub fn line() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["", "  ", "    ", "\t", "        "]),
+        prop::sample::select(vec![
+            "x = 1",
+            "y = 2",
+            "return x",
+            "}",
+            "{",
+            "if a:",
+            "fn f() {",
+            "call(1, 2)",
+            "// note",
+            "é = \"ü\"",
+            "",
+            "pass",
+            "end",
+        ]),
+    )
+        .prop_map(|(i, t)| {
+            if t.is_empty() {
+                String::new()
+            } else {
+                format!("{i}{t}")
+            }
+        })
+}
+
+/// Applies `reply` and checks what holds for any reply, however broken:
+/// every edit the reading of the reply found (`parse_reply`, what `apply`
+/// reads) gets exactly one receipt; a file the report says was applied or
+/// created has its new text (unless all it got was a read-only `view`); and a report that did not
+/// apply (without `partial`) leaves every input text as it was. Returns the
+/// report for further checks.
+pub fn apply_checked(
+    reply: &str,
+    before: &BTreeMap<String, String>,
+    opt: &ApplyOptions,
+) -> Result<Report, TestCaseError> {
+    let report = apply(reply, before, opt).expect("a known format");
+    let (_, parsed) = parse_reply(reply, opt).expect("a known format");
+    let indices: Vec<usize> = report.receipts().iter().map(|r| r.index).collect();
+    let expected: Vec<usize> = (1..=parsed.edits.len()).collect();
+    prop_assert_eq!(&indices, &expected, "one receipt an edit\n{}", reply);
+    for f in &report.files {
+        let only_views = f.edits.iter().all(|r| {
+            matches!(
+                parsed.edits.get(r.index - 1).map(|e| &e.op),
+                Some(Op::View { .. })
+            )
+        });
+        if matches!(f.status, FileStatus::Applied | FileStatus::Created) && !only_views {
+            prop_assert!(f.content.is_some(), "{} {:?} has no text", f.path, f.status);
+        }
+        if report.status != Status::Applied && !opt.partial {
+            let unchanged = f.content.is_none() || f.content.as_ref() == before.get(&f.path);
+            prop_assert!(
+                unchanged,
+                "{} changed by a {:?} report",
+                f.path,
+                report.status
+            );
+        }
+    }
+    Ok(report)
+}
