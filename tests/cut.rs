@@ -2,30 +2,20 @@
 //! (`EDITS: N`), a cut reply is never judged complete, so nothing half-done
 //! is ever applied. Every corpus case that applies is used, in every format.
 
-use patchbay::{apply, parse_with, ApplyOptions, Status};
-use patchbay_tests::{case_dirs, load_tree, result_tree, Case};
-use std::path::Path;
+use patchbay::{apply, parse_with, Status};
+use patchbay_tests::{case_dirs, corpus_root, load, result_tree};
 
 #[test]
 fn a_cut_reply_never_claims_complete() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let (mut cases, mut cuts) = (0, 0);
-    for dir in case_dirs(&root) {
-        let case: Case =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
-        if case.expect.status != "applied" {
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        if c.case.expect.status != "applied" {
             continue;
         }
-        let before = load_tree(&dir.join("before"));
-        let after = load_tree(&dir.join("after"));
-        let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
-        let mut opt: ApplyOptions = if case.options.is_null() {
-            ApplyOptions::default()
-        } else {
-            serde_json::from_value(case.options.clone()).unwrap()
-        };
-        opt.format = case.format.clone();
-        let n = parse_with(&output, &opt.format, &opt.parse_options())
+        let (before, after, output) = (&c.before, c.after(), &c.output);
+        let opt = c.options(&c.case.format);
+        let n = parse_with(output, &opt.format, &opt.parse_options())
             .unwrap()
             .1
             .edits
@@ -43,13 +33,13 @@ fn a_cut_reply_never_claims_complete() {
         for at in (0..len)
             .filter(|&i| reply.is_char_boundary(i) && (i < 200 || i + 200 > len || i % step == 0))
         {
-            let r = apply(&reply[..at], &before, &opt).unwrap();
+            let r = apply(&reply[..at], before, &opt).unwrap();
             cuts += 1;
             if r.status == Status::Applied {
                 // Only a cut that lost nothing of the edits (trailing prose or
                 // a closing fence) may apply, and then to the exact result.
                 assert_eq!(
-                    result_tree(&before, &r),
+                    result_tree(before, &r),
                     after,
                     "{} cut at {at} of {len} applied wrongly",
                     dir.display()
@@ -67,29 +57,20 @@ fn a_cut_reply_never_claims_complete() {
 /// line never applies anything else. Every format, forced and `auto`.
 #[test]
 fn a_cut_inside_a_line_never_applies_a_different_result() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let (mut cuts, mut bad) = (0, vec![]);
-    for dir in case_dirs(&root) {
-        let case: Case =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
-        if case.expect.status != "applied" {
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        if c.case.expect.status != "applied" {
             continue;
         }
-        let before = load_tree(&dir.join("before"));
-        let after = load_tree(&dir.join("after"));
-        let reply = std::fs::read_to_string(dir.join("output.txt")).unwrap();
-        for format in [case.format.as_str(), "auto"] {
-            let mut opt: ApplyOptions = if case.options.is_null() {
-                ApplyOptions::default()
-            } else {
-                serde_json::from_value(case.options.clone()).unwrap()
-            };
-            opt.format = format.to_owned();
+        let (before, after, reply) = (&c.before, c.after(), &c.output);
+        for format in [c.case.format.as_str(), "auto"] {
+            let opt = c.options(format);
             // `auto` only where it reads the whole reply as the case's format.
-            if format == "auto" && apply(&reply, &before, &opt).unwrap().format != case.format {
+            if format == "auto" && apply(reply, before, &opt).unwrap().format != c.case.format {
                 continue;
             }
-            let spans: Vec<_> = parse_with(&reply, &opt.format, &opt.parse_options())
+            let spans: Vec<_> = parse_with(reply, &opt.format, &opt.parse_options())
                 .unwrap()
                 .1
                 .edits
@@ -102,7 +83,7 @@ fn a_cut_inside_a_line_never_applies_a_different_result() {
                 reply.is_char_boundary(i) && (i < 150 || i + 150 > len || i % step == 0)
             }) {
                 let cut = &reply[..at];
-                let r = apply(cut, &before, &opt).unwrap();
+                let r = apply(cut, before, &opt).unwrap();
                 cuts += 1;
                 // At a line's end (its break not yet sent) counts as between.
                 let rest = &reply[at..];
@@ -113,8 +94,8 @@ fn a_cut_inside_a_line_never_applies_a_different_result() {
                 let in_edit = spans.iter().any(|s| s.start < at && at < s.end);
                 if r.status == Status::Applied
                     && !between_lines
-                    && (in_edit || structural(line_at(&reply, at)))
-                    && result_tree(&before, &r) != after
+                    && (in_edit || structural(line_at(reply, at)))
+                    && result_tree(before, &r) != after
                 {
                     bad.push(format!("{} [{format}] cut at {at} of {len}", dir.display()));
                 }

@@ -3,9 +3,8 @@
 //! arrives at once, and finishes with the same report as `apply`.
 
 use patchbay::stream::Stream;
-use patchbay::{apply, ApplyOptions, EditStatus, Status};
-use patchbay_tests::{case_dirs, load_tree, Case};
-use std::path::Path;
+use patchbay::{apply, EditStatus, Status};
+use patchbay_tests::{case_dirs, corpus_root, load};
 
 /// A small deterministic generator (xorshift), so no dependency is needed.
 fn splits(text: &str, seed: u64) -> Vec<&str> {
@@ -28,28 +27,20 @@ fn splits(text: &str, seed: u64) -> Vec<&str> {
 
 #[test]
 fn any_chunking_gives_the_same_receipts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut early = 0;
-    for dir in case_dirs(&root) {
-        let case: Case =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
-        let files = load_tree(&dir.join("before"));
-        let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
-        let mut opt: ApplyOptions = if case.options.is_null() {
-            ApplyOptions::default()
-        } else {
-            serde_json::from_value(case.options.clone()).unwrap()
-        };
-        opt.format = case.format.clone();
-        let whole_report = apply(&output, &files, &opt).unwrap();
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let (files, output) = (&c.before, &c.output);
+        let opt = c.options(&c.case.format);
+        let whole_report = apply(output, files, &opt).unwrap();
         let mut at_once = Stream::new(files.clone(), opt.clone());
-        let events_once = at_once.push(&output);
+        let events_once = at_once.push(output);
         assert_eq!(at_once.finish(), whole_report, "{}", dir.display());
         early += events_once.len();
         for seed in [1u64, 7, 99] {
             let mut s = Stream::new(files.clone(), opt.clone());
             let mut events = vec![];
-            for chunk in splits(&output, seed) {
+            for chunk in splits(output, seed) {
                 events.extend(s.push(chunk));
             }
             assert_eq!(events, events_once, "{} seed {seed}", dir.display());

@@ -3,8 +3,14 @@
 //! A case folder holds `before/` (the files as the model saw them),
 //! `output.txt` (the model's reply), `case.json` (format, options, the one
 //! correct outcome, and labels), and for applied cases `after/` (the exact
-//! expected files). `PATCHBAY_BLESS=1` rewrites `after/` and the expected
-//! outcome from what the engine does now; review the diff before committing.
+//! expected files). [`load`] reads a case for every runner (the corpus, the
+//! cut and streaming tests).
+//!
+//! `PATCHBAY_BLESS=1` rewrites `after/` and the expected outcome from what
+//! the engine does now, but only for cases written by hand: the outcome of
+//! a generated case (`gen-*`, written by `tests/tools/`) is computed by its
+//! generator from the change it meant, independently of the engine, and
+//! stays the oracle; fix the engine or the generator instead.
 
 use patchbay::{ApplyOptions, EditStatus, FileStatus, Report, Status};
 use serde::{Deserialize, Serialize};
@@ -115,6 +121,64 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
+/// The corpus folder.
+pub fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// One case, read: what a runner needs to apply it.
+pub struct Loaded {
+    pub dir: PathBuf,
+    pub case: Case,
+    /// The files as the model saw them.
+    pub before: BTreeMap<String, String>,
+    /// The model's reply.
+    pub output: String,
+}
+
+impl Loaded {
+    /// The case's options, with `format` (the case's own, or `auto`).
+    pub fn options(&self, format: &str) -> ApplyOptions {
+        let mut opt: ApplyOptions = if self.case.options.is_null() {
+            ApplyOptions::default()
+        } else {
+            serde_json::from_value(self.case.options.clone())
+                .unwrap_or_else(|e| panic!("{}: options: {e}", self.dir.display()))
+        };
+        opt.format = format.to_owned();
+        opt
+    }
+
+    /// The expected files of a case that applies.
+    pub fn after(&self) -> BTreeMap<String, String> {
+        load_tree(&self.dir.join("after"))
+    }
+}
+
+/// Reads `case.json` alone (the runners name and filter cases by it).
+pub fn read_case(dir: &Path) -> Case {
+    let text = fs::read_to_string(dir.join("case.json"))
+        .unwrap_or_else(|e| panic!("{}: case.json: {e}", dir.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: case.json: {e}", dir.display()))
+}
+
+/// Reads a whole case folder.
+pub fn load(dir: &Path) -> Loaded {
+    Loaded {
+        dir: dir.to_path_buf(),
+        case: read_case(dir),
+        before: load_tree(&dir.join("before")),
+        output: fs::read_to_string(dir.join("output.txt")).expect("output.txt"),
+    }
+}
+
+/// Whether a generator wrote the case (and so computed its outcome).
+pub fn generated(dir: &Path) -> bool {
+    dir.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("gen-"))
+}
+
 /// The result of one case.
 pub struct Outcome {
     pub case: Case,
@@ -123,19 +187,17 @@ pub struct Outcome {
     pub problem: String,
 }
 
-/// Runs one case folder; with `bless`, rewrites its expectations.
+/// Runs one case folder; with `bless`, rewrites the expectations of a
+/// hand-written case (never of a generated one, see the module's note).
 pub fn check(dir: &Path, bless: bool) -> Outcome {
-    let mut case: Case =
-        serde_json::from_str(&fs::read_to_string(dir.join("case.json")).expect("case.json"))
-            .unwrap_or_else(|e| panic!("{}: case.json: {e}", dir.display()));
-    let before = load_tree(&dir.join("before"));
-    let output = fs::read_to_string(dir.join("output.txt")).expect("output.txt");
-    let mut opt: ApplyOptions = if case.options.is_null() {
-        ApplyOptions::default()
-    } else {
-        serde_json::from_value(case.options.clone()).expect("options")
-    };
-    opt.format = case.format.clone();
+    let loaded = load(dir);
+    let opt = loaded.options(&loaded.case.format);
+    let Loaded {
+        mut case,
+        before,
+        output,
+        ..
+    } = loaded;
     let report = patchbay::apply(&output, &before, &opt).expect("known format");
     let got = result_tree(&before, &report);
     let got_status = status_name(report.status);
@@ -144,8 +206,7 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
         .receipts()
         .iter()
         .any(|r| r.status == EditStatus::Applied);
-
-    if bless {
+    if bless && !generated(dir) {
         case.expect = Expect {
             status: got_status.into(),
             code: if report.status == Status::Applied {
@@ -154,20 +215,7 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
                 got_code.clone()
             },
         };
-        fs::write(
-            dir.join("case.json"),
-            serde_json::to_string_pretty(&case).unwrap() + "\n",
-        )
-        .unwrap();
-        let after = dir.join("after");
-        let _ = fs::remove_dir_all(&after);
-        if report.status == Status::Applied {
-            for (p, c) in &got {
-                let fp = after.join(p);
-                fs::create_dir_all(fp.parent().unwrap()).unwrap();
-                fs::write(fp, c).unwrap();
-            }
-        }
+        bless_case(dir, &case, report.status == Status::Applied, &got);
     }
 
     let expected_tree = if case.expect.status == "applied" {
@@ -215,6 +263,25 @@ pub fn check(dir: &Path, bless: bool) -> Outcome {
         case,
         verdict,
         problem,
+    }
+}
+
+/// Writes a hand-written case's new expectations: `case.json`, and
+/// `after/` when it applies.
+fn bless_case(dir: &Path, case: &Case, applied: bool, got: &BTreeMap<String, String>) {
+    fs::write(
+        dir.join("case.json"),
+        serde_json::to_string_pretty(case).unwrap() + "\n",
+    )
+    .unwrap();
+    let after = dir.join("after");
+    let _ = fs::remove_dir_all(&after);
+    if applied {
+        for (p, c) in got {
+            let fp = after.join(p);
+            fs::create_dir_all(fp.parent().unwrap()).unwrap();
+            fs::write(fp, c).unwrap();
+        }
     }
 }
 

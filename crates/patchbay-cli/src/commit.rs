@@ -509,7 +509,7 @@ mod tests {
         let d = guard.path();
         fs::write(d.join("keep.txt"), "old\n").unwrap();
         fs::write(d.join("plain"), "a file, not a folder\n").unwrap();
-        let root = Root::open(&d).unwrap();
+        let root = Root::open(d).unwrap();
         let changes = [
             write(&root, "keep.txt", "new\n"),
             write(&root, "made/deep/n.txt", "n\n"),
@@ -530,7 +530,7 @@ mod tests {
         assert!(err.contains("plain/sub/x.txt"), "{err}");
         assert_eq!(fs::read_to_string(d.join("keep.txt")).unwrap(), "old\n");
         assert_eq!(
-            entries(&d),
+            entries(d),
             ["keep.txt", "plain"],
             "temporaries, backups, journal and new folders removed"
         );
@@ -542,7 +542,7 @@ mod tests {
         let d = guard.path();
         fs::write(d.join("a.txt"), "a\n").unwrap();
         fs::write(d.join("gone.txt"), "g\n").unwrap();
-        let root = Root::open(&d).unwrap();
+        let root = Root::open(d).unwrap();
         let changes = [
             write(&root, "a.txt", "A\n"),
             write(&root, "x/y/new.txt", "N"),
@@ -554,7 +554,7 @@ mod tests {
         commit(&root, &changes).unwrap();
         assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "A\n");
         assert_eq!(fs::read_to_string(d.join("x/y/new.txt")).unwrap(), "N");
-        assert_eq!(entries(&d), ["a.txt", "x"]);
+        assert_eq!(entries(d), ["a.txt", "x"]);
         assert_eq!(entries(&d.join("x/y")), ["new.txt"]);
     }
 

@@ -294,7 +294,7 @@ mod tests {
         let guard = scratch("resolve");
         let d = guard.path();
         fs::write(d.join("f.txt"), "f\n").unwrap();
-        let root = Root::open(&d).unwrap();
+        let root = Root::open(d).unwrap();
         assert!(matches!(root.resolve("../x"), Err(Refusal::Escape(_))));
         assert!(
             matches!(root.resolve("f.txt/x"), Err(Refusal::Io(m)) if m.contains("not a directory"))

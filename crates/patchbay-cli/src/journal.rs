@@ -448,7 +448,7 @@ mod tests {
             "{what}"
         );
         assert_eq!(fs::read_to_string(d.join("a.txt")).unwrap(), "old\n");
-        let left: Vec<_> = fs::read_dir(&d)
+        let left: Vec<_> = fs::read_dir(d)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
