@@ -1,58 +1,12 @@
 // The playground's Outline button in Chromium: the syntax module is fetched
 // only when the button is pressed, and the outline lists the file's symbols.
 // Needs `scripts/build-web.sh` (web/pkg, web/pkg-syntax) and /usr/bin/chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { playground } from './support.mjs';
 
-const serve = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
-let server, context, page, profile;
-const requests = [];
-const problems = [];
-
-function startServer() {
-  server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) resolve(m[0]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
-  });
-}
-
-before(async () => {
-  if (!existsSync(new URL('../../web/pkg-syntax/patchbay_syntax_wasm_bg.wasm', import.meta.url))) {
-    throw new Error('web/pkg-syntax is missing: run scripts/build-web.sh');
-  }
-  const base = await startServer();
-  profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  await page.goto(base);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
-}, { timeout: 120_000 });
-
-after(async () => {
-  await context?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-}, { timeout: 30_000 });
+let page;
+const { requests, problems } = playground('pkg-syntax/patchbay_syntax_wasm_bg.wasm', (web) => ({ page } = web));
 
 const T = { timeout: 30_000 };
 const syntaxRequests = () => requests.filter((u) => u.includes('/pkg-syntax/'));
