@@ -1,7 +1,7 @@
 // The unified-diff panel: when the reply is a udiff, says hunk by hunk why
 // strict application (`git apply`) fails or succeeds, shows the repaired diff
 // and warns when GNU patch with its default fuzz would silently put a hunk
-// somewhere else (seed 000's lesson). Every answer comes from the core through
+// somewhere else and report success. Every answer comes from the core through
 // the wasm module; this file only lays it out.
 import { udiffDiagnose, udiffPatchFuzz, udiffRepair } from './pkg/patchbay_wasm.js';
 

@@ -73,7 +73,7 @@ test('a cut-off reply is truncated', T, async () => {
   assert.equal(await page.locator('#receipts tbody tr[data-code="truncated"]').count(), 1);
 });
 
-// Unified diffs: why they break, the repair, and GNU patch's fuzz (seed 000).
+// Unified diffs: why they break, the repair, and GNU patch's fuzz.
 const APP = 'def greet(name):\n    name = name.strip()\n    print("Hello, " + name)\n\n\ndef main():\n    greet("world")\n';
 // Wrong line numbers, and the first context line lost its leading space.
 const BROKEN = '```diff\n--- a/app.py\n+++ b/app.py\n@@ -14,3 +14,3 @@\ndef greet(name):\n     name = name.strip()\n-    print("Hello, " + name)\n+    print("Hello, " + name.title())\n```\n';

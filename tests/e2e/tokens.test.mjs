@@ -64,7 +64,7 @@ test('compare lists every format and advises', () => {
   assert.equal(wasm.compare('a\n', 'b\n', { wholeBelowLines: 1 }).recommendation.format, 'whole');
 });
 
-test('plan fits seed 002 and throws clearly when nothing fits', () => {
+test('plan fits an 8k agent and throws clearly when nothing fits', () => {
   const file = Array.from({ length: 200 }, (_, k) =>
     `pub fn handler_${k}(input: &str) -> usize {\n    let key = format!("{}-${k}", input.trim());\n    key.len() + ${k}\n}\n\n`).join('');
   const request = {

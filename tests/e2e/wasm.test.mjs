@@ -101,7 +101,7 @@ test('tag view, declared-count check and prompt kit from the core', () => {
   assert.throws(() => wasm.promptKit('nope'), /no prompt kit/);
 });
 
-// Unified diffs: diagnosis, repair and the GNU patch simulation (seed 000).
+// Unified diffs: diagnosis, repair and the GNU patch simulation.
 const APP = 'def greet(name):\n    name = name.strip()\n    print("Hello, " + name)\n\n\ndef main():\n    greet("world")\n';
 // Wrong line numbers, and the first context line lost its leading space.
 const BROKEN = '```diff\n--- a/app.py\n+++ b/app.py\n@@ -14,3 +14,3 @@\ndef greet(name):\n     name = name.strip()\n-    print("Hello, " + name)\n+    print("Hello, " + name.title())\n```\n';

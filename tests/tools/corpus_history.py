@@ -561,7 +561,7 @@ def build(binary, src, fmt, fault, change_ix, trap, rng):
         if bad:
             status, code = "failed", bad[0]
         if fmt == "udiff" and last_hunk_short(reply):
-            # DESIGN.md: a hunk shorter than its header at the end of the
+            # docs/formats.md: a hunk shorter than its header at the end of the
             # output is `truncated`, whatever shortened it.
             status, code = "truncated", "truncated"
     elif fmt == "tool-call":

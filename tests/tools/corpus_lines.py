@@ -7,7 +7,7 @@ gen-auto-lines-* (only these are removed and rewritten; other generators own
 the other prefixes). Each is a folder as make_corpus.py writes it.
 
 Everything the engine computes is computed here again, independently, from
-the contract in DESIGN.md: the hashline tag (zlib.crc32 of the line without
+the contract in docs/contracts.md: the hashline tag (zlib.crc32 of the line without
 trailing whitespace, 4-byte big-endian, base64url, first N characters; a
 second CRC-32 started at 0x9e3779b9 widens it past 5 characters; `N:` is
 hashed first when the line number is), the whole-file CRC-32, the per-line
@@ -138,7 +138,7 @@ def hashline(src, rng, fault):
         new1 = [new[1]]
         out = "Here is the edit:\n\n" + json.dumps({"tool": "edit", "path": p, "line": n, "tag": tag(L[n - 1], n),
                                                    "new": new1[0]}, indent=2, ensure_ascii=False) + "\n"
-        return ok([(n - 1, n, new1)], out, "seed 001's own shape: one line by line and tag")
+        return ok([(n - 1, n, new1)], out, "the flat tool-style shape: one line by line and tag")
     if fault == "replace_range":
         out = jl([{"tool": "edit", "path": p, "lines": entries(L, a, b), "new": "\n".join(new)}])
         return ok([(a - 1, b, new)], out, "a contiguous range as N:TAG lines, the new text as one string")

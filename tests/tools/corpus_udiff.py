@@ -9,7 +9,7 @@ here from the intended change, never taken from the engine. The diffs are
 written here too (git style, 3 lines of context, numbers and counts computed
 from the change), so the engine's own renderer is not trusted either.
 
-Faults are the ones seed 000 describes: line numbers and counts that drift,
+Faults are the ones models make in diffs: line numbers and counts that drift,
 unchanged lines that lost their one-space marker (or an empty line written
 for a blank one), added lines that lost their `+`, `@@ @@` headers without
 numbers, a reply cut off mid-hunk; plus files created, deleted and renamed,

@@ -2,7 +2,7 @@
 engine, so that corpus_history.py can compute the one correct outcome of a
 case without asking patchbay.
 
-- `find`: the matcher ladder of DESIGN.md / ARCHITECTURE.md: exact, then
+- `find`: the matcher ladder of docs/formats.md / ARCHITECTURE.md: exact, then
   trailing whitespace, then one indentation prefix added or removed, then
   leading/trailing blank lines of the block ignored, then a constant
   indentation width (tab stops 4, 8, 2), then Unicode look-alikes folded.

@@ -613,7 +613,7 @@ fn tag_prints_the_tagged_view() {
     let o = run_in(&sb.dir, &["tag", "a.txt"], None);
     assert_eq!(o.code, 0, "{}", o.stderr);
     // CRC-32("123456789") = 0xCBF43926 -> base64url "y_Q5Jg"; the tag is its
-    // first four characters (DESIGN.md).
+    // first four characters (docs/contracts.md).
     let lines: Vec<&str> = o.stdout.lines().collect();
     assert_eq!(lines[0], "1:y_Q5 123456789");
     assert!(

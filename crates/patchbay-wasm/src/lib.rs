@@ -1,6 +1,6 @@
 //! The WebAssembly binding of patchbay, the only crate that knows about JS.
 //!
-//! It holds no logic (DESIGN.md): each function deserializes its arguments,
+//! It holds no logic (ARCHITECTURE.md's invariants): each function deserializes its arguments,
 //! calls the core and serializes the result as plain JS objects. Every error
 //! becomes a `js_sys::Error` through [`js_error`]; failed edits are not errors
 //! but data in the returned report.

@@ -1,7 +1,7 @@
 //! The format advisor: every format's canonical edit for one change, with
 //! its size in bytes and tokens, and which format to ask the model for.
 //!
-//! The rule (seed 000): rewrite the whole file when it is short (under 300
+//! The rule: rewrite the whole file when it is short (under 300
 //! lines by default) or when much of it changes (over 30% of its lines);
 //! otherwise use the cheapest format whose edit applies unambiguously. Each
 //! rendered edit is applied back to the original through the normal

@@ -1,4 +1,4 @@
-//! Declared counts: telling a cut reply from a complete one (seed 003).
+//! Declared counts: telling a cut reply from a complete one.
 //!
 //! A reply cut at the token limit looks like a shorter complete reply unless
 //! the writer said how much was coming. The protocol here declares the total
@@ -15,7 +15,7 @@
 //! - Quote: ...
 //! ```
 //!
-//! Labels are configurable; English is the default and the seed's Japanese
+//! Labels are configurable; English is the default and the original's Japanese
 //! labels (`総件数`, `並び`, `指摘`, `場所`, ...) are always understood too.
 //! For JSON replies a cut document that no parser accepts still yields the
 //! declared `"total"` (when it comes first) and the complete items before the
@@ -62,7 +62,8 @@ impl Protocol {
         }
     }
 
-    /// The labels of seed 003.
+    /// The Japanese labels of the original review protocol (総件数, 並び,
+    /// 指摘; 場所, 深刻度, 主張, 引用).
     pub fn japanese() -> Self {
         Protocol {
             total: "総件数".into(),
@@ -290,7 +291,7 @@ fn judge(items: &[Item], total: Option<usize>, dropped: bool, stop: Option<&str>
         },
         Some(_) => Verdict::Complete,
         // Without a declared total, a reply that ends cleanly after an item
-        // cannot be told from a complete one (seed 003's point); only an
+        // cannot be told from a complete one (why the total is declared); only an
         // empty reply, a dropped partial item or the stop reason show a cut.
         None if items.is_empty() || dropped || stopped_by_limit(stop) => {
             Verdict::Truncated { missing: None }

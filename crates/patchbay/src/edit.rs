@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
 
-/// Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
+/// Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
+/// CLI.
 /// A code is never reused for another meaning; new ones are added at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

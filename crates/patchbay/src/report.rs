@@ -1,5 +1,5 @@
 //! The report of a transaction: per file, per edit. Its JSON shape is the
-//! contract of DESIGN.md (`status`, `format`, `files[].path/status/edits`,
+//! contract of docs/contracts.md (`status`, `format`, `files[].path/status/edits`,
 //! `feedback`); `content` carries a changed file's new text for embedders and
 //! is left out of the CLI's JSON.
 

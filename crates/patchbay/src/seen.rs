@@ -3,7 +3,7 @@
 //! read and the edit ([`SeenLines`]), and the check that holds plain line
 //! numbers to it ([`relocate`]).
 //!
-//! Two modes (DESIGN.md, `lines`):
+//! Two modes (docs/formats.md, `lines`):
 //! - `file-crc`: the view carries the CRC-32 of the whole file in its header
 //!   (`# file: src/app.py crc32=1a2b3c4d lines=120`); an edit that repeats it
 //!   is refused as soon as anything in the file changed.

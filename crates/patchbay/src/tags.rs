@@ -1,6 +1,6 @@
 //! Line tags for the hashline format: `N:TAG content`.
 //!
-//! The default TAG (a contract, DESIGN.md) is the first 4 characters of the
+//! The default TAG (a contract, docs/contracts.md) is the first 4 characters of the
 //! unpadded base64url encoding of the 4-byte big-endian CRC-32 (IEEE) of the
 //! line without its terminator and without trailing whitespace. Options:
 //! tag length 2 to 8 (beyond 5 characters, where 32 bits run out, a second
@@ -413,7 +413,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// The straightforward implementation the fast paths must equal: the
-    /// contract as DESIGN.md words it, on crc32fast and `Text`.
+    /// contract as docs/contracts.md words it, on crc32fast and `Text`.
     mod reference {
         use super::super::{TagOptions, B64, WIDE_SEED};
 

@@ -1,4 +1,5 @@
-//! The budget planner against seed 002's 8k agent and the order in which it
+//! The budget planner against an agent with an 8k window (system prompt,
+//! reply reserve, memory, folder context, code) and the order in which it
 //! gives things up: folder context, then memory (oldest first), then code.
 
 use patchbay::budget::{
@@ -60,7 +61,7 @@ fn request(window: usize, file: String, task: &str) -> Request {
 }
 
 #[test]
-fn seed_002_budget_for_8192_tokens() {
+fn an_agent_with_8192_tokens_keeps_its_memory_and_4800_for_code() {
     let file = big_file(80); // ~880 lines, ~8000 tokens: over the 150-line threshold
     let req = request(
         8192,
@@ -78,7 +79,8 @@ fn seed_002_budget_for_8192_tokens() {
         .iter()
         .filter(|x| x.kind == "memory")
         .all(|x| x.status == "kept"));
-    // About 4800 left for code, as in the seed.
+    // About 4800 left for code: 8192 less the system prompt, the reserve,
+    // the memory and the task.
     assert!(
         (4750..=4850).contains(&t.code_budget),
         "code budget {}",

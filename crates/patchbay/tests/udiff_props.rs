@@ -52,7 +52,8 @@ fn opts(strict: bool) -> ApplyOptions {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Lost {
     Nothing,
-    /// Unchanged lines lose their one-space marker (seed 000's fault).
+    /// Unchanged lines lose their one-space marker (the commonest damage
+    /// models do to diffs).
     Spaces,
     /// Added lines lose their `+`.
     Pluses,

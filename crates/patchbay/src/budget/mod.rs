@@ -1,5 +1,6 @@
 //! The budget planner: what fits in a context window, in tokens, enforced
-//! in code rather than promised in a prompt (seed 002's `canFit()`).
+//! in code rather than promised in a prompt (the question "does this fit?"
+//! answered before the call, not after the model ran out of room).
 //!
 //! A [`Request`] holds the window, the system prompt, the reply reserve,
 //! memory entries (oldest first), folder/project context, the task and one

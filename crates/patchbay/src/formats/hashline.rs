@@ -12,7 +12,7 @@
 //! {"op": "delete", "lines": "20:aB3x\n21:Zz9_"}
 //! ```
 //!
-//! - `op` defaults to `replace`, so seed 001's shape (`{"tool": "edit",
+//! - `op` defaults to `replace`, so the flat tool-style shape (`{"tool": "edit",
 //!   "path": ..., "line": ..., "tag": ..., "new": ...}`) is accepted as is;
 //!   `insert_before` exists too. `path` (or `file`, `file_path`) is optional
 //!   when the caller names the file; a wrapper `{"path": ..., "edits": [...]}`

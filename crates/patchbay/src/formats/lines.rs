@@ -36,7 +36,7 @@
 //! "line": 50, "new": ...}`, `{"op": "delete", "lines": "60:62"}`; `lines`
 //! may also be a list of numbers; `new` is a string or an array of lines.
 //!
-//! Checks (DESIGN.md, `lines`): `file-crc` when the edit (header token, a
+//! Checks (docs/formats.md, `lines`): `file-crc` when the edit (header token, a
 //! copied `# file: PATH crc32=...` view header, or the JSON `crc32`) carries
 //! the file's CRC-32: any change to the file refuses the edit (`stale_tag`).
 //! Otherwise the numbers are plain ([`Check::Snapshot`]) and the transaction

@@ -1,7 +1,7 @@
 //! What GNU `patch` 2.7.6 (`patch -p1 -f`, default fuzz factor 2) would do
 //! with a diff, for teaching: where it puts each hunk, and whether that is
-//! where the hunk belongs. The gap between the two is seed 000's silent
-//! misapply: `patch` drops up to two context lines from the top and bottom
+//! where the hunk belongs. The gap between the two is the silent misapply
+//! that makes diffs risky: `patch` drops up to two context lines from the top and bottom
 //! of a hunk until it fits somewhere, and reports success.
 //!
 //! The model is checked against the real binary on every udiff case of the
