@@ -676,7 +676,7 @@ fn check_output_exit_codes_and_continuation() {
     assert_eq!(v["verdict"], "truncated");
 }
 
-/// issue 12, item 10: an empty reply was `truncated` (exit 3), as if a
+/// An empty reply was once `truncated` (exit 3), as if a
 /// continuation could help; it is an input error (exit 2, "empty reply").
 #[test]
 fn check_output_of_an_empty_reply_says_so() {

@@ -103,7 +103,7 @@ fn files_that_are_not_text_are_refused_in_every_format() {
     assert_eq!(fs::read(sb.path("root/latin.txt")).unwrap(), b"caf\xe9\n");
 }
 
-/// issue 12, item 10: `tag` showed tags for a file with NUL bytes that
+/// `tag` once showed tags for a file with NUL bytes that
 /// `apply` then refused; one rule (`fsio::editable_text`) serves both, and
 /// the syntax commands that read or write FILE.
 #[test]

@@ -210,8 +210,7 @@ fn apply_checks_syntax_when_asked() {
     assert_ne!(sb.read("lib.rs"), LIB, "warnings do not stop the write");
 }
 
-/// issue 12, item 9: a slice's JSON that is cut, out of range or forged
-/// was taken as plain text (or its indent as code) and written into FILE.
+/// A slice's JSON that is cut, out of range or forged was once taken as plain text (or its indent as code) and written into FILE.
 #[test]
 fn splice_refuses_cut_invalid_and_forged_slices_writing_nothing() {
     let sb = Sandbox::new("syntax");
@@ -256,7 +255,7 @@ fn splice_refuses_cut_invalid_and_forged_slices_writing_nothing() {
     }
 }
 
-/// issue 12, item 8: `mod m {` nested 32,769 deep panicked in the
+/// `mod m {` nested 32,769 deep once panicked in the
 /// listing (a width argument out of range) after 6 GB of names.
 #[test]
 fn outline_of_deep_nesting_is_bounded_and_does_not_panic() {

@@ -1,5 +1,4 @@
-//! Large hostile inputs for the syntax entry points (issue 12, items 8 and
-//! 9): nesting 32,769 deep, and slices of up to 480,000 lines with every
+//! Large hostile inputs for the syntax entry points: nesting 32,769 deep, and slices of up to 480,000 lines with every
 //! line edited. Heavy, so they run in release (`scripts/test.sh`); each checks
 //! its answer and that time grows linearly over a doubling series: the
 //! largest size (8 times the smallest) may take at most 1.6 times its

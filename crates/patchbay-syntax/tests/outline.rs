@@ -133,7 +133,7 @@ fn outline_json_has_the_documented_shape() {
     assert_eq!(o.symbols[0].kind, Kind::Function);
 }
 
-/// issue 11, item 7: a libstdc++-shaped class (a macro line before it,
+/// Found on libstdc++'s headers: a libstdc++-shaped class (a macro line before it,
 /// `#if`/`#else` branches that each open a brace in a member function)
 /// came out as one free function spanning the class, its methods gone.
 #[test]

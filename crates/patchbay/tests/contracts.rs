@@ -41,7 +41,14 @@ fn block(page: &str, name: &str) -> String {
 fn first_column(rows: &[&str]) -> Vec<String> {
     rows.iter()
         .filter(|r| r.starts_with("| `"))
-        .map(|r| r.split('|').nth(1).unwrap_or("").trim().trim_matches('`').to_owned())
+        .map(|r| {
+            r.split('|')
+                .nth(1)
+                .unwrap_or("")
+                .trim()
+                .trim_matches('`')
+                .to_owned()
+        })
         .collect()
 }
 
@@ -107,7 +114,12 @@ fn every_code_is_documented_with_its_exit_code() {
     let names: Vec<&str> = ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(documented, names, "the table lists every code, in order");
     for (row, code) in rows.iter().filter(|r| r.starts_with("| `")).zip(ALL) {
-        let last = row.trim_end_matches('|').rsplit('|').next().unwrap_or("").trim();
+        let last = row
+            .trim_end_matches('|')
+            .rsplit('|')
+            .next()
+            .unwrap_or("")
+            .trim();
         assert_eq!(last, exit_code(code), "{row}");
         // The name is the one the JSON carries.
         let json = serde_json::to_string(&code).unwrap();

@@ -1,4 +1,4 @@
-//! Doubling series: every hostile shape of issue 12 at sizes n, 2n, 4n and
+//! Doubling series: every hostile shape below at sizes n, 2n, 4n and
 //! 8n. The assertion is on the ratio of the times of the largest and the
 //! smallest size, never on a time: linear work gives 8, and the bound
 //! (8 × 1.7, an exponent of about 1.25) leaves room for a shared, noisy
