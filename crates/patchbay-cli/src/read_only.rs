@@ -7,6 +7,7 @@ use crate::{out, Failure};
 use patchbay::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
 use patchbay::formats::udiff;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Reads a text argument (`-` is stdin); shared by the small commands.
 pub fn read(path: &str) -> Result<String, Failure> {
@@ -103,18 +104,7 @@ pub fn check_output(a: &CheckArgs) -> Result<i32, Failure> {
 /// hunk; or its repair; or where GNU patch's fuzz would put each hunk.
 pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
     let output = read(&a.output)?;
-    let root = Root::open(&a.root).map_err(Failure::Io)?;
-    let (_, parsed) =
-        patchbay::parse(&output, "udiff").map_err(|e| Failure::Usage(e.to_string()))?;
-    // Only files inside the root are read; others count as missing.
-    let mut files = BTreeMap::new();
-    for rel in patchbay::paths(&parsed, None) {
-        if let Ok(r) = root.resolve(&rel) {
-            if let Some(text) = fsio::read_text(&r.real, &rel).map_err(Failure::Io)? {
-                files.insert(rel, text);
-            }
-        }
-    }
+    let files = diff_targets(&output, &a.root)?;
     if a.repair {
         return match udiff::repair(&output, &files) {
             Ok(diff) => {
@@ -128,24 +118,7 @@ pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
         };
     }
     if a.fuzz {
-        let reports = udiff::patch_fuzz_simulation(&output, &files);
-        if a.json {
-            out(&(serde_json::to_string(&reports).unwrap_or_default() + "\n"));
-        } else {
-            for r in &reports {
-                out(&format!(
-                    "hunk {} ({}): {:?}: {}\n",
-                    r.hunk,
-                    r.path.as_deref().unwrap_or("?"),
-                    r.verdict,
-                    r.message
-                ));
-            }
-        }
-        let safe = reports
-            .iter()
-            .all(|r| r.verdict == udiff::FuzzVerdict::Agrees);
-        return Ok(if safe { 0 } else { 1 });
+        return Ok(fuzz(&output, &files, a.json));
     }
     let hunks = udiff::diagnose(&output, &files);
     if a.json {
@@ -175,4 +148,48 @@ pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
     } else {
         1
     })
+}
+
+/// The files a diff names, read from under `root`; files outside the root
+/// are not read and count as missing.
+fn diff_targets(output: &str, root: &Path) -> Result<BTreeMap<String, String>, Failure> {
+    let root = Root::open(root).map_err(Failure::Io)?;
+    let (_, parsed) =
+        patchbay::parse(output, "udiff").map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut files = BTreeMap::new();
+    for rel in patchbay::paths(&parsed, None) {
+        if let Ok(r) = root.resolve(&rel) {
+            if let Some(text) = fsio::read_text(&r.real, &rel).map_err(Failure::Io)? {
+                files.insert(rel, text);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// `diagnose --fuzz`: where GNU patch would put each hunk; exit 0 only
+/// when it agrees everywhere with the one safe place.
+fn fuzz(output: &str, files: &BTreeMap<String, String>, json: bool) -> i32 {
+    let reports = udiff::patch_fuzz_simulation(output, files);
+    if json {
+        out(&(serde_json::to_string(&reports).unwrap_or_default() + "\n"));
+    } else {
+        for r in &reports {
+            out(&format!(
+                "hunk {} ({}): {:?}: {}\n",
+                r.hunk,
+                r.path.as_deref().unwrap_or("?"),
+                r.verdict,
+                r.message
+            ));
+        }
+    }
+    let safe = reports
+        .iter()
+        .all(|r| r.verdict == udiff::FuzzVerdict::Agrees);
+    if safe {
+        0
+    } else {
+        1
+    }
 }
