@@ -108,15 +108,8 @@ fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
     let o = run(&["compare", &b, &a]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for f in [
-        "search-replace",
-        "whole",
-        "udiff",
-        "apply-patch",
-        "tool-call",
-        "hashline",
-        "lines",
-    ] {
+    // Every format of the registry has its row.
+    for f in patchbay::formats::all().iter().map(|f| f.name()) {
         assert!(out.contains(&format!("\n{f} ")), "{f}: {out}");
     }
     assert!(out.contains("recommended: whole"), "{out}");
