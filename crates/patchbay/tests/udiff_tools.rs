@@ -11,23 +11,18 @@ use patchbay::{apply, render, ApplyOptions, Status};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A scratch folder, removed when dropped.
-struct Scratch(PathBuf);
+/// A scratch folder (tempfile's: a unique name, removed when dropped).
+struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new(files: &BTreeMap<String, String>) -> Scratch {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "patchbay-udiff-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("patchbay-udiff-")
+            .tempdir()
+            .unwrap();
         for (p, t) in files {
-            let fp = dir.join(p);
+            let fp = dir.path().join(p);
             std::fs::create_dir_all(fp.parent().unwrap()).unwrap();
             std::fs::write(fp, t).unwrap();
         }
@@ -43,7 +38,7 @@ impl Scratch {
     fn run_status(&self, cmd: &str, args: &[&str], stdin: Option<&str>) -> (Option<i32>, String) {
         use std::io::Write;
         let mut c = Command::new(cmd);
-        c.args(args).current_dir(&self.0);
+        c.args(args).current_dir(self.0.path());
         c.stdin(std::process::Stdio::piped());
         c.stdout(std::process::Stdio::piped());
         c.stderr(std::process::Stdio::piped());
@@ -63,13 +58,7 @@ impl Scratch {
     }
 
     fn read(&self, p: &str) -> Option<String> {
-        std::fs::read_to_string(self.0.join(p)).ok()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        std::fs::read_to_string(self.0.path().join(p)).ok()
     }
 }
 
@@ -86,7 +75,7 @@ fn git_apply(
 ) -> BTreeMap<String, Option<String>> {
     let s = Scratch::new(files);
     assert!(s.run("git", &["init", "-q"], None).0, "git init");
-    std::fs::write(s.0.join("change.diff"), diff).unwrap();
+    std::fs::write(s.0.path().join("change.diff"), diff).unwrap();
     let (ok, msg) = s.run("git", &["apply", "--check", "-v", "change.diff"], None);
     assert!(
         ok,
@@ -328,7 +317,7 @@ fn check_against_patch(
             None => want.remove(p),
         };
     }
-    let got = tree(&s.0);
+    let got = tree(s.0.path());
     for p in want
         .keys()
         .chain(got.keys())
