@@ -13,19 +13,10 @@ use support::{apply_checked, one_file as files, PATH};
 
 /// Lines from a small vocabulary, so that repeated blocks are common.
 fn line() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(vec!["", "  ", "    "]),
-        prop::sample::select(vec![
-            "x = 1", "y = 2", "return x", "}", "if a:", "call()", "",
-        ]),
+    support::line_of(
+        &["", "  ", "    "],
+        &["x = 1", "y = 2", "return x", "}", "if a:", "call()", ""],
     )
-        .prop_map(|(i, t)| {
-            if t.is_empty() {
-                String::new()
-            } else {
-                format!("{i}{t}")
-            }
-        })
 }
 
 /// Lines that look like the formats' own syntax.

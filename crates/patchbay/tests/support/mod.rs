@@ -37,9 +37,9 @@ pub fn formats() -> Vec<&'static str> {
 /// Lines from a small vocabulary, so that repetition (and thus ambiguity)
 /// is common, with varied indentation.
 pub fn line() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(vec!["", "  ", "    ", "\t", "        "]),
-        prop::sample::select(vec![
+    line_of(
+        &["", "  ", "    ", "\t", "        "],
+        &[
             "x = 1",
             "y = 2",
             "return x",
@@ -53,7 +53,16 @@ pub fn line() -> impl Strategy<Value = String> {
             "",
             "pass",
             "end",
-        ]),
+        ],
+    )
+}
+
+/// A line of one of `words` after one of `indents` (an empty word stays an
+/// empty line).
+pub fn line_of(indents: &[&'static str], words: &[&'static str]) -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(indents.to_vec()),
+        prop::sample::select(words.to_vec()),
     )
         .prop_map(|(i, t)| {
             if t.is_empty() {
