@@ -154,7 +154,9 @@ pub struct RenderArgs {
     /// The edit format to write
     #[arg(long, value_name = "NAME", value_parser = format_names(false))]
     pub format: String,
+    /// The file as it is (the edit names it by this path)
     pub before: String,
+    /// The file as it should be
     pub after: String,
 }
 
@@ -172,6 +174,7 @@ pub struct RenderArgs {
 `apply` edits (a NUL byte, invalid UTF-8)."
 )]
 pub struct TagArgs {
+    /// The file to show (`-` reads stdin)
     pub file: String,
     #[command(flatten)]
     pub tags: TagFlags,
@@ -191,6 +194,7 @@ pub struct TagArgs {
 1 some hunk does not, 2 usage or I/O error."
 )]
 pub struct DiagnoseArgs {
+    /// The model output holding the diff (`-` reads stdin)
     #[arg(value_name = "OUT.txt")]
     pub output: String,
     /// The folder the diff's paths resolve under
@@ -225,6 +229,7 @@ pub struct DiagnoseArgs {
 error or an empty reply (only whitespace: nothing was cut, nothing arrived)."
 )]
 pub struct CheckArgs {
+    /// The reply to check (`-` reads stdin)
     #[arg(value_name = "OUT.txt")]
     pub output: String,
     /// The API's stop reason (`length`, `max_tokens`, `stop`)
@@ -247,6 +252,7 @@ pub struct CheckArgs {
 /// and its qualified name (`Greeter::hello`, `A.B.m`).
 #[derive(Debug, Args)]
 pub struct OutlineArgs {
+    /// The source file
     pub file: String,
     /// Print the outline as JSON (byte and line ranges too)
     #[arg(long)]
@@ -265,7 +271,9 @@ pub struct OutlineArgs {
 error."
 )]
 pub struct SliceArgs {
+    /// The source file
     pub file: String,
+    /// A qualified name, a unique name, or a line number
     pub symbol: String,
     /// Print the slice with its origin (path, lines, indentation, the file's
     /// CRC-32) for `patchbay splice`
@@ -288,8 +296,11 @@ pub struct SliceArgs {
 /// introduced are reported as warnings.
 #[derive(Debug, Args)]
 pub struct SpliceArgs {
+    /// The source file to write
     pub file: String,
+    /// The symbol the slice replaces
     pub symbol: String,
+    /// The edited slice: `slice --json`'s JSON or plain text (`-` reads stdin)
     pub slice: String,
     /// Print the new file instead of writing it
     #[arg(long)]
@@ -313,6 +324,7 @@ pub struct LanguageFlag {
 /// o200k_base (GPT-4o): no vocabulary, within a few percent on code.
 #[derive(Debug, Args)]
 pub struct TokensArgs {
+    /// The files to count (`-` reads stdin)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
     /// estimate, estimate:FAMILY (o200k_base, cl100k_base, llama3, qwen2,
@@ -332,7 +344,9 @@ pub struct TokensArgs {
 /// applies back unambiguously.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
+    /// The file as it is
     pub before: String,
+    /// The file as it should be
     pub after: String,
     /// How to count (see `patchbay help tokens`)
     #[arg(long, value_name = "NAME", default_value = "estimate", value_parser = tokenizer)]
@@ -413,6 +427,7 @@ pub struct BudgetArgs {
     /// Print the plan as JSON (excerpts included)
     #[arg(long)]
     pub json: bool,
+    /// The code files the task is about
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
 }
@@ -436,6 +451,7 @@ pub enum OutlineSource {
 /// For bash: `patchbay completions bash > ~/.local/share/bash-completion/completions/patchbay`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
+    /// The shell to complete for
     pub shell: clap_complete::Shell,
 }
 
