@@ -1,0 +1,398 @@
+//! Every decision of the loop, on small files whose expected texts are
+//! written out by hand.
+
+use super::*;
+
+const APP: &str = "def greet(name):\n    print(\"Hello, \" + name)\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name)\n";
+
+fn files() -> BTreeMap<String, String> {
+    BTreeMap::from([("app.py".to_string(), APP.to_string())])
+}
+
+fn cfg(format: &str) -> LoopConfig {
+    LoopConfig {
+        task: "Make greet and farewell end with an exclamation mark.".into(),
+        format: format.into(),
+        context_length: 4096,
+        reply_limit: 512,
+        ..LoopConfig::default()
+    }
+}
+
+fn stop() -> Ending {
+    Ending {
+        finished: true,
+        reason: Some("stop".into()),
+        ..Ending::default()
+    }
+}
+
+fn length() -> Ending {
+    Ending {
+        finished: true,
+        reason: Some("length".into()),
+        ..Ending::default()
+    }
+}
+
+fn sr(old: &str, new: &str) -> String {
+    format!("app.py\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n")
+}
+
+const GREET_OLD: &str = "    print(\"Hello, \" + name)";
+const GREET_NEW: &str = "    print(\"Hello, \" + name + \"!\")";
+const BYE_OLD: &str = "    print(\"Goodbye, \" + name)";
+const BYE_NEW: &str = "    print(\"Goodbye, \" + name + \"!\")";
+const BOTH: &str = "def greet(name):\n    print(\"Hello, \" + name + \"!\")\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name + \"!\")\n";
+
+/// Feeds a reply in chunks of `step` bytes (on char boundaries).
+fn feed(l: &mut EditLoop, reply: &str, step: usize) -> Vec<Pushed> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < reply.len() {
+        let mut j = (i + step).min(reply.len());
+        while !reply.is_char_boundary(j) {
+            j += 1;
+        }
+        out.push(l.push(&reply[i..j]));
+        i = j;
+    }
+    out
+}
+
+fn round(l: &mut EditLoop, reply: &str, end: &Ending) -> Outcome {
+    l.next_request().expect("a round");
+    feed(l, reply, 7);
+    l.end(end)
+}
+
+#[test]
+fn first_request_has_the_kit_the_task_and_the_view() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let r = l.next_request().unwrap();
+    let kit = crate::prompts::kit("search-replace").unwrap();
+    assert_eq!(
+        r.messages[0],
+        Message::new(Role::System, kit.system_prompt())
+    );
+    assert!(r.messages[1].content.starts_with("Task: Make greet"));
+    assert!(r.messages[1]
+        .content
+        .contains(&format!("app.py\n```\n{APP}```\n")));
+    assert_eq!(
+        (r.round, r.kind, r.num_ctx, r.num_predict),
+        (1, RoundKind::First, 4096, 512)
+    );
+    assert_eq!(r.plan.as_ref().unwrap().files[0].mode, "whole");
+    let by_hand: usize = r
+        .messages
+        .iter()
+        .map(|m| cfg("x").tokenizer.count(&m.content) + accounting::PER_MESSAGE)
+        .sum();
+    assert_eq!(r.prompt_estimate, by_hand);
+
+    let mut h = EditLoop::new(cfg("hashline"), files()).unwrap();
+    let view = crate::tags::view(APP, crate::TagOptions::default());
+    assert!(h.next_request().unwrap().messages[1]
+        .content
+        .contains(&view));
+    let mut c = EditLoop::new(cfg("lines"), files()).unwrap();
+    assert!(c.next_request().unwrap().messages[1]
+        .content
+        .contains(&crate::seen::crc_view("app.py", APP)));
+}
+
+#[test]
+fn a_good_reply_is_done_with_its_changes() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let reply = format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let o = round(&mut l, &reply, &stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert_eq!(
+        o.changes,
+        [FileChange {
+            path: "app.py".into(),
+            content: Some(BOTH.into())
+        }]
+    );
+    assert_eq!(l.files()["app.py"], BOTH);
+    assert!(l.is_finished() && l.next_request().is_none());
+    assert_eq!(
+        o.record.events.len(),
+        2,
+        "both edits judged while streaming"
+    );
+}
+
+#[test]
+fn a_failed_edit_retries_with_the_feedback_then_succeeds() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let o = round(&mut l, &sr("    print(\"Hi\")", GREET_NEW), &stop());
+    assert_eq!(o.decision, Decision::Retry);
+    assert!(o.changes.is_empty());
+    let r = l.next_request().unwrap();
+    assert_eq!((r.round, r.kind), (2, RoundKind::Retry));
+    let last = r.messages.last().unwrap();
+    assert_eq!(last.role, Role::User);
+    assert!(
+        last.content.contains("not_found") && last.content.contains("Reminder of the format"),
+        "{}",
+        last.content
+    );
+    assert_eq!(r.messages[2].role, Role::Assistant);
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 5);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert_eq!(l.files()["app.py"], APP.replace(GREET_OLD, GREET_NEW));
+}
+
+#[test]
+fn early_stop_at_the_first_failing_edit() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    l.next_request();
+    let reply = format!(
+        "{}{}",
+        sr("    print(\"Hi\")", GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let pushed = feed(&mut l, &reply, 4);
+    let first_stop = pushed.iter().position(|p| p.stop).expect("a stop");
+    let head_len = sr("    print(\"Hi\")", GREET_NEW).len();
+    assert!(
+        first_stop * 4 < head_len + 4,
+        "stopped within the chunk that completed the failing edit"
+    );
+    assert!(
+        pushed[first_stop + 1..].iter().all(|p| p.events.is_empty()),
+        "ignored after the stop"
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Retry);
+    assert!(o.record.early_stop && o.changes.is_empty());
+    assert_eq!(l.files()["app.py"], APP);
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("edit 1 (app.py): not_found"), "{msg}");
+
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    l.next_request();
+    assert!(feed(&mut l, &reply, 4).iter().all(|p| !p.stop));
+}
+
+#[test]
+fn a_cut_reply_continues_and_joins_the_complete_edits() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let whole = format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let cut_at = whole.find("    print(\"Goodbye").unwrap() + 10;
+    let o = round(&mut l, &whole[..cut_at], &length());
+    assert_eq!(o.decision, Decision::Continue);
+    assert!(o.record.cut && o.changes.is_empty());
+    let r = l.next_request().unwrap();
+    assert_eq!(r.kind, RoundKind::Continuation);
+    let msg = &r.messages.last().unwrap().content;
+    assert!(
+        msg.contains("first 1 edit arrived complete") && msg.contains("Continue with edit 2"),
+        "{msg}"
+    );
+    feed(&mut l, &sr(BYE_OLD, BYE_NEW), 9);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    assert_eq!(l.files()["app.py"], BOTH);
+    assert_eq!(
+        o.record.reply,
+        sr(BYE_OLD, BYE_NEW),
+        "the record keeps the round's own text"
+    );
+}
+
+#[test]
+fn a_stream_without_final_chunk_is_a_cut() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &Ending::default());
+    assert_eq!(o.decision, Decision::Continue);
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("connection closed"), "{msg}");
+}
+
+#[test]
+fn a_re_sent_applied_edit_is_a_no_op() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    // Round 1: greet applies (partial), farewell fails.
+    let o = round(
+        &mut l,
+        &format!(
+            "{}{}",
+            sr(GREET_OLD, GREET_NEW),
+            sr("    print(\"Bye\")", BYE_NEW)
+        ),
+        &stop(),
+    );
+    assert_eq!(o.decision, Decision::Retry);
+    let greeted = APP.replace(GREET_OLD, GREET_NEW);
+    assert_eq!(
+        o.changes,
+        [FileChange {
+            path: "app.py".into(),
+            content: Some(greeted.clone())
+        }]
+    );
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("now read:") && msg.contains(&greeted), "{msg}");
+    // Round 2: both again, farewell fixed.
+    feed(
+        &mut l,
+        &format!("{}{}", sr(GREET_OLD, GREET_NEW), sr(BYE_OLD, BYE_NEW)),
+        6,
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    assert_eq!(o.record.noops, 1);
+    assert_eq!(l.files()["app.py"], BOTH);
+}
+
+#[test]
+fn only_no_ops_is_done() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    round(
+        &mut l,
+        &format!(
+            "{}{}",
+            sr(GREET_OLD, GREET_NEW),
+            sr("    print(\"Bye\")", BYE_NEW)
+        ),
+        &stop(),
+    );
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &stop());
+    assert_eq!((o.decision, o.record.noops), (Decision::Done, 1));
+    assert!(o.changes.is_empty());
+}
+
+#[test]
+fn rounds_run_out() {
+    let mut c = cfg("search-replace");
+    c.rounds = 2;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    assert_eq!(
+        round(&mut l, "no edits here\n", &stop()).decision,
+        Decision::Retry
+    );
+    let o = round(&mut l, "still none\n", &stop());
+    assert!(
+        matches!(&o.decision, Decision::GiveUp { reason } if reason.contains("2 rounds")),
+        "{:?}",
+        o.decision
+    );
+    assert!(l.next_request().is_none());
+}
+
+#[test]
+fn a_low_prompt_count_warns() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let e = Ending {
+        prompt_tokens: Some(20),
+        ..stop()
+    };
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &e);
+    assert!(
+        o.record.warnings.iter().any(|w| w.contains("counted 20")),
+        "{:?}",
+        o.record.warnings
+    );
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let est = l.next_request().unwrap().prompt_estimate;
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 50);
+    let o = l.end(&Ending {
+        prompt_tokens: Some(est),
+        ..stop()
+    });
+    assert!(o.record.warnings.is_empty());
+}
+
+#[test]
+fn a_large_file_is_sent_in_sections() {
+    let mut text = String::new();
+    for i in 0..400 {
+        text.push_str(&format!("def f{i}(x):\n    return x + {i}\n\n"));
+    }
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let mut c = cfg("lines");
+    c.task = "In f123, return x + 1000 instead.".into();
+    c.context_length = 1500;
+    c.reply_limit = 300;
+    let mut l = EditLoop::new(c, files).unwrap();
+    let r = l.next_request().unwrap();
+    let fp = &r.plan.as_ref().unwrap().files[0];
+    assert_eq!(fp.mode, "sections");
+    let user = &r.messages[1].content;
+    assert!(
+        user.contains("def f123(x):") && !user.contains("def f300(x):"),
+        "{user}"
+    );
+    // f123 starts at line 3 * 123 + 1 = 370, its body is line 371; the model edits it by number and CRC.
+    let crc = crate::tags::file_crc(&text);
+    let reply = format!("@@ big.py 371:371 crc32={crc:08x}\n    return x + 1000\n@@ end\n");
+    let o = {
+        feed(&mut l, &reply, 11);
+        l.end(&stop())
+    };
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    let want = text.replace("    return x + 123\n", "    return x + 1000\n");
+    assert!(l.files()["big.py"] == want, "f123 alone changed");
+}
+
+#[test]
+fn bad_configs_are_typed_errors() {
+    assert!(matches!(
+        EditLoop::new(cfg("auto"), files()),
+        Err(LoopError::UnknownFormat { .. })
+    ));
+    let mut c = cfg("whole");
+    c.rounds = 0;
+    assert!(matches!(
+        EditLoop::new(c, files()),
+        Err(LoopError::BadConfig { .. })
+    ));
+    let mut c = cfg("whole");
+    c.context_length = 600;
+    c.reply_limit = 500;
+    assert!(matches!(
+        EditLoop::new(c, files()),
+        Err(LoopError::DoesNotFit { .. })
+    ));
+}
