@@ -20,6 +20,7 @@ pub enum Command {
     /// `tokens`, `compare`, `budget` (parsed in `token_args.rs`).
     Tokens(crate::budget::TokenCmd),
     Syntax(SyntaxArgs),
+    Run(crate::run::RunOptions),
 }
 
 /// `outline`, `slice` and `splice`.
@@ -138,12 +139,14 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
             Some(c @ ("tokens" | "compare" | "budget")) => {
                 Ok(Command::Help(crate::budget::help(c)))
             }
+            Some("run") => Ok(Command::Help(crate::run::RUN_HELP)),
             Some("outline") => Ok(Command::Help(OUTLINE_HELP)),
             Some("slice") => Ok(Command::Help(SLICE_HELP)),
             Some("splice") => Ok(Command::Help(SPLICE_HELP)),
             Some(other) => Err(usage(format!("no help for unknown command `{other}`"))),
         },
         "apply" => apply(rest),
+        "run" => run(rest),
         "render" => render(rest),
         "tag" => tag(rest),
         "diagnose" => diagnose(rest),
@@ -224,6 +227,59 @@ fn apply(args: &[String]) -> Result<Command, Usage> {
             .transpose()
             .map_err(err)?,
         overwrite: s.switch("--overwrite"),
+    }))
+}
+
+/// `run --model NAME --format FMT --task TEXT FILE...`.
+fn run(args: &[String]) -> Result<Command, Usage> {
+    let help = crate::run::RUN_HELP;
+    let err = |message: String| Usage { message, help };
+    let values = [
+        "--model",
+        "--url",
+        "--provider",
+        "--format",
+        "--task",
+        "--rounds",
+        "--num-ctx",
+        "--reply-limit",
+        "--seed",
+        "--root",
+    ];
+    let switches = ["--think", "--no-early-stop", "--dry-run", "--json"];
+    let s = split("run", args, &values, &switches).map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(help));
+    }
+    let need = |f: &str| s.value(f).ok_or_else(|| err(format!("{f} is required")));
+    let num = |f: &str| {
+        s.value(f)
+            .map(|v| {
+                v.parse::<usize>()
+                    .map_err(|e| err(format!("{f} {v:?}: {e}")))
+            })
+            .transpose()
+    };
+    let provider = s
+        .value("--provider")
+        .map_or(Ok(Default::default()), |p| p.parse())
+        .map_err(err)?;
+    Ok(Command::Run(crate::run::RunOptions {
+        model: need("--model")?,
+        url: s.value("--url"),
+        provider,
+        format: need("--format")?,
+        task: need("--task")?,
+        rounds: num("--rounds")?.unwrap_or(3),
+        num_ctx: num("--num-ctx")?,
+        reply_limit: num("--reply-limit")?.unwrap_or(2048),
+        seed: num("--seed")?.map(|n| n as u64),
+        think: s.switch("--think"),
+        early_stop: !s.switch("--no-early-stop"),
+        root: PathBuf::from(s.value("--root").unwrap_or_else(|| ".".into())),
+        dry_run: s.switch("--dry-run"),
+        json: s.switch("--json"),
+        files: s.positionals.clone(),
     }))
 }
 

@@ -8,8 +8,10 @@ mod budget;
 mod commit;
 mod fsio;
 mod help;
+mod http;
 mod journal;
 mod meta;
+mod run;
 mod small;
 mod streaming;
 mod syntax;
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::CheckOutput(c) => small::check_output(&c),
         Command::Tokens(c) => budget::run(&c),
         Command::Syntax(s) => syntax::run(&s),
+        Command::Run(r) => run::run(&r),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

@@ -38,7 +38,8 @@ fn run() -> Result<(), String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
-    let d = Double::start(script, port).map_err(|e| format!("cannot listen on port {port}: {e}"))?;
+    let d =
+        Double::start(script, port).map_err(|e| format!("cannot listen on port {port}: {e}"))?;
     println!("listening on {}", d.url());
     loop {
         std::thread::park();

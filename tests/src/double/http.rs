@@ -34,7 +34,10 @@ pub fn read_request(conn: &mut TcpStream) -> io::Result<Option<Request>> {
     let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
         return Ok(None);
     };
-    let (method, path) = (method.to_owned(), target.split('?').next().unwrap_or("").to_owned());
+    let (method, path) = (
+        method.to_owned(),
+        target.split('?').next().unwrap_or("").to_owned(),
+    );
     let mut headers = vec![];
     loop {
         line.clear();
@@ -76,7 +79,10 @@ pub fn respond(
     if !ctype.is_empty() {
         head.push_str(&format!("Content-Type: {ctype}\r\n"));
     }
-    head.push_str(&format!("Content-Length: {}\r\nConnection: close\r\n\r\n", body.len()));
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
     conn.write_all(head.as_bytes())?;
     conn.write_all(body)?;
     conn.flush()
@@ -102,14 +108,22 @@ pub struct Writer {
 impl Writer {
     pub fn new(conn: TcpStream, origin: Option<String>) -> Writer {
         let cors = origin
-            .map(|o| vec![("Access-Control-Allow-Origin".into(), o), ("Vary".into(), "Origin".into())])
+            .map(|o| {
+                vec![
+                    ("Access-Control-Allow-Origin".into(), o),
+                    ("Vary".into(), "Origin".into()),
+                ]
+            })
             .unwrap_or_default();
         Writer { conn, cors }
     }
 
     pub fn preflight(&mut self) -> io::Result<()> {
         let mut h = self.cors.clone();
-        h.push(("Access-Control-Allow-Methods".into(), "GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS".into()));
+        h.push((
+            "Access-Control-Allow-Methods".into(),
+            "GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS".into(),
+        ));
         h.push((
             "Access-Control-Allow-Headers".into(),
             "Authorization,Content-Type,User-Agent,Accept,X-Requested-With".into(),
@@ -120,18 +134,34 @@ impl Writer {
 
     pub fn json(&mut self, status: u16, v: &serde_json::Value) -> io::Result<()> {
         let body = serde_json::to_vec(v).unwrap_or_default();
-        respond(&mut self.conn, status, &self.cors, "application/json; charset=utf-8", &body)
+        respond(
+            &mut self.conn,
+            status,
+            &self.cors,
+            "application/json; charset=utf-8",
+            &body,
+        )
     }
 
     pub fn text(&mut self, status: u16, t: &str) -> io::Result<()> {
-        respond(&mut self.conn, status, &self.cors, "text/plain; charset=utf-8", t.as_bytes())
+        respond(
+            &mut self.conn,
+            status,
+            &self.cors,
+            "text/plain; charset=utf-8",
+            t.as_bytes(),
+        )
     }
 
     /// NDJSON lines, each sent as two HTTP chunks split at its middle byte
     /// (inside a UTF-8 character, as can happen on a real network), with a
     /// flush after each. `cut` drops the connection without the last chunk.
     pub fn ndjson(&mut self, lines: &[String], cut: bool) -> io::Result<()> {
-        self.stream("application/x-ndjson", lines.iter().map(|l| format!("{l}\n")), cut)
+        self.stream(
+            "application/x-ndjson",
+            lines.iter().map(|l| format!("{l}\n")),
+            cut,
+        )
     }
 
     /// Server-sent events: each `data:` event and a last `[DONE]`.
@@ -140,22 +170,34 @@ impl Writer {
             Some("<cut>") => (&events[..events.len() - 1], true),
             _ => (events, false),
         };
-        self.stream("text/event-stream", data.iter().map(|e| format!("data: {e}\n\n")), cut)
+        self.stream(
+            "text/event-stream",
+            data.iter().map(|e| format!("data: {e}\n\n")),
+            cut,
+        )
     }
 
-    fn stream(&mut self, ctype: &str, parts: impl Iterator<Item = String>, cut: bool) -> io::Result<()> {
+    fn stream(
+        &mut self,
+        ctype: &str,
+        parts: impl Iterator<Item = String>,
+        cut: bool,
+    ) -> io::Result<()> {
         let mut head = "HTTP/1.1 200 OK\r\n".to_string();
         for (n, v) in &self.cors {
             head.push_str(&format!("{n}: {v}\r\n"));
         }
-        head.push_str(&format!("Content-Type: {ctype}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"));
+        head.push_str(&format!(
+            "Content-Type: {ctype}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        ));
         self.conn.write_all(head.as_bytes())?;
         for p in parts {
             let b = p.as_bytes();
             let mid = b.len() / 2;
             for half in [&b[..mid], &b[mid..]] {
                 if !half.is_empty() {
-                    self.conn.write_all(format!("{:x}\r\n", half.len()).as_bytes())?;
+                    self.conn
+                        .write_all(format!("{:x}\r\n", half.len()).as_bytes())?;
                     self.conn.write_all(half)?;
                     self.conn.write_all(b"\r\n")?;
                     self.conn.flush()?;

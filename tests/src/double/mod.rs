@@ -121,7 +121,10 @@ fn show(s: &State, w: &mut http::Writer, body: &[u8]) -> io::Result<()> {
     let name = v["model"].as_str().or(v["name"].as_str()).unwrap_or("");
     match s.script.model(name) {
         Some(m) => w.json(200, &m.show()),
-        None => w.json(404, &json!({ "error": format!("model '{name}' not found") })),
+        None => w.json(
+            404,
+            &json!({ "error": format!("model '{name}' not found") }),
+        ),
     }
 }
 
@@ -139,7 +142,10 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
     };
     let think = req.get("think").and_then(Value::as_bool);
     if !openai && think == Some(true) && !model.can_think() {
-        return w.json(400, &err(false, &format!("\"{name}\" does not support thinking")));
+        return w.json(
+            400,
+            &err(false, &format!("\"{name}\" does not support thinking")),
+        );
     }
     let reply = s.script.reply_for(&req);
     let thinking = model.can_think() && think != Some(false) && !openai;
@@ -147,7 +153,10 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
         let usage = req["stream_options"]["include_usage"].as_bool() == Some(true);
         w.sse(&script::openai_events(name, reply, usage))
     } else {
-        w.ndjson(&script::ollama_lines(name, reply, thinking), reply.end == End::Cut)
+        w.ndjson(
+            &script::ollama_lines(name, reply, thinking),
+            reply.end == End::Cut,
+        )
     }
 }
 

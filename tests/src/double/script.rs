@@ -123,7 +123,10 @@ impl Reply {
         let users = of_role("user");
         let system = of_role("system").join("\n");
         self.model.as_deref().is_none_or(|m| req["model"] == m)
-            && self.task.as_deref().is_none_or(|t| users.first().is_some_and(|u| u.contains(t)))
+            && self
+                .task
+                .as_deref()
+                .is_none_or(|t| users.first().is_some_and(|u| u.contains(t)))
             && self.system.as_deref().is_none_or(|s| system.contains(s))
             && self.round.is_none_or(|r| users.len() == r)
     }
@@ -140,18 +143,27 @@ const UNSCRIPTED: &str = "(the double has no scripted reply for this request)";
 impl Script {
     pub fn model(&self, name: &str) -> Option<&ModelDef> {
         // Ollama adds `:latest` to a name without a tag.
-        let full = if name.contains(':') { name.to_owned() } else { format!("{name}:latest") };
-        self.models.iter().find(|m| m.name == name || m.name == full)
+        let full = if name.contains(':') {
+            name.to_owned()
+        } else {
+            format!("{name}:latest")
+        };
+        self.models
+            .iter()
+            .find(|m| m.name == name || m.name == full)
     }
 
     pub fn reply_for(&self, req: &Value) -> &Reply {
         static NONE: std::sync::OnceLock<Reply> = std::sync::OnceLock::new();
-        self.replies.iter().find(|r| r.matches(req)).unwrap_or_else(|| {
-            NONE.get_or_init(|| Reply {
-                text: UNSCRIPTED.into(),
-                ..Reply::default()
+        self.replies
+            .iter()
+            .find(|r| r.matches(req))
+            .unwrap_or_else(|| {
+                NONE.get_or_init(|| Reply {
+                    text: UNSCRIPTED.into(),
+                    ..Reply::default()
+                })
             })
-        })
     }
 
     pub fn tags(&self) -> Value {
@@ -231,7 +243,11 @@ pub fn ollama_lines(model: &str, r: &Reply, thinking: bool) -> Vec<String> {
         json!({ "model": model, "created_at": CREATED, "message": msg, "done": false }).to_string()
     };
     if thinking {
-        out.extend(Reply::chunks(&r.thinking, n).iter().map(|t| line("", Some(t))));
+        out.extend(
+            Reply::chunks(&r.thinking, n)
+                .iter()
+                .map(|t| line("", Some(t))),
+        );
     }
     let chunks = Reply::chunks(&r.text, n);
     out.extend(chunks.iter().map(|c| line(c, None)));
@@ -270,13 +286,23 @@ pub fn openai_events(model: &str, r: &Reply, usage: bool) -> Vec<String> {
     match r.end {
         End::Cut => out.push("<cut>".into()),
         End::Error => {
-            let msg = r.error.clone().unwrap_or_else(|| "an error was encountered while running the model".into());
+            let msg = r
+                .error
+                .clone()
+                .unwrap_or_else(|| "an error was encountered while running the model".into());
             out.push(json!({ "error": { "message": msg, "type": "api_error" } }).to_string());
             out.push("[DONE]".into());
         }
         End::Stop | End::Length => {
-            let reason = if r.end == End::Length { "length" } else { "stop" };
-            out.push(chunk(json!({ "role": "assistant", "content": "" }), json!(reason)));
+            let reason = if r.end == End::Length {
+                "length"
+            } else {
+                "stop"
+            };
+            out.push(chunk(
+                json!({ "role": "assistant", "content": "" }),
+                json!(reason),
+            ));
             if usage {
                 let p = r.prompt_tokens.unwrap_or(0);
                 let c = chunks.len();
@@ -296,13 +322,30 @@ mod tests {
     #[test]
     fn ollamas_origin_rule() {
         let s = Script {
-            origins: vec!["https://app.example.org".into(), "http://*.corp.test".into()],
+            origins: vec![
+                "https://app.example.org".into(),
+                "http://*.corp.test".into(),
+            ],
             ..Script::default()
         };
-        for ok in ["http://localhost", "http://localhost:5173", "https://127.0.0.1:8443", "http://0.0.0.0:80", "file://", "app://x", "https://app.example.org", "http://dev.corp.test"] {
+        for ok in [
+            "http://localhost",
+            "http://localhost:5173",
+            "https://127.0.0.1:8443",
+            "http://0.0.0.0:80",
+            "file://",
+            "app://x",
+            "https://app.example.org",
+            "http://dev.corp.test",
+        ] {
             assert!(s.origin_allowed(ok), "{ok}");
         }
-        for no in ["http://example.com", "http://localhost.evil.com", "https://app.example.org:8080", "null"] {
+        for no in [
+            "http://example.com",
+            "http://localhost.evil.com",
+            "https://app.example.org:8080",
+            "null",
+        ] {
             assert!(!s.origin_allowed(no), "{no}");
         }
     }
