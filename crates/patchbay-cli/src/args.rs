@@ -21,6 +21,7 @@ pub enum Command {
     Tokens(crate::budget::TokenCmd),
     Syntax(SyntaxArgs),
     Run(crate::run::RunOptions),
+    Arena(crate::arena::ArenaOptions),
 }
 
 /// `outline`, `slice` and `splice`.
@@ -140,6 +141,7 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
                 Ok(Command::Help(crate::budget::help(c)))
             }
             Some("run") => Ok(Command::Help(crate::run::RUN_HELP)),
+            Some("arena") => Ok(Command::Help(crate::arena::ARENA_HELP)),
             Some("outline") => Ok(Command::Help(OUTLINE_HELP)),
             Some("slice") => Ok(Command::Help(SLICE_HELP)),
             Some("splice") => Ok(Command::Help(SPLICE_HELP)),
@@ -147,6 +149,7 @@ pub fn parse(args: Vec<String>) -> Result<Command, Usage> {
         },
         "apply" => apply(rest),
         "run" => run(rest),
+        "arena" => arena(rest),
         "render" => render(rest),
         "tag" => tag(rest),
         "diagnose" => diagnose(rest),
@@ -280,6 +283,84 @@ fn run(args: &[String]) -> Result<Command, Usage> {
         dry_run: s.switch("--dry-run"),
         json: s.switch("--json"),
         files: s.positionals.clone(),
+    }))
+}
+
+/// `arena --tasks DIR --models A,B --formats X,Y ...`.
+fn arena(args: &[String]) -> Result<Command, Usage> {
+    let help = crate::arena::ARENA_HELP;
+    let err = |message: String| Usage { message, help };
+    let values = [
+        "--tasks",
+        "--models",
+        "--formats",
+        "--trials",
+        "--out",
+        "--summary",
+        "--url",
+        "--provider",
+        "--rounds",
+        "--num-ctx",
+        "--reply-limit",
+        "--seed",
+    ];
+    let s = split("arena", args, &values, &["--think", "--no-early-stop"]).map_err(err)?;
+    if s.switch("--help") {
+        return Ok(Command::Help(help));
+    }
+    if let Some(p) = s.positionals.first() {
+        return Err(err(format!("unexpected argument `{p}`")));
+    }
+    let list = |v: String| {
+        v.split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let num = |f: &str| {
+        s.value(f)
+            .map(|v| {
+                v.parse::<usize>()
+                    .map_err(|e| err(format!("{f} {v:?}: {e}")))
+            })
+            .transpose()
+    };
+    let formats = s.value("--formats").map(list).unwrap_or_else(|| {
+        patchbay::formats::all()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect()
+    });
+    let provider = s
+        .value("--provider")
+        .map_or(Ok(Default::default()), |p| p.parse())
+        .map_err(err)?;
+    Ok(Command::Arena(crate::arena::ArenaOptions {
+        tasks: PathBuf::from(
+            s.value("--tasks")
+                .ok_or_else(|| err("--tasks DIR is required".into()))?,
+        ),
+        models: s
+            .value("--models")
+            .map(list)
+            .filter(|m| !m.is_empty())
+            .ok_or_else(|| err("--models A,B is required".into()))?,
+        formats,
+        trials: num("--trials")?.unwrap_or(1).max(1),
+        out: PathBuf::from(
+            s.value("--out")
+                .unwrap_or_else(|| "arena-results.json".into()),
+        ),
+        summary: s.value("--summary").map(PathBuf::from),
+        url: s.value("--url"),
+        provider,
+        rounds: num("--rounds")?.unwrap_or(3),
+        num_ctx: num("--num-ctx")?,
+        reply_limit: num("--reply-limit")?.unwrap_or(2048),
+        seed: num("--seed")?.unwrap_or(1) as u64,
+        think: s.switch("--think"),
+        early_stop: !s.switch("--no-early-stop"),
     }))
 }
 

@@ -3,6 +3,7 @@
 //! and turns errors into exit code 2.
 
 mod apply;
+mod arena;
 mod args;
 mod budget;
 mod commit;
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
         Command::Tokens(c) => budget::run(&c),
         Command::Syntax(s) => syntax::run(&s),
         Command::Run(r) => run::run(&r),
+        Command::Arena(a) => arena::run(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

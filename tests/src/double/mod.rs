@@ -29,6 +29,7 @@
 //! `GET /_double/requests` returns the chat bodies received so far (for
 //! tests that check what a client sent).
 
+pub mod arena;
 mod http;
 pub mod script;
 
