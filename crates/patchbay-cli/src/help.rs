@@ -18,6 +18,8 @@ Commands:
   tokens        count the tokens of files (built-in estimator or an exact vocabulary)
   compare       every format's edit from BEFORE to AFTER, its size, and which to use
   budget        plan what fits in a context window (system, reserve, memory, code)
+  run           let a local model (Ollama, OpenAI-compatible) edit files, round by round
+  arena         score edit formats for models on a task set
   help          print this help, or a command's help (`patchbay help apply`)
 
 Options:
