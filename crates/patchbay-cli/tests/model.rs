@@ -152,7 +152,7 @@ fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
             .as_str()
             .unwrap()
             .to_owned();
-        assert!(cont.contains("Continue with edit 2"), "{cont}");
+        assert!(cont.contains("starting with edit 2"), "{cont}");
     }
 }
 

@@ -477,30 +477,43 @@ impl EditLoop {
             stop_reason: Some(StopReason::Length),
             ..self.opt.clone()
         };
-        let parsed = match crate::parse_reply(text, &opt) {
-            Ok((_, p)) => p,
-            Err(e) => {
-                return Judged::new(
-                    Decision::GiveUp {
-                        reason: e.to_string(),
-                    },
-                    None,
-                )
-            }
+        let (name, parsed) = match crate::parse_reply(text, &opt) {
+            Ok(p) => p,
+            Err(e) => return give_up(e.to_string()),
         };
+        let (parsed, noops) = self.without_noops(parsed);
+        let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
         let why = if ending.finished {
             "it reached the reply limit"
         } else {
             "the connection closed before the final chunk"
         };
-        self.continuation(text, &parsed, why)
+        let mut j = self.continuation(text, &parsed, report, why);
+        j.noops = noops;
+        j
     }
 
-    fn continuation(&mut self, text: &str, parsed: &Parsed, why: &str) -> Judged {
-        let cut = parsed.edits.iter().position(is_cut);
-        let (kept, start) = match cut {
-            Some(k) => (k, parsed.edits[k].span.start.min(text.len())),
-            None => (parsed.edits.len(), text.len()),
+    /// After a cut: the complete edits are kept and the engine's feedback
+    /// (which edits are kept, where to start again) asks for the rest;
+    /// when a complete edit already failed, the whole reply goes back.
+    fn continuation(&mut self, text: &str, parsed: &Parsed, report: Report, why: &str) -> Judged {
+        let failed = report
+            .receipts()
+            .iter()
+            .any(|r| r.status == EditStatus::Failed && r.code != Some(Code::Truncated));
+        if failed {
+            self.prefix.clear();
+            let mut msg = crate::prompts::retry_message(&report).unwrap_or_default();
+            msg.push_str(&format!(
+                "\n\nThe reply was also cut off ({why}): send the whole reply again, corrected."
+            ));
+            let mut j = Judged::new(Decision::Retry, Some((RoundKind::Retry, msg)));
+            j.report = Some(report);
+            return j;
+        }
+        let start = match parsed.edits.iter().position(is_cut) {
+            Some(k) => parsed.edits[k].span.start.min(text.len()),
+            None => text.len(),
         };
         let mut prefix = text.get(..start).unwrap_or("").to_owned();
         if !prefix.is_empty() && !prefix.ends_with('\n') {
@@ -508,11 +521,12 @@ impl EditLoop {
         }
         self.prefix = prefix;
         let msg = format!(
-            "Your reply was cut off ({why}). The first {kept} edit{} arrived complete and are kept: do not repeat them. Continue with edit {}: write it again from its start, then the remaining edits, in the same format, without an EDITS line.",
-            if kept == 1 { "" } else { "s" },
-            kept + 1
+            "Your reply was cut off ({why}).\n{}\nWrite the cut edit again from its start; no EDITS line is needed this time.",
+            report.feedback.trim_end()
         );
-        Judged::new(Decision::Continue, Some((RoundKind::Continuation, msg)))
+        let mut j = Judged::new(Decision::Continue, Some((RoundKind::Continuation, msg)));
+        j.report = Some(report);
+        j
     }
 
     /// A complete reply: no-ops out, the transaction, the files updated.
@@ -523,14 +537,7 @@ impl EditLoop {
         };
         let (name, parsed) = match crate::parse_reply(text, &opt) {
             Ok(p) => p,
-            Err(e) => {
-                return Judged::new(
-                    Decision::GiveUp {
-                        reason: e.to_string(),
-                    },
-                    None,
-                )
-            }
+            Err(e) => return give_up(e.to_string()),
         };
         let (parsed, noops) = self.without_noops(parsed);
         if parsed.edits.is_empty() && noops > 0 {
@@ -541,8 +548,8 @@ impl EditLoop {
         }
         let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
         if report.status == Status::Truncated {
-            let mut j = self.continuation(text, &parsed, "it declared more edits than arrived");
-            j.report = Some(report);
+            let mut j =
+                self.continuation(text, &parsed, report, "it declared more edits than arrived");
             j.noops = noops;
             return j;
         }
@@ -647,6 +654,10 @@ impl EditLoop {
             .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
             .unwrap_or_default()
     }
+}
+
+fn give_up(reason: String) -> Judged {
+    Judged::new(Decision::GiveUp { reason }, None)
 }
 
 fn is_cut(e: &crate::edit::Edit) -> bool {

@@ -209,7 +209,8 @@ fn a_cut_reply_continues_and_joins_the_complete_edits() {
     assert_eq!(r.kind, RoundKind::Continuation);
     let msg = &r.messages.last().unwrap().content;
     assert!(
-        msg.contains("first 1 edit arrived complete") && msg.contains("Continue with edit 2"),
+        msg.contains("Complete and located, do not resend: edit 1 (app.py lines 2-2)")
+            && msg.contains("starting with edit 2"),
         "{msg}"
     );
     feed(&mut l, &sr(BYE_OLD, BYE_NEW), 9);
@@ -220,6 +221,37 @@ fn a_cut_reply_continues_and_joins_the_complete_edits() {
         o.record.reply,
         sr(BYE_OLD, BYE_NEW),
         "the record keeps the round's own text"
+    );
+}
+
+#[test]
+fn a_cut_reply_whose_complete_edit_failed_is_retried_whole() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let whole = format!(
+        "{}{}",
+        sr("    print(\"Hi\")", GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let o = round(&mut l, &whole[..whole.len() - 20], &length());
+    assert_eq!(o.decision, Decision::Retry);
+    let r = l.next_request().unwrap();
+    let msg = &r.messages.last().unwrap().content;
+    assert!(
+        msg.contains("not_found") && msg.contains("send the whole reply again"),
+        "{msg}"
+    );
+    feed(
+        &mut l,
+        &format!("{}{}", sr(GREET_OLD, GREET_NEW), sr(BYE_OLD, BYE_NEW)),
+        8,
+    );
+    assert_eq!(l.end(&stop()).decision, Decision::Done);
+    assert_eq!(
+        l.files()["app.py"],
+        BOTH,
+        "nothing of the cut reply was kept"
     );
 }
 
