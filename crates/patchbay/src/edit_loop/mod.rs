@@ -554,11 +554,15 @@ impl EditLoop {
             return j;
         }
         self.prefix.clear();
+        // The texts the report's files had, for showing what changed.
+        let before: BTreeMap<String, String> = (report.files.iter())
+            .filter_map(|f| Some((f.path.clone(), self.files.get(&f.path)?.clone())))
+            .collect();
         let changes = self.take_changes(&report, &parsed);
         let mut j = if report.status == Status::Applied {
             Judged::new(Decision::Done, None)
         } else {
-            let msg = self.retry_message(&report, &changes, noops);
+            let msg = self.retry_message(&report, &changes, &before, noops);
             Judged::new(Decision::Retry, Some((RoundKind::Retry, msg)))
         };
         (j.report, j.changes, j.noops) = (Some(report), changes, noops);
@@ -623,7 +627,13 @@ impl EditLoop {
 
     /// The engine's feedback, what the no-ops were, and the changed files
     /// shown anew (line numbers, tags and the `lines` CRC moved with them).
-    fn retry_message(&mut self, report: &Report, changes: &[FileChange], noops: usize) -> String {
+    fn retry_message(
+        &mut self,
+        report: &Report,
+        changes: &[FileChange],
+        before: &BTreeMap<String, String>,
+        noops: usize,
+    ) -> String {
         let mut msg = crate::prompts::retry_message(report).unwrap_or_default();
         if noops > 0 {
             msg.push_str(&format!(
@@ -631,12 +641,23 @@ impl EditLoop {
             ));
         }
         let mut seen = self.opt.seen.take().unwrap_or_default();
+        // A changed file is shown whole when it takes at most a quarter of
+        // the window, else only where it changed.
+        let budget = self.cfg.context_length / 4;
         let shown: Vec<String> = changes
             .iter()
             .filter_map(|c| {
-                c.content
-                    .as_ref()
-                    .map(|t| prompt::view(&self.cfg.format, &c.path, t, &mut seen))
+                let new = c.content.as_deref()?;
+                let old = before.get(&c.path).map_or("", String::as_str);
+                let f = &self.cfg.format;
+                Some(prompt::changed_view(
+                    f,
+                    &c.path,
+                    (old, new),
+                    budget,
+                    self.cfg.tokenizer,
+                    &mut seen,
+                ))
             })
             .collect();
         if self.cfg.format == "lines" {

@@ -3,7 +3,7 @@
 //! format needs (tagged for `hashline`, numbered with a CRC for `lines`,
 //! plain otherwise), whole or as the sections the budget plan chose.
 
-use crate::budget::{self, FileInput, FilePlan, LineNumbers, Plan, PlanOptions};
+use crate::budget::{self, select, FileInput, FilePlan, LineNumbers, Plan, PlanOptions};
 use crate::seen::{crc_view, seen_view, SeenLines};
 use crate::tags::{self, TagOptions};
 use std::collections::BTreeMap;
@@ -68,7 +68,7 @@ fn file_view(format: &str, fp: &FilePlan, text: &str, seen: &mut SeenLines) -> S
     let mut out = if whole {
         view(format, &fp.path, text, seen)
     } else {
-        ranges_view(format, fp, text, seen)
+        ranges_view(format, &fp.path, text, &fp.ranges, seen)
     };
     if !whole {
         let rest: Vec<String> = fp
@@ -108,21 +108,26 @@ pub(super) fn view(format: &str, path: &str, text: &str, seen: &mut SeenLines) -
     }
 }
 
-/// The chosen line ranges of a file in the format's view, with their
-/// original line numbers (hashline tags and `lines` numbers check against
-/// the whole file, so a partial view edits like a whole one).
-fn ranges_view(format: &str, fp: &FilePlan, text: &str, seen: &mut SeenLines) -> String {
+/// Line ranges (1-based, inclusive) of a file in the format's view, with
+/// their original line numbers (hashline tags and `lines` numbers check
+/// against the whole file, so a partial view edits like a whole one).
+fn ranges_view(
+    format: &str,
+    path: &str,
+    text: &str,
+    ranges: &[(usize, usize)],
+    seen: &mut SeenLines,
+) -> String {
     match format {
         "hashline" => {
             let tagged = tags::view(text, TagOptions::default());
             let lines: Vec<&str> = tagged.lines().collect();
             let mut out = format!(
-                "{} (lines {} of {}; the rest is not shown)\n",
-                fp.path,
-                shown(&fp.ranges),
-                fp.lines
+                "{path} (lines {} of {}; the rest is not shown)\n",
+                shown(ranges),
+                lines.len()
             );
-            for &(a, b) in &fp.ranges {
+            for &(a, b) in ranges {
                 for l in lines.get(a - 1..b.min(lines.len())).unwrap_or(&[]) {
                     out.push_str(l);
                     out.push('\n');
@@ -131,12 +136,57 @@ fn ranges_view(format: &str, fp: &FilePlan, text: &str, seen: &mut SeenLines) ->
             out
         }
         "lines" => {
-            let (v, s) = seen_view(&fp.path, text, &fp.ranges);
+            let (v, s) = seen_view(path, text, ranges);
             seen.merge(s);
             v
         }
-        _ => format!("```\n{}```\n", fp.excerpt),
+        _ => {
+            let lines: Vec<&str> = text.lines().collect();
+            format!(
+                "```\n{}```\n",
+                select::render(path, &lines, ranges, LineNumbers::Sections)
+            )
+        }
     }
+}
+
+/// Lines of context shown around a changed region.
+const AROUND: usize = 3;
+
+/// A file a round changed, for the retry message: whole when its view
+/// costs at most `budget` tokens, else only the changed regions (with
+/// [`AROUND`] lines of context) in the format's view.
+pub(super) fn changed_view(
+    format: &str,
+    path: &str,
+    (old, new): (&str, &str),
+    budget: usize,
+    tokenizer: crate::tokens::Tokenizer,
+    seen: &mut SeenLines,
+) -> String {
+    let mut probe = SeenLines::default();
+    let whole = view(format, path, new, &mut probe);
+    if tokenizer.count(&whole) <= budget {
+        seen.merge(probe);
+        return whole;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let n = b.len();
+    let mut ranges: Vec<(usize, usize)> = vec![];
+    for c in crate::diff::changes_linear(&a, &b) {
+        let first = c.new.start.saturating_sub(AROUND) + 1;
+        let last = (c.new.end + AROUND).min(n);
+        match ranges.last_mut() {
+            Some(r) if first <= r.1 + 1 => r.1 = r.1.max(last),
+            _ if first <= last => ranges.push((first, last)),
+            _ => {}
+        }
+    }
+    if format == "lines" {
+        // The file changed: the old records of it no longer hold.
+        seen.0.remove(path);
+    }
+    ranges_view(format, path, new, &ranges, seen)
 }
 
 fn shown(ranges: &[(usize, usize)]) -> String {

@@ -378,10 +378,7 @@ fn a_low_prompt_count_warns() {
 
 #[test]
 fn a_large_file_is_sent_in_sections() {
-    let mut text = String::new();
-    for i in 0..400 {
-        text.push_str(&format!("def f{i}(x):\n    return x + {i}\n\n"));
-    }
+    let text = big();
     let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
     let mut c = cfg("lines");
     c.task = "In f123, return x + 1000 instead.".into();
@@ -427,4 +424,57 @@ fn bad_configs_are_typed_errors() {
         EditLoop::new(c, files()),
         Err(LoopError::DoesNotFit { .. })
     ));
+}
+
+/// 400 two-line functions with a blank line after each: `f{i}` starts at
+/// line 3i+1, its body is line 3i+2.
+fn big() -> String {
+    (0..400)
+        .map(|i| format!("def f{i}(x):\n    return x + {i}\n\n"))
+        .collect()
+}
+
+fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
+    let old = text.lines().nth(line - 1).unwrap();
+    let tag = crate::tags::tag(old, line, crate::TagOptions::default());
+    format!("{{\"op\": \"replace\", \"path\": \"{path}\", \"line\": {line}, \"tag\": \"{tag}\", \"new\": \"{new}\"}}\n")
+}
+
+#[test]
+fn a_large_changed_file_is_shown_again_only_where_it_changed() {
+    let text = big();
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let mut c = cfg("hashline");
+    c.task = "In f123 and f124, add 1000 to x.".into();
+    c.context_length = 2000;
+    c.reply_limit = 300;
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files).unwrap();
+    let good = hashline_edit("big.py", &text, 371, "    return x + 1123");
+    let bad = "{\"op\": \"replace\", \"path\": \"big.py\", \"line\": 374, \"tag\": \"ZZZZ\", \"new\": \"    return x + 1124\"}\n";
+    let o = round(&mut l, &format!("{good}{bad}"), &stop());
+    assert_eq!(o.decision, Decision::Retry, "{:?}", o.record.report);
+    let once = text.replace("    return x + 123\n", "    return x + 1123\n");
+    assert!(l.files()["big.py"] == once);
+    let r = l.next_request().unwrap();
+    let msg = &r.messages.last().unwrap().content;
+    let new_line = crate::tags::tag("    return x + 1123", 371, crate::TagOptions::default());
+    assert!(
+        msg.contains(&format!("371:{new_line}     return x + 1123")),
+        "{msg}"
+    );
+    assert!(msg.contains("big.py (lines 368-374 of 1200"), "{msg}");
+    assert!(
+        !msg.contains("def f300"),
+        "only the changed region is shown again"
+    );
+    feed(
+        &mut l,
+        &hashline_edit("big.py", &once, 374, "    return x + 1124"),
+        13,
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    let want = once.replace("    return x + 124\n", "    return x + 1124\n");
+    assert!(l.files()["big.py"] == want);
 }
