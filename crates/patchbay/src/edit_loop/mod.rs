@@ -613,7 +613,7 @@ impl EditLoop {
                 None => self.files.remove(&f.path),
             };
             for r in f.edits.iter().filter(|r| r.status == EditStatus::Applied) {
-                if let Some(e) = parsed.edits.get(r.index - 1) {
+                if let Some(e) = r.index.checked_sub(1).and_then(|i| parsed.edits.get(i)) {
                     self.applied.push((f.path.clone(), e.op.clone()));
                 }
             }

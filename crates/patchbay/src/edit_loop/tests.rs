@@ -478,3 +478,84 @@ fn a_large_changed_file_is_shown_again_only_where_it_changed() {
     let want = once.replace("    return x + 124\n", "    return x + 1124\n");
     assert!(l.files()["big.py"] == want);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn replies() -> Vec<String> {
+        vec![
+            format!(
+                "EDITS: 2\n{}{}",
+                sr(GREET_OLD, GREET_NEW),
+                sr(BYE_OLD, BYE_NEW)
+            ),
+            format!(
+                "{}{}",
+                sr("    print(\"Hi\")", GREET_NEW),
+                sr(BYE_OLD, BYE_NEW)
+            ),
+            format!("EDITS: 3\n{}", sr(GREET_OLD, GREET_NEW)),
+            "no edits at all\n".to_string(),
+        ]
+    }
+
+    /// Where every chunk ends, from a seed: 1 to 40 bytes, on char boundaries.
+    fn split(text: &str, seed: &[u8]) -> Vec<String> {
+        let mut out = vec![];
+        let (mut i, mut k) = (0, 0);
+        while i < text.len() {
+            let mut j = (i + 1 + usize::from(seed[k % seed.len()]) % 40).min(text.len());
+            while !text.is_char_boundary(j) {
+                j += 1;
+            }
+            out.push(text[i..j].to_owned());
+            (i, k) = (j, k + 1);
+        }
+        out
+    }
+
+    proptest! {
+        /// The decision, the changes and the next message do not depend on
+        /// how the reply was chunked (early stop off: with it on, where the
+        /// reply stops depends on the chunk that completed the failing edit).
+        #[test]
+        fn chunking_does_not_change_the_outcome(which in 0usize..4, seed in proptest::collection::vec(any::<u8>(), 1..16), cut in any::<bool>()) {
+            let reply = &replies()[which];
+            let end = if cut { length() } else { stop() };
+            let run = |parts: &[String]| {
+                let mut c = cfg("search-replace");
+                c.early_stop = false;
+                let mut l = EditLoop::new(c, files()).unwrap();
+                l.next_request();
+                for p in parts {
+                    l.push(p);
+                }
+                let o = l.end(&end);
+                let next = l.next_request().map(|r| r.messages.last().unwrap().content.clone());
+                (o.decision, o.changes, next)
+            };
+            prop_assert_eq!(run(&[reply.clone()]), run(&split(reply, &seed)));
+        }
+
+        /// Any text, any ending, any number of rounds: no panic, and the
+        /// loop ends within its rounds.
+        #[test]
+        fn any_reply_ends_within_the_rounds(texts in proptest::collection::vec("(<<<<<<< SEARCH|=======|>>>>>>> REPLACE|app.py|```|\\{\"|@@ |    print|\n|[a-z ]{0,8}){0,30}", 1..5), ends in proptest::collection::vec(0u8..3, 5), format in 0usize..7) {
+            let formats = ["search-replace", "whole", "udiff", "apply-patch", "tool-call", "hashline", "lines"];
+            let mut l = EditLoop::new(cfg(formats[format]), files()).unwrap();
+            let mut rounds = 0;
+            while let Some(_r) = l.next_request() {
+                let text = &texts[rounds % texts.len()];
+                for p in split(text, &[7, 3, 11]) {
+                    l.push(&p);
+                }
+                let end = match ends[rounds % ends.len()] { 0 => stop(), 1 => length(), _ => Ending::default() };
+                l.end(&end);
+                rounds += 1;
+                prop_assert!(rounds <= 3, "more rounds than configured");
+            }
+            prop_assert!(l.is_finished());
+        }
+    }
+}
