@@ -535,7 +535,7 @@ mod properties {
                 let next = l.next_request().map(|r| r.messages.last().unwrap().content.clone());
                 (o.decision, o.changes, next)
             };
-            prop_assert_eq!(run(&[reply.clone()]), run(&split(reply, &seed)));
+            prop_assert_eq!(run(std::slice::from_ref(reply)), run(&split(reply, &seed)));
         }
 
         /// Any text, any ending, any number of rounds: no panic, and the
