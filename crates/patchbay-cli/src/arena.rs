@@ -143,7 +143,7 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
                         think,
                         ..ChatOptions::default()
                     };
-                    let s = one_run(o, &model, t, f, num_ctx, &chat);
+                    let s = one_run(o, &model, t, f, (num_ctx, facts.tokenizer), &chat);
                     eprintln!("{} {} {} #{}: {}", name, f, t.name, trial + 1, verdict(&s));
                     scores.push(RunScore {
                         trial: trial + 1,
@@ -195,7 +195,7 @@ fn one_run(
     model: &Model,
     t: &Task,
     format: &str,
-    num_ctx: usize,
+    (num_ctx, tokenizer): (usize, patchbay::tokens::Tokenizer),
     chat: &ChatOptions,
 ) -> RunScore {
     let mut s = RunScore {
@@ -211,6 +211,7 @@ fn one_run(
         reply_limit: o.reply_limit,
         rounds: o.rounds,
         early_stop: o.early_stop,
+        tokenizer,
         ..LoopConfig::default()
     };
     let started = Instant::now();

@@ -20,6 +20,8 @@ pub struct Model {
 /// What the server says about the model before a run.
 pub struct ModelFacts {
     pub context_length: Option<usize>,
+    /// The token estimator of the model's family (o200k when unknown).
+    pub tokenizer: patchbay::tokens::Tokenizer,
     pub capabilities: Vec<String>,
     /// The context it is loaded with now (Ollama `/api/ps`).
     pub loaded: Vec<ollama::Loaded>,
@@ -86,7 +88,12 @@ impl Model {
                     Ok((200, b)) => ollama::parse_ps(&b).unwrap_or_default(),
                     _ => vec![],
                 };
+                let family = info
+                    .family
+                    .as_deref()
+                    .and_then(patchbay::tokens::Family::from_name);
                 Ok(ModelFacts {
+                    tokenizer: patchbay::tokens::Tokenizer::estimate(family.unwrap_or_default()),
                     context_length: info.context_length,
                     capabilities: info.capabilities,
                     loaded,
@@ -106,6 +113,7 @@ impl Model {
                     }
                 }
                 Ok(ModelFacts {
+                    tokenizer: patchbay::tokens::Tokenizer::default(),
                     context_length: None,
                     capabilities: vec![],
                     loaded: vec![],

@@ -114,6 +114,7 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         reply_limit: o.reply_limit,
         rounds: o.rounds,
         early_stop: o.early_stop,
+        tokenizer: facts.tokenizer,
         ..LoopConfig::default()
     };
     let mut lp =

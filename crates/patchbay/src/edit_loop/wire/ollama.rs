@@ -76,6 +76,9 @@ pub struct ModelEntry {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ModelInfo {
     pub architecture: Option<String>,
+    /// `details.family` (`qwen2`, `llama`, `gemma3`, ...): which token
+    /// estimator fits (`tokens::Family::from_name`).
+    pub family: Option<String>,
     /// The longest context the model was trained for.
     pub context_length: Option<usize>,
     pub capabilities: Vec<String>,
@@ -148,7 +151,9 @@ pub fn parse_show(body: &str) -> Result<ModelInfo, String> {
                 .collect()
         })
         .unwrap_or_default();
+    let family = v.get("details").and_then(|d| str_of(d, "family"));
     Ok(ModelInfo {
+        family: family.or_else(|| architecture.clone()),
         architecture,
         context_length,
         capabilities,
@@ -346,9 +351,10 @@ mod tests {
         assert!(plain.get("think").is_none());
 
         assert_eq!(parse_version(r#"{"version":"0.5.1"}"#).unwrap(), "0.5.1");
-        let show = r#"{"model_info":{"general.architecture":"llama","llama.context_length":8192},"capabilities":["completion","thinking"]}"#;
+        let show = r#"{"details":{"family":"qwen3"},"model_info":{"general.architecture":"llama","llama.context_length":8192},"capabilities":["completion","thinking"]}"#;
         let info = parse_show(show).unwrap();
         assert_eq!(info.context_length, Some(8192));
+        assert_eq!(info.family.as_deref(), Some("qwen3"));
         assert_eq!(think_for(&info.capabilities, false), Some(false));
         assert_eq!(think_for(&["completion".into()], true), None);
         let tags = parse_tags(r#"{"models":[{"name":"llama3.2:latest","size":2019393189,"details":{"family":"llama","parameter_size":"3.2B"}}]}"#).unwrap();
