@@ -165,9 +165,10 @@ pub fn drive(
             ..chat.clone()
         };
         if show == Show::Text {
+            let kind = format!("{:?}", req.kind).to_lowercase();
             eprintln!(
-                "round {} ({:?}): ~{} prompt tokens, num_ctx {}",
-                req.round, req.kind, req.prompt_estimate, req.num_ctx
+                "round {} ({kind}): ~{} prompt tokens, num_ctx {}",
+                req.round, req.prompt_estimate, req.num_ctx
             );
         }
         let started = Instant::now();
@@ -230,7 +231,7 @@ fn report_round(o: &Outcome, wall: Duration, thinking: usize, show: Show) {
                 wall.as_secs_f64()
             );
             for c in &r.changed {
-                println!("  wrote {c}");
+                println!("  changed {c}");
             }
             if r.noops > 0 {
                 println!("  {} edit(s) repeated applied ones (no-ops)", r.noops);

@@ -302,3 +302,63 @@ fn the_openai_provider_streams_sse() {
         show(&o)
     );
 }
+
+#[test]
+fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
+    let sb = Sandbox::new("run-lost");
+    sb.write("app.py", APP);
+    let junk: String = (0..150).map(|k| format!("    line_{k} = {k}\n")).collect();
+    let long_bad = sr(junk.trim_end(), "    pass");
+    let mut script = Script {
+        replies: vec![
+            reply(1, &long_bad, End::Stop),
+            reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+        ],
+        ..Script::default()
+    };
+    // The double counts the prompt and drops the oldest messages beyond
+    // num_ctx, as Ollama does.
+    script.count_prompt = true;
+    let d = Double::start(script, 0).unwrap();
+    let url = d.url();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "run",
+            "--url",
+            &url,
+            "--model",
+            "coder:7b",
+            "--format",
+            "search-replace",
+            "--task",
+            "Add exclamation marks.",
+            "--num-ctx",
+            "1200",
+            "--reply-limit",
+            "200",
+            "--no-early-stop",
+            "app.py",
+        ])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), BOTH);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let round2 = out.split("round 2:").nth(1).unwrap_or("");
+    assert!(
+        round2.contains("warning: the server counted"),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        round2.contains("message 2 (user: \"Task: Add exclamation marks.\")"),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        !out.split("round 2:").next().unwrap().contains("warning"),
+        "round 1 fitted: {}",
+        show(&o)
+    );
+}

@@ -148,7 +148,11 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
             &err(false, &format!("\"{name}\" does not support thinking")),
         );
     }
-    let reply = s.script.reply_for(&req);
+    let mut reply = s.script.reply_for(&req).clone();
+    if s.script.count_prompt && reply.prompt_tokens.is_none() {
+        reply.prompt_tokens = Some(script::counted_prompt(&req));
+    }
+    let reply = &reply;
     let thinking = model.can_think() && think != Some(false) && !openai;
     if openai {
         let usage = req["stream_options"]["include_usage"].as_bool() == Some(true);

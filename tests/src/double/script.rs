@@ -15,6 +15,11 @@ pub struct Script {
     pub origins: Vec<String>,
     /// Tried in order; the first that matches a request answers it.
     pub replies: Vec<Reply>,
+    /// Count the prompt when a reply does not give `promptTokens`: about
+    /// four characters a token, fitted into `options.num_ctx` the way
+    /// Ollama does (whole messages dropped from the front, system messages
+    /// and the last one kept).
+    pub count_prompt: bool,
 }
 
 impl Default for Script {
@@ -24,6 +29,7 @@ impl Default for Script {
             models: vec![ModelDef::default()],
             origins: vec![],
             replies: vec![],
+            count_prompt: false,
         }
     }
 }
@@ -217,6 +223,39 @@ impl Script {
         }
         allowed.iter().any(|p| wildcard(p, origin))
     }
+}
+
+/// The prompt tokens Ollama would count for a chat request: each message
+/// about a token per four characters plus its role markers; when that
+/// exceeds `options.num_ctx`, the oldest non-system messages are dropped
+/// until it fits (the last message always stays).
+pub fn counted_prompt(req: &Value) -> usize {
+    let msgs = req["messages"].as_array().cloned().unwrap_or_default();
+    let cost: Vec<usize> = msgs
+        .iter()
+        .map(|m| {
+            m["content"]
+                .as_str()
+                .unwrap_or("")
+                .chars()
+                .count()
+                .div_ceil(4)
+                + 4
+        })
+        .collect();
+    let limit = req["options"]["num_ctx"]
+        .as_u64()
+        .map_or(usize::MAX, |n| n as usize);
+    let mut total: usize = cost.iter().sum();
+    for (i, m) in msgs.iter().enumerate() {
+        if total <= limit || i + 1 == msgs.len() {
+            break;
+        }
+        if m["role"] != "system" {
+            total -= cost[i];
+        }
+    }
+    total
 }
 
 /// `*` matches any run of characters (one `*` at most, as gin's cors).

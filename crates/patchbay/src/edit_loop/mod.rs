@@ -152,6 +152,9 @@ pub struct Request {
     /// The budget plan of the first request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plan: Option<crate::budget::Plan>,
+    /// What fitting the prompt into the window did or could not do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// What to do after a round.
@@ -240,6 +243,8 @@ struct Open {
     estimates: Vec<usize>,
     events: Vec<Event>,
     stopped: bool,
+    /// What fitting the prompt into the window did.
+    warnings: Vec<String>,
 }
 
 impl EditLoop {
@@ -301,7 +306,7 @@ impl EditLoop {
         if self.finished {
             return None;
         }
-        let estimates = accounting::estimate(&self.messages, self.cfg.tokenizer);
+        let (estimates, warnings) = self.fit_history();
         let mut stream = Stream::new(self.files.clone(), self.opt.clone());
         // The cut reply's complete edits come first; their receipts were
         // shown in the round that sent them.
@@ -314,14 +319,53 @@ impl EditLoop {
             num_predict: self.cfg.reply_limit,
             prompt_estimate: estimates.iter().sum(),
             plan: self.plan.take(),
+            warnings: warnings.clone(),
         };
         self.open = Some(Open {
             stream,
             estimates,
             events: vec![],
             stopped: false,
+            warnings,
         });
         Some(req)
+    }
+
+    /// Keeps the prompt within the window: when the history has grown past
+    /// it, the rounds before the last are left out and the task and files
+    /// are shown as they are now (Ollama would drop the oldest messages,
+    /// the files first). Returns the estimates and what was done.
+    fn fit_history(&mut self) -> (Vec<usize>, Vec<String>) {
+        let room = self.cfg.context_length.saturating_sub(self.cfg.reply_limit);
+        let tok = self.cfg.tokenizer;
+        let mut est = accounting::estimate(&self.messages, tok);
+        let mut warnings = vec![];
+        let n = self.messages.len();
+        if est.iter().sum::<usize>() > room && n > 4 {
+            let system = self.messages[0].content.clone();
+            let last = self.messages[n - 2..].to_vec();
+            // The files get what the last exchange and the reply leave.
+            let cfg = LoopConfig {
+                reply_limit: self.cfg.reply_limit + est[n - 2..].iter().sum::<usize>(),
+                ..self.cfg.clone()
+            };
+            if let Ok(fresh) = prompt::first_message(&cfg, &system, &self.files) {
+                self.messages.truncate(1);
+                self.messages.push(Message::new(Role::User, fresh.text));
+                self.messages.extend(last);
+                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.seen.take()) {
+                    shown.merge(now);
+                    self.opt.seen = Some(shown);
+                }
+                warnings.push(format!("the conversation outgrew the window: the {} messages of the earlier rounds were left out, and the files are shown as they are now", n - 4));
+                est = accounting::estimate(&self.messages, tok);
+            }
+        }
+        let total: usize = est.iter().sum();
+        if total > room {
+            warnings.push(format!("the prompt is estimated at {total} tokens, more than the {room} that num_ctx {} leaves beside the reply limit: the server will drop or cut part of it", self.cfg.context_length));
+        }
+        (est, warnings)
     }
 
     /// Takes a chunk of the reply. After a stop, chunks are ignored.
@@ -352,7 +396,7 @@ impl EditLoop {
         let (round, kind) = (self.round, self.kind);
         let text = open.stream.text().to_owned();
         let reply = text.get(self.prefix.len()..).unwrap_or("").to_owned();
-        let mut warnings = vec![];
+        let mut warnings = open.warnings.clone();
         if let Some(w) = ending.prompt_tokens.and_then(|n| {
             accounting::truncation_warning(
                 &self.messages,

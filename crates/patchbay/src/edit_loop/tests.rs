@@ -559,3 +559,41 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_history_past_the_window_keeps_the_files_and_the_last_round() {
+    let mut c = cfg("search-replace");
+    c.context_length = 2400;
+    c.reply_limit = 300;
+    c.rounds = 4;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let junk: String = (0..120).map(|k| format!("    line_{k} = {k}\n")).collect();
+    let bad = sr(junk.trim_end(), GREET_NEW);
+    for _ in 0..2 {
+        assert_eq!(round(&mut l, &bad, &stop()).decision, Decision::Retry);
+    }
+    let r = l.next_request().unwrap();
+    let text: Vec<&str> = r.messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(
+        r.messages.len(),
+        4,
+        "system, task and files, the last reply, its feedback"
+    );
+    assert!(
+        text[1].starts_with("Task: ") && text[1].contains(APP),
+        "the files are still there"
+    );
+    assert_eq!(r.messages[2].role, Role::Assistant);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("2 messages of the earlier rounds were left out")),
+        "{:?}",
+        r.warnings
+    );
+    assert!(r.prompt_estimate <= 2400 - 300, "{}", r.prompt_estimate);
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 10);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert!(o.record.warnings.iter().any(|w| w.contains("left out")));
+}
