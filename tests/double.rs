@@ -328,3 +328,38 @@ fn the_openai_side_streams_sse() {
     assert_eq!(missing.status, 404);
     assert!(missing.text().contains("\"message\""));
 }
+
+/// The standalone binary (for the page's browser tests): it says where it
+/// listens, then serves the arena's scripted models.
+#[test]
+fn the_standalone_double_serves_the_arena_models() {
+    use std::io::BufRead;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_model-double"))
+        .args(["--port", "0", "--arena"])
+        .arg(root.join("arena/tasks"))
+        .arg("--scenarios")
+        .arg(root.join("arena/scenarios.json"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port: u16 = line.trim().rsplit(':').next().unwrap().parse().unwrap();
+    let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.write_all(b"GET /api/tags HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut raw = String::new();
+    let _ = c.read_to_string(&mut raw);
+    let _ = child.kill();
+    let _ = child.wait();
+    let body = raw.split("\r\n\r\n").nth(1).unwrap();
+    let names: Vec<String> = ollama::parse_tags(body)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["coder:7b", "tiny:1b"]);
+}
