@@ -190,8 +190,21 @@ pub fn drive(
             }
             !p.stop
         };
-        let mut on_thinking = |t: &str| thinking += t.len();
+        // A thinking model's reasoning goes to stderr, apart from the
+        // reply (which only the loop reads).
+        let mut on_thinking = |t: &str| {
+            if show == Show::Text {
+                if thinking == 0 {
+                    eprint!("  thinking: ");
+                }
+                eprint!("{t}");
+            }
+            thinking += t.len();
+        };
         let ending = model.chat(&req.messages, &opt, &mut on_text, &mut on_thinking)?;
+        if show == Show::Text && thinking > 0 {
+            eprintln!();
+        }
         let outcome = lp.end(&ending);
         write(&outcome.changes)?;
         report_round(&outcome, started.elapsed(), thinking, show);
