@@ -134,6 +134,9 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
             .num_ctx
             .unwrap_or_else(|| facts.context_length.map_or(8192, |c| c.min(8192)));
         let think = ollama::think_for(&facts.capabilities, o.think);
+        if let Some(n) = &facts.note {
+            eprintln!("patchbay: note: {n}");
+        }
         for t in &tasks {
             for f in &o.formats {
                 for trial in 0..o.trials {

@@ -25,6 +25,8 @@ pub struct ModelFacts {
     pub capabilities: Vec<String>,
     /// The context it is loaded with now (Ollama `/api/ps`).
     pub loaded: Vec<ollama::Loaded>,
+    /// Something worth telling before the first round.
+    pub note: Option<String>,
 }
 
 impl Model {
@@ -97,26 +99,32 @@ impl Model {
                     context_length: info.context_length,
                     capabilities: info.capabilities,
                     loaded,
+                    note: None,
                 })
             }
             Provider::Openai => {
                 let (status, body) = self.exchange(openai::MODELS, None)?;
-                if status == 200 {
-                    let ids = openai::parse_models(&body)?;
-                    if !ids.is_empty() && !ids.contains(&self.name) {
-                        return Err(format!(
-                            "the server at {} does not list model {:?}; it has: {}",
-                            self.base,
-                            self.name,
-                            ids.join(", ")
-                        ));
-                    }
-                }
+                // Some servers (llama-server) serve their one model whatever
+                // the name: an unlisted name is worth a note, not a refusal.
+                let ids = if status == 200 {
+                    openai::parse_models(&body)?
+                } else {
+                    vec![]
+                };
+                let note = (!ids.is_empty() && !ids.contains(&self.name)).then(|| {
+                    format!(
+                        "the server at {} does not list model {:?} (it lists {}); its own model may answer",
+                        self.base,
+                        self.name,
+                        ids.join(", ")
+                    )
+                });
                 Ok(ModelFacts {
                     tokenizer: patchbay::tokens::Tokenizer::default(),
                     context_length: None,
                     capabilities: vec![],
                     loaded: vec![],
+                    note,
                 })
             }
         }

@@ -98,7 +98,8 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
             .context_length
             .map_or(DEFAULT_CTX, |c| c.min(DEFAULT_CTX))
     });
-    if let Some(note) = ollama::reload_note(&facts.loaded, &o.model, num_ctx) {
+    let reload = ollama::reload_note(&facts.loaded, &o.model, num_ctx);
+    for note in facts.note.iter().chain(reload.iter()) {
         eprintln!("patchbay: note: {note}");
     }
     let _lock = if o.dry_run {

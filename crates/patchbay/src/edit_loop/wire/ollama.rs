@@ -182,7 +182,8 @@ pub fn parse_ps(body: &str) -> Result<Vec<Loaded>, String> {
 /// A note when the model is loaded with another context than the one
 /// asked for: Ollama reloads it, which takes a while.
 pub fn reload_note(loaded: &[Loaded], model: &str, num_ctx: usize) -> Option<String> {
-    let m = loaded.iter().find(|l| l.name == model)?;
+    // Ollama names a model without a tag `NAME:latest`.
+    let m = (loaded.iter()).find(|l| l.name == model || l.name == format!("{model}:latest"))?;
     let have = m.context_length?;
     (have != num_ctx).then(|| {
         format!("{model} is loaded with a context of {have} tokens; asking for num_ctx {num_ctx} makes Ollama reload it first")
@@ -365,6 +366,8 @@ mod tests {
         assert_eq!(ps[0].context_length, Some(4096));
         assert!(reload_note(&ps, "m", 8192).unwrap().contains("reload"));
         assert_eq!(reload_note(&ps, "m", 4096), None);
+        let tagged = parse_ps(r#"{"models":[{"name":"m:latest","context_length":4096}]}"#).unwrap();
+        assert!(reload_note(&tagged, "m", 8192).is_some());
         assert!(parse_tags("{}").is_err() && parse_version("nope").is_err());
     }
 }
