@@ -163,19 +163,25 @@ impl Model {
         let mut dec = Decoder::new(self.provider);
         let mut reader = resp.body_mut().as_reader();
         let mut buf = vec![0u8; 8192];
-        let mut go = true;
-        while go {
+        // The events are taken in order up to a stop; what came after it
+        // in the same read counts as unread, so a stopped reply ends the
+        // same way however the network chunked it (cut, without counts).
+        loop {
             let n = match reader.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
             for ev in dec.push(&buf[..n]) {
-                go = handle(ev, on_text, on_thinking)? && go;
+                if !handle(ev, on_text, on_thinking)? {
+                    return Ok(Ending::default());
+                }
             }
         }
         let (rest, ending) = dec.finish();
         for ev in rest {
-            handle(ev, on_text, on_thinking)?;
+            if !handle(ev, on_text, on_thinking)? {
+                return Ok(Ending::default());
+            }
         }
         Ok(ending)
     }

@@ -22,15 +22,17 @@ fn repo(rel: &str) -> PathBuf {
 
 /// What a scenario gives: well-formed, applied first, applied, rounds,
 /// expected result, truncations, output tokens (the double's eval_count
-/// is the number of chunks of each reply).
-fn expected(s: Scenario, perfect: &str) -> [usize; 7] {
+/// is the number of chunks of each reply; a reply stopped early never
+/// reaches its final chunk, so it counts none), early stops.
+fn expected(s: Scenario, perfect: &str) -> [usize; 8] {
     let chunks = |t: &str| t.chars().count().div_ceil(CHUNK_CHARS);
     let p = chunks(perfect);
     match s {
-        Scenario::Perfect => [1, 1, 1, 1, 1, 0, p],
-        Scenario::Retry => [0, 0, 1, 2, 1, 0, chunks(arena::NO_EDITS) + p],
-        Scenario::Cut => [0, 0, 1, 2, 1, 1, chunks(arena::CUT) + p],
-        Scenario::Fail => [0, 0, 0, ROUNDS, 0, 0, ROUNDS * chunks(arena::REFUSAL)],
+        Scenario::Perfect => [1, 1, 1, 1, 1, 0, p, 0],
+        Scenario::Retry => [0, 0, 1, 2, 1, 0, chunks(arena::NO_EDITS) + p, 0],
+        Scenario::Cut => [0, 0, 1, 2, 1, 1, chunks(arena::CUT) + p, 0],
+        Scenario::Fail => [0, 0, 0, ROUNDS, 0, 0, ROUNDS * chunks(arena::REFUSAL), 0],
+        Scenario::Stop => [1, 0, 1, 2, 1, 0, p, 1],
     }
 }
 
@@ -91,10 +93,11 @@ fn the_arena_reaches_the_table_its_scripts_imply() {
         "matchesExpected",
         "truncations",
         "outputTokens",
+        "earlyStops",
     ];
     let runs = results["runs"].as_array().unwrap();
     assert_eq!(runs.len(), tasks.len() * formats.len() * 2);
-    let mut want_rows: Vec<(String, String, [usize; 7], usize)> = vec![];
+    let mut want_rows: Vec<(String, String, [usize; 8], usize)> = vec![];
     for model in ["coder:7b", "tiny:1b"] {
         for t in &tasks {
             for f in formats {
@@ -130,14 +133,12 @@ fn the_arena_reaches_the_table_its_scripts_imply() {
     }
     let md = std::fs::read_to_string(sb.path("results.md")).unwrap();
     for (model, f, w, runs) in &want_rows {
-        let row = format!(
-            "| {model} | {f} | {runs} | {} | {} | {} | {} | {:.2} |",
-            w[0],
-            w[1],
-            w[2],
-            w[4],
-            w[3] as f64 / *runs as f64
-        );
+        let mean = w[3] as f64 / *runs as f64;
+        // Every column but the wall time; prompt tokens are 0: the
+        // double's scripts give none.
+        let (wf, first, applied, matches) = (w[0], w[1], w[2], w[4]);
+        let (out, stops, cuts) = (w[6], w[7], w[5]);
+        let row = format!("| {model} | {f} | {runs} | {wf} | {first} | {applied} | {matches} | {mean:.2} | 0 | {out} | {stops} | {cuts} | 0 |");
         assert!(md.contains(&row), "missing {row} in\n{md}");
     }
     assert_eq!(String::from_utf8_lossy(&o.stdout), md);

@@ -24,6 +24,9 @@ pub enum Scenario {
     Cut,
     /// Never an edit.
     Fail,
+    /// A first reply whose first edit fails (the loop stops it early),
+    /// then the right edits. Not for `whole`, where any file text applies.
+    Stop,
 }
 
 /// Prose replies of the scenarios.
@@ -152,9 +155,25 @@ pub fn perfect_reply(format: &str, t: &Task) -> String {
     parts.concat()
 }
 
-/// The reply texts of each round of a scenario and how each ends.
-pub fn rounds(s: Scenario, perfect: &str, max_rounds: usize) -> Vec<(String, End)> {
+/// An edit of the task's first file that cannot apply: it quotes lines
+/// the file does not have (a wrong tag or CRC in the line formats).
+pub fn failing_edit(format: &str, t: &Task) -> String {
+    let path = t.after.keys().next().map_or("a.txt", String::as_str);
+    let (before, after) = (
+        "no such line here\nnor this one\n",
+        "no such line here\nnor that one\n",
+    );
+    patchbay::render(format, path, before, after).unwrap_or_default()
+}
+
+/// The reply texts of each round of a scenario and how each ends;
+/// `failing` is [`failing_edit`]'s text.
+pub fn rounds(s: Scenario, perfect: &str, failing: &str, max_rounds: usize) -> Vec<(String, End)> {
     match s {
+        Scenario::Stop => vec![
+            (format!("{failing}{perfect}"), End::Stop),
+            (perfect.to_owned(), End::Stop),
+        ],
         Scenario::Perfect => vec![(perfect.to_owned(), End::Stop)],
         Scenario::Retry => vec![
             (NO_EDITS.to_owned(), End::Stop),
@@ -195,7 +214,11 @@ pub fn script(tasks: &[Task], formats: &[&str], plan: &Plan, max_rounds: usize) 
             let perfect = perfect_reply(f, t);
             for model in plan.models.keys() {
                 let sc = plan.scenario(model, &t.name, f);
-                for (k, (text, end)) in rounds(sc, &perfect, max_rounds).into_iter().enumerate() {
+                let failing = failing_edit(f, t);
+                for (k, (text, end)) in rounds(sc, &perfect, &failing, max_rounds)
+                    .into_iter()
+                    .enumerate()
+                {
                     s.replies.push(Reply {
                         model: Some(model.clone()),
                         task: Some(format!("Task: {}\n", t.task)),

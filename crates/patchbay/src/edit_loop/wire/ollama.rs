@@ -206,8 +206,17 @@ impl ChatDecoder {
 
     /// The end of the body: a last line without a break, then the ending
     /// (not `finished` when no final chunk came: the connection was cut).
+    /// A last line that is not JSON was cut off with the connection: it is
+    /// dropped, not an error.
     pub fn finish(&mut self) -> (Vec<ChatEvent>, Ending) {
-        let last = self.lines.finish().and_then(|l| self.line(l));
+        let last = self
+            .lines
+            .finish()
+            .filter(|l| {
+                l.as_deref()
+                    .is_ok_and(|t| serde_json::from_str::<Value>(t).is_ok())
+            })
+            .and_then(|l| self.line(l));
         (
             last.into_iter().collect(),
             self.ending.clone().unwrap_or_default(),
@@ -320,8 +329,17 @@ mod tests {
             }
         );
         let (rest, end) = d.finish();
-        assert!(matches!(rest[..], [ChatEvent::Error { .. }]));
+        assert!(rest.is_empty(), "a line cut with the connection is dropped");
         assert!(!end.finished && end.cut());
+        let mut d = ChatDecoder::default();
+        d.push(b"{\"error\":\"model crashed\"}");
+        let (rest, _) = d.finish();
+        assert_eq!(
+            rest,
+            [ChatEvent::Error {
+                message: "model crashed".into()
+            }]
+        );
     }
 
     #[test]

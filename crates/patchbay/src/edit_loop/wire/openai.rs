@@ -66,9 +66,15 @@ impl ChatDecoder {
     /// The end of the body. A stream that gave a `finish_reason` but no
     /// `[DONE]` has ended (some servers omit it); one with neither was cut.
     pub fn finish(&mut self) -> (Vec<ChatEvent>, Ending) {
-        let mut out: Vec<ChatEvent> = self
-            .lines
-            .finish()
+        // A last event cut off with the connection is dropped.
+        let whole = |l: &Result<String, String>| {
+            l.as_deref().is_ok_and(|t| {
+                let d = t.strip_prefix("data:").map_or("", str::trim);
+                d == "[DONE]" || serde_json::from_str::<Value>(d).is_ok()
+            })
+        };
+        let mut out: Vec<ChatEvent> = (self.lines.finish())
+            .filter(whole)
             .map(|l| self.line(l))
             .unwrap_or_default();
         if !self.done && self.ending.reason.is_some() {
@@ -207,9 +213,9 @@ mod tests {
     #[test]
     fn cut_streams_errors_and_missing_done() {
         let mut d = ChatDecoder::default();
-        d.push(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n");
-        let (_, end) = d.finish();
-        assert!(!end.finished);
+        d.push(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\ndata: {\"choi");
+        let (rest, end) = d.finish();
+        assert!(!end.finished && rest.is_empty(), "{rest:?}");
 
         let mut d = ChatDecoder::default();
         let ev = d.push(b": keep-alive\ndata: {\"error\":{\"message\":\"boom\"}}\n");
