@@ -111,19 +111,15 @@ struct Task {
 }
 
 pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
+    for f in &o.formats {
+        crate::run::check_format(f)?;
+    }
     let tasks = load_tasks(&o.tasks).map_err(Failure::Io)?;
     if tasks.is_empty() {
         return Err(Failure::Io(format!(
             "no task folders (with a task.json) in {}",
             o.tasks.display()
         )));
-    }
-    for f in &o.formats {
-        if patchbay::prompts::kit(f).is_none() {
-            return Err(Failure::Usage(
-                patchbay::UnknownFormat(f.clone()).to_string(),
-            ));
-        }
     }
     let url = o.url.as_deref().unwrap_or(default_url(o.provider));
     let mut scores = vec![];

@@ -86,6 +86,8 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
     if o.files.is_empty() {
         return Err(Failure::Usage("run needs at least one FILE".into()));
     }
+    // Checked before the server is asked anything.
+    check_format(&o.format)?;
     let root = Root::open(&o.root).map_err(Failure::Io)?;
     let model = Model::new(
         o.url.as_deref().unwrap_or(default_url(o.provider)),
@@ -139,6 +141,18 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         println!("Dry run: nothing was written.");
     }
     Ok(if last == Some(&Decision::Done) { 0 } else { 1 })
+}
+
+/// A format the model can be told (`auto` is not one).
+pub fn check_format(f: &str) -> Result<(), Failure> {
+    if patchbay::prompts::kit(f).is_some() {
+        return Ok(());
+    }
+    let names: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
+    Err(Failure::Usage(format!(
+        "unknown format {f:?} for a model to write; expected one of: {}",
+        names.join(", ")
+    )))
 }
 
 /// How `drive` reports.
