@@ -362,3 +362,47 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
         show(&o)
     );
 }
+
+#[test]
+fn usage_errors_come_before_any_server_is_asked() {
+    let sb = Sandbox::new("run-usage");
+    sb.write("app.py", APP);
+    let d = double(vec![]);
+    let url = d.url();
+    for args in [
+        &[
+            "run", "--url", &url, "--model", "coder:7b", "--format", "auto", "--task", "t",
+            "app.py",
+        ][..],
+        &[
+            "run", "--url", &url, "--model", "coder:7b", "--format", "whole", "--task", "t",
+        ],
+        &[
+            "run", "--url", &url, "--format", "whole", "--task", "t", "app.py",
+        ],
+        &[
+            "run", "--url", &url, "--model", "m", "--format", "whole", "--task", "t", "--rounds",
+            "x", "app.py",
+        ],
+        &[
+            "arena",
+            "--url",
+            &url,
+            "--tasks",
+            ".",
+            "--models",
+            "coder:7b",
+            "--formats",
+            "bogus",
+        ],
+        &["arena", "--url", &url, "--tasks", "."],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+            .args(args)
+            .current_dir(&sb.dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+    }
+    assert!(d.requests().is_empty(), "no chat was sent");
+}
