@@ -339,3 +339,5 @@ pub fn case_dirs(root: &Path) -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+pub mod double;

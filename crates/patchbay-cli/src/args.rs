@@ -42,6 +42,8 @@ pub enum Command {
     Tokens(TokensArgs),
     Compare(CompareArgs),
     Budget(BudgetArgs),
+    Run(RunArgs),
+    Arena(ArenaArgs),
     Completions(CompletionsArgs),
     Help(HelpArgs),
 }
@@ -446,6 +448,158 @@ pub enum OutlineSource {
     Heuristic,
 }
 
+/// Let a local model (Ollama, OpenAI-compatible) edit files, round by round.
+///
+/// The model gets the format's instructions, the task and the files (whole,
+/// or the sections the budget plan chose when they do not fit), streams its
+/// reply, and patchbay judges each edit as it completes. Failed edits go back
+/// with the engine's feedback; a cut reply is continued. Each round's changes
+/// are written all or nothing.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Exit codes: 0 the task's edits applied, 1 the model did not get there
+within the rounds, 2 usage or connection error.")]
+pub struct RunArgs {
+    /// The model, as the server names it
+    #[arg(long, value_name = "NAME")]
+    pub model: String,
+    /// The edit format
+    #[arg(long, value_name = "FMT", value_parser = format_names(false))]
+    pub format: String,
+    /// What to do
+    #[arg(long, value_name = "TEXT")]
+    pub task: String,
+    #[command(flatten)]
+    pub server: ServerFlags,
+    /// Sampling seed
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Files resolve under DIR
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the rounds as JSON lines
+    #[arg(long)]
+    pub json: bool,
+    /// The files the model edits
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+}
+
+/// Measure which edit format a model handles: every task of a task set
+/// with every model and format, N trials each.
+///
+/// DIR holds one folder a task: task.json with "task", before/ with the
+/// files, after/ with the expected result. The runs go through the same loop
+/// as `patchbay run`, in memory, with seeds SEED, SEED+1, ... Every run's
+/// scores go to --out and a Markdown table per model and format to --summary
+/// (and stdout).
+#[derive(Debug, Args)]
+pub struct ArenaArgs {
+    /// The task set
+    #[arg(long, value_name = "DIR")]
+    pub tasks: PathBuf,
+    /// Models, as the server names them
+    #[arg(long, value_name = "A,B", value_delimiter = ',', required = true)]
+    pub models: Vec<String>,
+    /// Edit formats (default: all)
+    #[arg(long, value_name = "X,Y", value_delimiter = ',', value_parser = format_names(false))]
+    pub formats: Vec<String>,
+    /// Runs per task, model and format
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub trials: u32,
+    /// The runs and the summary as JSON
+    #[arg(long, value_name = "FILE", default_value = "arena-results.json")]
+    pub out: PathBuf,
+    /// The Markdown summary (default: --out with .md)
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub server: ServerFlags,
+    /// The first trial's sampling seed
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// How `run` and `arena` reach the model and how long a loop may go.
+#[derive(Debug, Args)]
+pub struct ServerFlags {
+    /// The server (default http://localhost:11434 for ollama,
+    /// http://localhost:1234 for openai)
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// ollama, or openai for /v1/chat/completions (LM Studio, llama-server, vLLM)
+    #[arg(long, value_name = "P", default_value = "ollama")]
+    pub provider: patchbay::edit_loop::wire::Provider,
+    /// Requests at most, retries and continuations included
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub rounds: usize,
+    /// The context window to ask for (default: the model's, at most 8192)
+    #[arg(long, value_name = "N")]
+    pub num_ctx: Option<usize>,
+    /// Reply tokens at most
+    #[arg(long, value_name = "N", default_value_t = 2048)]
+    pub reply_limit: usize,
+    /// Let a thinking model think
+    #[arg(long)]
+    pub think: bool,
+    /// Let the model finish a reply whose edit failed
+    #[arg(long)]
+    pub no_early_stop: bool,
+}
+
+impl RunArgs {
+    pub fn options(self) -> crate::run::RunOptions {
+        let s = self.server;
+        crate::run::RunOptions {
+            model: self.model,
+            url: s.url,
+            provider: s.provider,
+            format: self.format,
+            task: self.task,
+            rounds: s.rounds,
+            num_ctx: s.num_ctx,
+            reply_limit: s.reply_limit,
+            seed: self.seed,
+            think: s.think,
+            early_stop: !s.no_early_stop,
+            root: self.root,
+            dry_run: self.dry_run,
+            json: self.json,
+            files: self.files,
+        }
+    }
+}
+
+impl ArenaArgs {
+    pub fn options(self) -> crate::arena::ArenaOptions {
+        let s = self.server;
+        let formats = if self.formats.is_empty() {
+            format_list(false).into_iter().map(String::from).collect()
+        } else {
+            self.formats
+        };
+        crate::arena::ArenaOptions {
+            tasks: self.tasks,
+            models: self.models,
+            formats,
+            trials: self.trials as usize,
+            out: self.out,
+            summary: self.summary,
+            url: s.url,
+            provider: s.provider,
+            rounds: s.rounds,
+            num_ctx: s.num_ctx,
+            reply_limit: s.reply_limit,
+            seed: self.seed,
+            think: s.think,
+            early_stop: !s.no_early_stop,
+        }
+    }
+}
+
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
 ///
 /// For bash: `patchbay completions bash > ~/.local/share/bash-completion/completions/patchbay`.
@@ -464,11 +618,15 @@ pub struct HelpArgs {
 
 /// The format names `--format` takes (with `auto` for reading).
 fn format_names(with_auto: bool) -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        patchbay::formats::names()
-            .into_iter()
-            .filter(move |n| with_auto || *n != "auto"),
-    )
+    PossibleValuesParser::new(format_list(with_auto))
+}
+
+/// The registry's format names, `auto` only when asked.
+fn format_list(with_auto: bool) -> Vec<&'static str> {
+    patchbay::formats::names()
+        .into_iter()
+        .filter(|n| with_auto || *n != "auto")
+        .collect()
 }
 
 fn tag_len(v: &str) -> Result<usize, String> {

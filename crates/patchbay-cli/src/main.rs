@@ -4,13 +4,16 @@
 //! into exit code 2 (docs/contracts.md lists every exit code).
 
 mod apply;
+mod arena;
 mod args;
 mod budget;
 mod commit;
 mod fsio;
+mod http;
 mod journal;
 mod meta;
 mod read_only;
+mod run;
 mod streaming;
 mod syntax;
 
@@ -51,6 +54,8 @@ fn main() -> ExitCode {
         Command::Tokens(t) => budget::tokens(&t),
         Command::Compare(c) => budget::compare(&c),
         Command::Budget(b) => budget::budget(&b),
+        Command::Run(r) => run::run(&r.options()),
+        Command::Arena(a) => arena::run(&a.options()),
         Command::Completions(c) => completions(&c),
         Command::Help(h) => help(h.command.as_deref()),
     };

@@ -21,6 +21,7 @@ pub mod budget;
 pub mod counts;
 pub mod diff;
 pub mod edit;
+pub mod edit_loop;
 pub mod elision;
 pub mod feedback;
 pub mod fold;

@@ -1,0 +1,263 @@
+//! The transport of `run` and `arena`: HTTP to a model server with `ureq`,
+//! the reply read as it streams. Everything that reads what the server
+//! says (bodies, NDJSON and SSE lines, errors) is the core's
+//! `edit_loop::wire`; this file only moves bytes and names connection
+//! problems with their fix.
+
+use patchbay::edit_loop::wire::{self, ollama, openai, ChatEvent, ChatOptions, Ending, Provider};
+use patchbay::edit_loop::Message;
+use std::io::Read;
+use std::time::Duration;
+
+/// A model on a server.
+pub struct Model {
+    agent: ureq::Agent,
+    pub base: String,
+    pub provider: Provider,
+    pub name: String,
+}
+
+/// What the server says about the model before a run.
+pub struct ModelFacts {
+    pub context_length: Option<usize>,
+    /// The token estimator of the model's family (o200k when unknown).
+    pub tokenizer: patchbay::tokens::Tokenizer,
+    pub capabilities: Vec<String>,
+    /// The context it is loaded with now (Ollama `/api/ps`).
+    pub loaded: Vec<ollama::Loaded>,
+    /// Something worth telling before the first round.
+    pub note: Option<String>,
+}
+
+impl Model {
+    pub fn new(base: &str, provider: Provider, name: &str) -> Model {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(Duration::from_secs(10)))
+            .build()
+            .into();
+        Model {
+            agent,
+            base: base.trim_end_matches('/').to_owned(),
+            provider,
+            name: name.to_owned(),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A small JSON exchange: the status and the body.
+    fn exchange(
+        &self,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<(u16, String), String> {
+        let url = self.url(path);
+        let resp = match body {
+            Some(b) => self
+                .agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(b.to_string()),
+            None => self.agent.get(&url).call(),
+        };
+        let mut resp = resp.map_err(|e| self.unreachable(&e))?;
+        let status = resp.status().as_u16();
+        let text = resp
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| format!("{url}: reading the answer failed: {e}"))?;
+        Ok((status, text))
+    }
+
+    /// Reads the model's context length and capabilities (Ollama), or
+    /// checks that the server lists it (OpenAI-compatible).
+    pub fn facts(&self) -> Result<ModelFacts, String> {
+        match self.provider {
+            Provider::Ollama => {
+                let (status, body) =
+                    self.exchange(ollama::SHOW, Some(&ollama::show_body(&self.name)))?;
+                if status == 404 {
+                    return Err(self.not_found());
+                }
+                if status != 200 {
+                    return Err(wire::error_message(status, &body));
+                }
+                let info = ollama::parse_show(&body)?;
+                let loaded = match self.exchange(ollama::PS, None) {
+                    Ok((200, b)) => ollama::parse_ps(&b).unwrap_or_default(),
+                    _ => vec![],
+                };
+                let family = info
+                    .family
+                    .as_deref()
+                    .and_then(patchbay::tokens::Family::from_name);
+                Ok(ModelFacts {
+                    tokenizer: patchbay::tokens::Tokenizer::estimate(family.unwrap_or_default()),
+                    context_length: info.context_length,
+                    capabilities: info.capabilities,
+                    loaded,
+                    note: None,
+                })
+            }
+            Provider::Openai => {
+                let (status, body) = self.exchange(openai::MODELS, None)?;
+                // Some servers (llama-server) serve their one model whatever
+                // the name: an unlisted name is worth a note, not a refusal.
+                let ids = if status == 200 {
+                    openai::parse_models(&body)?
+                } else {
+                    vec![]
+                };
+                let note = (!ids.is_empty() && !ids.contains(&self.name)).then(|| {
+                    format!(
+                        "the server at {} does not list model {:?} (it lists {}); its own model may answer",
+                        self.base,
+                        self.name,
+                        ids.join(", ")
+                    )
+                });
+                Ok(ModelFacts {
+                    tokenizer: patchbay::tokens::Tokenizer::default(),
+                    context_length: None,
+                    capabilities: vec![],
+                    loaded: vec![],
+                    note,
+                })
+            }
+        }
+    }
+
+    /// Streams one chat: reply text goes to `on_text` chunk by chunk (it
+    /// returns `false` to stop generating: the connection is closed, which
+    /// makes the server stop), thinking to `on_thinking`. A read error in
+    /// the middle is a cut (the ending is not `finished`).
+    pub fn chat(
+        &self,
+        messages: &[Message],
+        opt: &ChatOptions,
+        on_text: &mut dyn FnMut(&str) -> bool,
+        on_thinking: &mut dyn FnMut(&str),
+    ) -> Result<Ending, String> {
+        let (path, body) = match self.provider {
+            Provider::Ollama => (ollama::CHAT, ollama::chat_body(&self.name, messages, opt)),
+            Provider::Openai => (openai::CHAT, openai::chat_body(&self.name, messages, opt)),
+        };
+        let url = self.url(path);
+        let mut resp = self
+            .agent
+            .post(&url)
+            .header("Content-Type", "application/json")
+            .send(body.to_string())
+            .map_err(|e| self.unreachable(&e))?;
+        let status = resp.status().as_u16();
+        if status != 200 {
+            let text = resp.body_mut().read_to_string().unwrap_or_default();
+            return Err(match status {
+                404 => self.not_found(),
+                _ => wire::error_message(status, &text),
+            });
+        }
+        let mut dec = Decoder::new(self.provider);
+        let mut reader = resp.body_mut().as_reader();
+        let mut buf = vec![0u8; 8192];
+        // The events are taken in order up to a stop; what came after it
+        // in the same read counts as unread, so a stopped reply ends the
+        // same way however the network chunked it (cut, without counts).
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            for ev in dec.push(&buf[..n]) {
+                if !handle(ev, on_text, on_thinking)? {
+                    return Ok(Ending::default());
+                }
+            }
+        }
+        let (rest, ending) = dec.finish();
+        for ev in rest {
+            if !handle(ev, on_text, on_thinking)? {
+                return Ok(Ending::default());
+            }
+        }
+        Ok(ending)
+    }
+
+    fn not_found(&self) -> String {
+        match self.provider {
+            Provider::Ollama => format!(
+                "model {:?} not found on {}; pull it first: ollama pull {}",
+                self.name, self.base, self.name
+            ),
+            Provider::Openai => format!(
+                "model {:?} not found on {}; load it in the server first",
+                self.name, self.base
+            ),
+        }
+    }
+
+    /// A transport error, with what to do about it.
+    fn unreachable(&self, e: &ureq::Error) -> String {
+        let hint = match self.provider {
+            Provider::Ollama => "is Ollama running? Start it with `ollama serve` (or the app), or pass --url with its address",
+            Provider::Openai => "is the server running (LM Studio's server, `llama-server --port ...`)? Pass --url with its address",
+        };
+        match e {
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+                format!("no server answers at {}: {hint}", self.base)
+            }
+            ureq::Error::HostNotFound => {
+                format!("the host of {} is not known: check --url", self.base)
+            }
+            other => format!("cannot reach {}: {other} ({hint})", self.base),
+        }
+    }
+}
+
+/// Hands one event to the callbacks; `Ok(false)` stops generating.
+fn handle(
+    ev: ChatEvent,
+    on_text: &mut dyn FnMut(&str) -> bool,
+    on_thinking: &mut dyn FnMut(&str),
+) -> Result<bool, String> {
+    match ev {
+        ChatEvent::Content { text } => Ok(on_text(&text)),
+        ChatEvent::Thinking { text } => {
+            on_thinking(&text);
+            Ok(true)
+        }
+        ChatEvent::Done { .. } => Ok(true),
+        ChatEvent::Error { message } => {
+            Err(format!("the server failed during the reply: {message}"))
+        }
+    }
+}
+
+enum Decoder {
+    Ollama(ollama::ChatDecoder),
+    Openai(openai::ChatDecoder),
+}
+
+impl Decoder {
+    fn new(p: Provider) -> Decoder {
+        match p {
+            Provider::Ollama => Decoder::Ollama(Default::default()),
+            Provider::Openai => Decoder::Openai(Default::default()),
+        }
+    }
+    fn push(&mut self, b: &[u8]) -> Vec<ChatEvent> {
+        match self {
+            Decoder::Ollama(d) => d.push(b),
+            Decoder::Openai(d) => d.push(b),
+        }
+    }
+    fn finish(&mut self) -> (Vec<ChatEvent>, Ending) {
+        match self {
+            Decoder::Ollama(d) => d.finish(),
+            Decoder::Openai(d) => d.finish(),
+        }
+    }
+}

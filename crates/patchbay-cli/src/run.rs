@@ -1,0 +1,336 @@
+//! `patchbay run`: a model edits files on disk through the core's edit
+//! loop (`patchbay::edit_loop`), over HTTP to Ollama or an
+//! OpenAI-compatible server. Each round's changes are written all or
+//! nothing through the commit layer (`commit.rs`), under the root's lock;
+//! `--dry-run` writes nothing.
+
+use crate::commit::{self, CommitError};
+use crate::fsio::{self, Change, Expect, Root, Stamp};
+use crate::http::Model;
+use crate::Failure;
+use patchbay::edit_loop::wire::{ollama, ChatOptions, Provider};
+use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome};
+use patchbay::EditStatus;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Everything `run` needs; filled by the argument reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    pub model: String,
+    pub url: Option<String>,
+    pub provider: Provider,
+    pub format: String,
+    pub task: String,
+    pub rounds: usize,
+    pub num_ctx: Option<usize>,
+    pub reply_limit: usize,
+    pub seed: Option<u64>,
+    pub think: bool,
+    pub early_stop: bool,
+    pub root: PathBuf,
+    pub dry_run: bool,
+    pub json: bool,
+    pub files: Vec<String>,
+}
+
+/// The default server address of a provider.
+pub fn default_url(p: Provider) -> &'static str {
+    match p {
+        Provider::Ollama => "http://localhost:11434",
+        Provider::Openai => "http://localhost:1234",
+    }
+}
+
+/// The largest window asked for by default: the model may support more,
+/// but memory grows with it and Ollama reloads the model for each change.
+const DEFAULT_CTX: usize = 8192;
+
+pub fn run(o: &RunOptions) -> Result<i32, Failure> {
+    if o.files.is_empty() {
+        return Err(Failure::Usage("run needs at least one FILE".into()));
+    }
+    // Checked before the server is asked anything.
+    check_format(&o.format)?;
+    let root = Root::open(&o.root).map_err(Failure::Io)?;
+    let model = Model::new(
+        o.url.as_deref().unwrap_or(default_url(o.provider)),
+        o.provider,
+        &o.model,
+    );
+    let facts = model.facts().map_err(Failure::Io)?;
+    let num_ctx = o.num_ctx.unwrap_or_else(|| {
+        facts
+            .context_length
+            .map_or(DEFAULT_CTX, |c| c.min(DEFAULT_CTX))
+    });
+    let reload = ollama::reload_note(&facts.loaded, &o.model, num_ctx);
+    for note in facts.note.iter().chain(reload.iter()) {
+        eprintln!("patchbay: note: {note}");
+    }
+    let _lock = if o.dry_run {
+        None
+    } else {
+        root.lock().map_err(Failure::Io)?
+    };
+    let mut disk = Disk::read(&root, &o.files)?;
+    let cfg = LoopConfig {
+        task: o.task.clone(),
+        format: o.format.clone(),
+        context_length: num_ctx,
+        reply_limit: o.reply_limit,
+        rounds: o.rounds,
+        early_stop: o.early_stop,
+        tokenizer: facts.tokenizer,
+        ..LoopConfig::default()
+    };
+    let mut lp =
+        EditLoop::new(cfg, disk.texts.clone()).map_err(|e| Failure::Usage(e.to_string()))?;
+    let chat = ChatOptions {
+        seed: o.seed,
+        think: ollama::think_for(&facts.capabilities, o.think),
+        ..ChatOptions::default()
+    };
+    let show = if o.json { Show::Json } else { Show::Text };
+    let mut write = |changes: &[FileChange]| {
+        if o.dry_run {
+            Ok(())
+        } else {
+            disk.commit(changes)
+        }
+    };
+    let outcomes = drive(&mut lp, &model, &chat, &mut write, show).map_err(Failure::Io)?;
+    let last = outcomes.last().map(|o| &o.decision);
+    if o.dry_run && !o.json {
+        println!("Dry run: nothing was written.");
+    }
+    Ok(if last == Some(&Decision::Done) { 0 } else { 1 })
+}
+
+/// A format the model can be told (`auto` is not one).
+pub fn check_format(f: &str) -> Result<(), Failure> {
+    if patchbay::prompts::kit(f).is_some() {
+        return Ok(());
+    }
+    let names: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
+    Err(Failure::Usage(format!(
+        "unknown format {f:?} for a model to write; expected one of: {}",
+        names.join(", ")
+    )))
+}
+
+/// How `drive` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    Quiet,
+    Text,
+    Json,
+}
+
+/// Runs the loop to its end over `model`: each request streamed into the
+/// loop, each round's changes handed to `write` before the next request.
+pub fn drive(
+    lp: &mut EditLoop,
+    model: &Model,
+    chat: &ChatOptions,
+    write: &mut dyn FnMut(&[FileChange]) -> Result<(), String>,
+    show: Show,
+) -> Result<Vec<Outcome>, String> {
+    let mut outcomes = vec![];
+    while let Some(req) = lp.next_request() {
+        let opt = ChatOptions {
+            num_ctx: Some(req.num_ctx),
+            num_predict: Some(req.num_predict),
+            ..chat.clone()
+        };
+        if show == Show::Text {
+            let kind = format!("{:?}", req.kind).to_lowercase();
+            eprintln!(
+                "round {} ({kind}): ~{} prompt tokens, num_ctx {}",
+                req.round, req.prompt_estimate, req.num_ctx
+            );
+        }
+        let started = Instant::now();
+        let mut thinking = 0usize;
+        let mut on_text = |t: &str| {
+            let p = lp.push(t);
+            if show == Show::Text {
+                for e in &p.events {
+                    let r = &e.receipt;
+                    let what = match (r.status, r.code) {
+                        (EditStatus::Failed, Some(c)) => format!("failed: {c}"),
+                        (s, _) => format!("{s:?}").to_lowercase(),
+                    };
+                    eprintln!("  edit {} {}: {what}", r.index, e.path);
+                }
+                if p.stop {
+                    eprintln!("  stopping the reply: an edit failed");
+                }
+            }
+            !p.stop
+        };
+        // A thinking model's reasoning goes to stderr, apart from the
+        // reply (which only the loop reads).
+        let mut on_thinking = |t: &str| {
+            if show == Show::Text {
+                if thinking == 0 {
+                    eprint!("  thinking: ");
+                }
+                eprint!("{t}");
+            }
+            thinking += t.len();
+        };
+        let ending = model.chat(&req.messages, &opt, &mut on_text, &mut on_thinking)?;
+        if show == Show::Text && thinking > 0 {
+            eprintln!();
+        }
+        let outcome = lp.end(&ending);
+        write(&outcome.changes)?;
+        report_round(&outcome, started.elapsed(), thinking, show);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+fn report_round(o: &Outcome, wall: Duration, thinking: usize, show: Show) {
+    let r = &o.record;
+    match show {
+        Show::Quiet => {}
+        Show::Json => {
+            let mut v = serde_json::to_value(r).unwrap_or_default();
+            v["wallMs"] = serde_json::json!(wall.as_millis() as u64);
+            println!("{v}");
+        }
+        Show::Text => {
+            let real = |n: Option<usize>| n.map_or("?".to_string(), |n| n.to_string());
+            let rate = r
+                .ending
+                .tokens_per_second()
+                .map(|t| format!(", {t:.1} tokens/s"))
+                .unwrap_or_default();
+            let think = if thinking > 0 {
+                format!(", {thinking} bytes of thinking")
+            } else {
+                String::new()
+            };
+            println!(
+                "round {}: {} (prompt {} tokens, estimated {}; reply {} tokens{rate}{think}; {:.1} s)",
+                r.round,
+                decision_word(&o.decision),
+                real(r.ending.prompt_tokens),
+                r.prompt_estimate,
+                real(r.ending.output_tokens),
+                wall.as_secs_f64()
+            );
+            for c in &r.changed {
+                println!("  changed {c}");
+            }
+            if r.noops > 0 {
+                println!("  {} edit(s) repeated applied ones (no-ops)", r.noops);
+            }
+            for w in &r.warnings {
+                println!("  warning: {w}");
+            }
+            if let (Decision::Retry, Some(rep)) = (&o.decision, &r.report) {
+                println!("{}", rep.feedback);
+            }
+        }
+    }
+}
+
+fn decision_word(d: &Decision) -> String {
+    match d {
+        Decision::Done => "done".into(),
+        Decision::Retry => "edits failed, retrying with the feedback".into(),
+        Decision::Continue => "reply cut, asking for the rest".into(),
+        Decision::GiveUp { reason } => format!("gave up: {reason}"),
+    }
+}
+
+/// The files as read, with their stamps, resolved under the root.
+struct Disk<'a> {
+    root: &'a Root,
+    texts: BTreeMap<String, String>,
+    stamps: BTreeMap<String, Stamp>,
+}
+
+impl<'a> Disk<'a> {
+    fn read(root: &'a Root, files: &[String]) -> Result<Disk<'a>, Failure> {
+        let mut d = Disk {
+            root,
+            texts: BTreeMap::new(),
+            stamps: BTreeMap::new(),
+        };
+        for f in files {
+            let rel = relative(root, f)?;
+            let r = root.resolve(&rel).map_err(refusal)?;
+            match fsio::read_stamped(&r.real, &rel).map_err(Failure::Io)? {
+                Some((text, stamp)) => {
+                    d.texts.insert(rel.clone(), text);
+                    d.stamps.insert(rel, stamp);
+                }
+                None => return Err(Failure::Io(format!("{f}: no such file"))),
+            }
+        }
+        Ok(d)
+    }
+
+    /// Writes one round's changes all or nothing, then re-stamps them so
+    /// the next round's commit checks against what this one wrote.
+    fn commit(&mut self, changes: &[FileChange]) -> Result<(), String> {
+        let mut list = vec![];
+        for c in changes {
+            let r = self.root.resolve(&c.path).map_err(|e| match e {
+                fsio::Refusal::Escape(m) | fsio::Refusal::Io(m) => m,
+            })?;
+            let expect = self
+                .stamps
+                .get(&c.path)
+                .map_or(Expect::Absent, |s| Expect::Same(s.clone()));
+            list.push(match &c.content {
+                Some(t) => Change::Write {
+                    path: r.real.clone(),
+                    content: t.clone(),
+                    expect,
+                },
+                None => Change::Delete {
+                    path: r.entry.clone(),
+                    expect,
+                },
+            });
+        }
+        commit::commit(self.root, &list).map_err(|e| match e {
+            CommitError::Io(m) => m,
+            CommitError::Changed { path, why } => format!("{} changed on disk while the model worked ({why}); nothing of this round was written", self.root.shown(&path)),
+        })?;
+        for c in changes {
+            let r = self
+                .root
+                .resolve(&c.path)
+                .map_err(|_| format!("{} vanished", c.path))?;
+            match fsio::read_stamped(&r.real, &c.path)? {
+                Some((_, s)) => self.stamps.insert(c.path.clone(), s),
+                None => self.stamps.remove(&c.path),
+            };
+        }
+        Ok(())
+    }
+}
+
+fn refusal(r: fsio::Refusal) -> Failure {
+    match r {
+        fsio::Refusal::Escape(m) | fsio::Refusal::Io(m) => Failure::Io(m),
+    }
+}
+
+/// A FILE argument as a path relative to the root.
+fn relative(root: &Root, f: &str) -> Result<String, Failure> {
+    let p = Path::new(f);
+    if p.is_absolute() {
+        return root.relative(p).ok_or_else(|| {
+            Failure::Usage(format!("{f} is not inside --root {}", root.dir().display()))
+        });
+    }
+    Ok(f.trim_start_matches("./").to_owned())
+}

@@ -1,0 +1,145 @@
+//! `patchbay arena` over the shipped task set against the double, whose
+//! scripted models follow `tests/arena/scenarios.json`. The expected table
+//! is computed here from the scenarios alone (what each one means in
+//! rounds, results and reply chunks), not from the arena's output.
+
+mod common;
+
+use common::Sandbox;
+use patchbay_tests::double::arena::{self, Plan, Scenario, CHUNK_CHARS};
+use patchbay_tests::double::Double;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+const ROUNDS: usize = 3;
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// What a scenario gives: well-formed, applied first, applied, rounds,
+/// expected result, truncations, output tokens (the double's eval_count
+/// is the number of chunks of each reply; a reply stopped early never
+/// reaches its final chunk, so it counts none), early stops.
+fn expected(s: Scenario, perfect: &str) -> [usize; 8] {
+    let chunks = |t: &str| t.chars().count().div_ceil(CHUNK_CHARS);
+    let p = chunks(perfect);
+    match s {
+        Scenario::Perfect => [1, 1, 1, 1, 1, 0, p, 0],
+        Scenario::Retry => [0, 0, 1, 2, 1, 0, chunks(arena::NO_EDITS) + p, 0],
+        Scenario::Cut => [0, 0, 1, 2, 1, 1, chunks(arena::CUT) + p, 0],
+        Scenario::Fail => [0, 0, 0, ROUNDS, 0, 0, ROUNDS * chunks(arena::REFUSAL), 0],
+        Scenario::Stop => [1, 0, 1, 2, 1, 0, p, 1],
+    }
+}
+
+#[test]
+fn the_arena_reaches_the_table_its_scripts_imply() {
+    let tasks = arena::tasks(&repo("tests/arena/tasks")).unwrap();
+    assert!(tasks.len() >= 12, "{} tasks", tasks.len());
+    let plan: Plan =
+        serde_json::from_str(&std::fs::read_to_string(repo("tests/arena/scenarios.json")).unwrap())
+            .unwrap();
+    let formats = [
+        "search-replace",
+        "udiff",
+        "whole",
+        "hashline",
+        "apply-patch",
+        "tool-call",
+        "lines",
+    ];
+    let d = Double::start(arena::script(&tasks, &formats, &plan, ROUNDS), 0).unwrap();
+    let sb = Sandbox::new("arena");
+    let out = sb.path("results.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "arena",
+            "--tasks",
+            repo("tests/arena/tasks").to_str().unwrap(),
+            "--models",
+            "coder:7b,tiny:1b",
+            "--formats",
+            &formats.join(","),
+            "--url",
+            &d.url(),
+            "--out",
+            out.to_str().unwrap(),
+            "--rounds",
+            "3",
+            "--reply-limit",
+            "2048",
+            "--num-ctx",
+            "8192",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let results: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+
+    let fields = [
+        "wellFormed",
+        "appliedFirstRound",
+        "applied",
+        "rounds",
+        "matchesExpected",
+        "truncations",
+        "outputTokens",
+        "earlyStops",
+    ];
+    let runs = results["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), tasks.len() * formats.len() * 2);
+    let mut want_rows: Vec<(String, String, [usize; 8], usize)> = vec![];
+    for model in ["coder:7b", "tiny:1b"] {
+        for t in &tasks {
+            for f in formats {
+                let want = expected(
+                    plan.scenario(model, &t.name, f),
+                    &arena::perfect_reply(f, t),
+                );
+                let run = runs
+                    .iter()
+                    .find(|r| {
+                        r["model"] == model && r["task"] == t.name.as_str() && r["format"] == f
+                    })
+                    .unwrap();
+                let got: Vec<usize> = fields
+                    .iter()
+                    .map(|k| match &run[k] {
+                        Value::Bool(b) => usize::from(*b),
+                        v => v.as_u64().unwrap() as usize,
+                    })
+                    .collect();
+                assert_eq!(got, want, "{model} {} {f}: {run}", t.name);
+                match want_rows.iter_mut().find(|r| r.0 == model && r.1 == f) {
+                    Some(r) => {
+                        for (a, b) in r.2.iter_mut().zip(want) {
+                            *a += b;
+                        }
+                        r.3 += 1;
+                    }
+                    None => want_rows.push((model.into(), f.into(), want, 1)),
+                }
+            }
+        }
+    }
+    let md = std::fs::read_to_string(sb.path("results.md")).unwrap();
+    for (model, f, w, runs) in &want_rows {
+        let mean = w[3] as f64 / *runs as f64;
+        // Every column but the wall time; prompt tokens are 0: the
+        // double's scripts give none.
+        let (wf, first, applied, matches) = (w[0], w[1], w[2], w[4]);
+        let (out, stops, cuts) = (w[6], w[7], w[5]);
+        let row = format!("| {model} | {f} | {runs} | {wf} | {first} | {applied} | {matches} | {mean:.2} | 0 | {out} | {stops} | {cuts} | 0 |");
+        assert!(md.contains(&row), "missing {row} in\n{md}");
+    }
+    assert_eq!(String::from_utf8_lossy(&o.stdout), md);
+}

@@ -1,0 +1,408 @@
+//! `patchbay run` end to end against the model-server double: retries,
+//! continuations after a cut (by the limit, by the connection), thinking
+//! models, server errors, both providers, dry runs. Each expected file is
+//! written out by hand.
+
+mod common;
+
+use common::Sandbox;
+use patchbay_tests::double::{Double, End, ModelDef, Reply, Script};
+use std::fs;
+use std::process::{Command, Output, Stdio};
+
+const APP: &str = "def greet(name):\n    print(\"Hello, \" + name)\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name)\n";
+const BOTH: &str = "def greet(name):\n    print(\"Hello, \" + name + \"!\")\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name + \"!\")\n";
+
+fn sr(old: &str, new: &str) -> String {
+    format!("app.py\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n")
+}
+fn greet() -> String {
+    sr(
+        "    print(\"Hello, \" + name)",
+        "    print(\"Hello, \" + name + \"!\")",
+    )
+}
+fn bye() -> String {
+    sr(
+        "    print(\"Goodbye, \" + name)",
+        "    print(\"Goodbye, \" + name + \"!\")",
+    )
+}
+
+fn reply(round: usize, text: &str, end: End) -> Reply {
+    Reply {
+        round: Some(round),
+        text: text.into(),
+        end,
+        chunk_chars: Some(7),
+        ..Reply::default()
+    }
+}
+
+fn double(replies: Vec<Reply>) -> Double {
+    let script = Script {
+        replies,
+        models: vec![
+            ModelDef::default(),
+            ModelDef {
+                name: "thinker:8b".into(),
+                capabilities: vec!["completion".into(), "thinking".into()],
+                ..ModelDef::default()
+            },
+        ],
+        ..Script::default()
+    };
+    Double::start(script, 0).unwrap()
+}
+
+fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
+    let url = d.url();
+    let mut args = vec![
+        "run",
+        "--url",
+        &url,
+        "--format",
+        "search-replace",
+        "--task",
+        "Add exclamation marks.",
+        "--num-ctx",
+        "4096",
+        "--reply-limit",
+        "512",
+    ];
+    if !extra.contains(&"--model") {
+        args.extend(["--model", "coder:7b"]);
+    }
+    args.extend(extra);
+    args.push("app.py");
+    Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(&args)
+        .current_dir(&sb.dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn app(sb: &Sandbox) -> String {
+    fs::read_to_string(sb.path("app.py")).unwrap()
+}
+
+#[test]
+fn a_failed_edit_is_retried_with_feedback_and_written() {
+    let sb = Sandbox::new("run-retry");
+    sb.write("app.py", APP);
+    let bad = sr(
+        "    print(\"Hi, \" + name)",
+        "    print(\"Hello, \" + name + \"!\")",
+    );
+    let d = double(vec![
+        reply(1, &bad, End::Stop),
+        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+    ]);
+    let o = run(&sb, &d, &["--no-early-stop"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), BOTH);
+    let reqs = d.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[0]["options"]["num_ctx"], 4096);
+    assert_eq!(reqs[0]["options"]["num_predict"], 512);
+    assert!(reqs[0].get("think").is_none(), "not a thinking model");
+    let last = reqs[1]["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(
+        last["content"].as_str().unwrap().contains("not_found"),
+        "{last}"
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("round 1: edits failed") && out.contains("round 2: done"),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
+    for end in [End::Length, End::Cut] {
+        let sb = Sandbox::new("run-cut");
+        sb.write("app.py", APP);
+        let first = format!("EDITS: 2\n{}{}", greet(), &bye()[..30]);
+        let d = double(vec![reply(1, &first, end), reply(2, &bye(), End::Stop)]);
+        let o = run(&sb, &d, &[]);
+        assert_eq!(o.status.code(), Some(0), "{end:?} {}", show(&o));
+        assert_eq!(app(&sb), BOTH, "{end:?}");
+        let cont = d.requests()[1]["messages"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(cont.contains("starting with edit 2"), "{cont}");
+    }
+}
+
+#[test]
+fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
+    let sb = Sandbox::new("run-partial");
+    sb.write("app.py", APP);
+    let bad_bye = sr(
+        "    print(\"Bye, \" + name)",
+        "    print(\"Goodbye, \" + name + \"!\")",
+    );
+    let d = double(vec![
+        reply(1, &format!("{}{bad_bye}", greet()), End::Stop),
+        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+    ]);
+    let o = run(&sb, &d, &["--no-early-stop", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), BOTH);
+    let rounds: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(rounds[0]["changed"][0], "app.py");
+    assert_eq!(rounds[1]["noops"], 1);
+    assert_eq!(rounds[1]["decision"]["decision"], "done");
+}
+
+#[test]
+fn dry_run_writes_nothing_and_giving_up_exits_1() {
+    let sb = Sandbox::new("run-dry");
+    sb.write("app.py", APP);
+    let d = double(vec![reply(1, &greet(), End::Stop)]);
+    let o = run(&sb, &d, &["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), APP);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Dry run"));
+
+    let d = double(vec![
+        reply(1, "I cannot do that.\n", End::Stop),
+        reply(2, "Still no.\n", End::Stop),
+    ]);
+    let o = run(&sb, &d, &["--rounds", "2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(app(&sb), APP);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("all 2 rounds are spent"),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn thinking_models_get_think_false_unless_asked() {
+    let sb = Sandbox::new("run-think");
+    sb.write("app.py", APP);
+    let mut r = reply(1, &greet(), End::Stop);
+    r.thinking = "Let me look at greet first.".into();
+    let d = double(vec![r]);
+    let o = run(&sb, &d, &["--model", "thinker:8b", "--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(d.requests()[0]["think"], false);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("thinking"));
+    let o = run(&sb, &d, &["--model", "thinker:8b", "--think", "--dry-run"]);
+    assert_eq!(d.requests()[1]["think"], true);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!(
+            "{} bytes of thinking",
+            "Let me look at greet first.".len()
+        )),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn server_errors_are_named_with_their_fix() {
+    let sb = Sandbox::new("run-errors");
+    sb.write("app.py", APP);
+    let mut e = reply(1, &greet()[..20], End::Error);
+    e.error = Some("CUDA error: out of memory".into());
+    let d = double(vec![e]);
+    let o = run(&sb, &d, &["--model", "nosuch:1b"]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("ollama pull nosuch:1b"),
+        "{}",
+        show(&o)
+    );
+    let o = run(&sb, &d, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("CUDA error: out of memory"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(app(&sb), APP);
+
+    // A port nothing listens on: bind one, learn it, free it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "run",
+            "--url",
+            &format!("http://127.0.0.1:{port}"),
+            "--model",
+            "m",
+            "--format",
+            "whole",
+            "--task",
+            "t",
+            "app.py",
+        ])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("ollama serve"),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn the_openai_provider_streams_sse() {
+    let sb = Sandbox::new("run-openai");
+    sb.write("app.py", APP);
+    let mut r = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    r.prompt_tokens = Some(5);
+    let d = double(vec![r]);
+    let o = run(&sb, &d, &["--provider", "openai"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), BOTH);
+    let req = &d.requests()[0];
+    assert_eq!(req["stream_options"]["include_usage"], true);
+    assert_eq!(req["max_tokens"], 512);
+    // 5 prompt tokens for a prompt the engine puts in the hundreds.
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("warning: the server counted 5 prompt tokens"),
+        "{}",
+        show(&o)
+    );
+}
+
+#[test]
+fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
+    let sb = Sandbox::new("run-lost");
+    sb.write("app.py", APP);
+    let junk: String = (0..150).map(|k| format!("    line_{k} = {k}\n")).collect();
+    let long_bad = sr(junk.trim_end(), "    pass");
+    let mut script = Script {
+        replies: vec![
+            reply(1, &long_bad, End::Stop),
+            reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+        ],
+        ..Script::default()
+    };
+    // The double counts the prompt and drops the oldest messages beyond
+    // num_ctx, as Ollama does.
+    script.count_prompt = true;
+    let d = Double::start(script, 0).unwrap();
+    let url = d.url();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "run",
+            "--url",
+            &url,
+            "--model",
+            "coder:7b",
+            "--format",
+            "search-replace",
+            "--task",
+            "Add exclamation marks.",
+            "--num-ctx",
+            "1200",
+            "--reply-limit",
+            "200",
+            "--no-early-stop",
+            "app.py",
+        ])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_eq!(app(&sb), BOTH);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let round2 = out.split("round 2:").nth(1).unwrap_or("");
+    assert!(
+        round2.contains("warning: the server counted"),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        round2.contains("message 2 (user: \"Task: Add exclamation marks.\")"),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        !out.split("round 2:").next().unwrap().contains("warning"),
+        "round 1 fitted: {}",
+        show(&o)
+    );
+}
+
+#[test]
+fn usage_errors_come_before_any_server_is_asked() {
+    let sb = Sandbox::new("run-usage");
+    sb.write("app.py", APP);
+    let d = double(vec![]);
+    let url = d.url();
+    for args in [
+        &[
+            "run", "--url", &url, "--model", "coder:7b", "--format", "auto", "--task", "t",
+            "app.py",
+        ][..],
+        &[
+            "run", "--url", &url, "--model", "coder:7b", "--format", "whole", "--task", "t",
+        ],
+        &[
+            "run", "--url", &url, "--format", "whole", "--task", "t", "app.py",
+        ],
+        &[
+            "run", "--url", &url, "--model", "m", "--format", "whole", "--task", "t", "--rounds",
+            "x", "app.py",
+        ],
+        &[
+            "arena",
+            "--url",
+            &url,
+            "--tasks",
+            ".",
+            "--models",
+            "coder:7b",
+            "--formats",
+            "bogus",
+        ],
+        &["arena", "--url", &url, "--tasks", "."],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+            .args(args)
+            .current_dir(&sb.dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+    }
+    assert!(d.requests().is_empty(), "no chat was sent");
+}

@@ -1,0 +1,760 @@
+//! The edit loop: a model edits files in rounds, written once and sans-IO
+//! so that the CLI and the page drive the same decisions and only move
+//! bytes.
+//!
+//! [`EditLoop::new`] takes the task, the files and the knobs
+//! ([`LoopConfig`]). Each round:
+//!
+//! 1. [`EditLoop::next_request`] gives the messages to send (provider-
+//!    neutral `role`/`content`), `num_ctx`, the reply limit and the
+//!    engine's token estimate. The first holds the prompt kit's system
+//!    prompt and the task with every file in its format's view, whole or as
+//!    the sections the budget plan chose ([`prompt`]).
+//! 2. [`EditLoop::push`] takes the reply as it streams, through the
+//!    incremental parser ([`crate::stream::Stream`]), and says when to stop
+//!    generating: an edit already failed and `early_stop` is on.
+//! 3. [`EditLoop::end`] takes how the reply ended ([`wire::Ending`]) and
+//!    decides ([`Decision`]): `done`; `retry` with the engine's feedback;
+//!    `continue` after a cut reply (the reply limit, or no final chunk),
+//!    keeping its complete edits and asking for the rest; or `give_up` when
+//!    the rounds are spent. It returns the file changes of the round, all or
+//!    nothing, for the caller to write.
+//!
+//! With `partial` (the default, Aider's rule) a round keeps the edits that
+//! applied and asks again only for the others, showing the changed files
+//! anew; an edit a previous round applied that the model sends again is a
+//! no-op, not a failure. A continuation is judged joined to the complete
+//! edits of the cut reply, so `EDITS: N` and overlaps see the whole set.
+
+pub mod accounting;
+mod prompt;
+pub mod wire;
+
+use crate::edit::{Code, EditStatus, Op, Parsed};
+use crate::report::{FileStatus, Report, Status};
+use crate::stream::{Event, Stream};
+use crate::tokens::Tokenizer;
+use crate::{transaction, ApplyOptions, StopReason};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use wire::Ending;
+
+/// Who speaks a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+/// A chat message, as both APIs take it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+}
+
+impl Message {
+    pub fn new(role: Role, content: impl Into<String>) -> Message {
+        Message {
+            role,
+            content: content.into(),
+        }
+    }
+}
+
+/// What the loop is asked to do, and its knobs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LoopConfig {
+    pub task: String,
+    /// An edit format name (not `auto`: the model is told one format).
+    pub format: String,
+    /// The model's context window (`num_ctx`), in tokens.
+    pub context_length: usize,
+    /// The reply limit (`num_predict`), in tokens.
+    pub reply_limit: usize,
+    /// Requests at most, the first included (retries and continuations
+    /// both spend one).
+    pub rounds: usize,
+    /// Stop generating at the first edit that fails.
+    pub early_stop: bool,
+    /// Keep the edits that applied when others fail (and ask only for
+    /// those); off, a round applies all its edits or none.
+    pub partial: bool,
+    pub tokenizer: Tokenizer,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            task: String::new(),
+            format: "search-replace".into(),
+            context_length: 8192,
+            reply_limit: 2048,
+            rounds: 3,
+            early_stop: true,
+            partial: true,
+            tokenizer: Tokenizer::default(),
+        }
+    }
+}
+
+/// Why a loop cannot start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum LoopError {
+    UnknownFormat {
+        message: String,
+    },
+    /// The budget planner's `does_not_fit`: not even the minimum fits.
+    DoesNotFit {
+        message: String,
+    },
+    BadConfig {
+        message: String,
+    },
+}
+
+impl std::fmt::Display for LoopError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoopError::UnknownFormat { message }
+            | LoopError::DoesNotFit { message }
+            | LoopError::BadConfig { message } => f.write_str(message),
+        }
+    }
+}
+impl std::error::Error for LoopError {}
+
+/// What a round is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundKind {
+    First,
+    Retry,
+    Continuation,
+}
+
+/// One request to send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    /// 1-based.
+    pub round: usize,
+    pub kind: RoundKind,
+    pub messages: Vec<Message>,
+    pub num_ctx: usize,
+    pub num_predict: usize,
+    /// The engine's estimate of the prompt's tokens.
+    pub prompt_estimate: usize,
+    /// The budget plan of the first request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<crate::budget::Plan>,
+    /// What fitting the prompt into the window did or could not do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// What to do after a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum Decision {
+    /// Every edit applied (or the model only re-sent applied ones).
+    Done,
+    /// Edits failed: send the feedback (the next request carries it).
+    Retry,
+    /// The reply was cut: ask for the rest.
+    Continue,
+    /// Rounds spent or nothing to go on.
+    GiveUp { reason: String },
+}
+
+/// A file's new state after a round: `None` deletes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    pub path: String,
+    pub content: Option<String>,
+}
+
+/// What [`EditLoop::push`] found in a chunk.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Pushed {
+    /// Edits judged as they completed (each located alone).
+    pub events: Vec<Event>,
+    /// Stop generating: an edit failed and `early_stop` is on.
+    pub stop: bool,
+}
+
+/// The record of one round.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundRecord {
+    pub round: usize,
+    pub kind: RoundKind,
+    /// This round's reply text (a continuation's own part).
+    pub reply: String,
+    /// The report of the round's edits (file texts left out); none when
+    /// the reply was cut or stopped early.
+    pub report: Option<Report>,
+    pub events: Vec<Event>,
+    /// Edits that repeated one a previous round applied.
+    pub noops: usize,
+    pub early_stop: bool,
+    pub cut: bool,
+    pub ending: Ending,
+    pub prompt_estimate: usize,
+    pub warnings: Vec<String>,
+    pub decision: Decision,
+    /// Paths the round wrote or deleted.
+    pub changed: Vec<String>,
+}
+
+/// The end of a round: its decision, its changes, its record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub decision: Decision,
+    pub changes: Vec<FileChange>,
+    pub record: RoundRecord,
+}
+
+/// The state machine; see the module docs.
+pub struct EditLoop {
+    cfg: LoopConfig,
+    files: BTreeMap<String, String>,
+    messages: Vec<Message>,
+    opt: ApplyOptions,
+    round: usize,
+    kind: RoundKind,
+    plan: Option<crate::budget::Plan>,
+    /// The open round: its stream, estimate, events, early stop.
+    open: Option<Open>,
+    /// The complete edits of a cut reply, joined before the continuation.
+    prefix: String,
+    /// Edits applied by earlier rounds: (path, op).
+    applied: Vec<(String, Op)>,
+    finished: bool,
+    records: Vec<RoundRecord>,
+}
+
+struct Open {
+    stream: Stream,
+    estimates: Vec<usize>,
+    events: Vec<Event>,
+    stopped: bool,
+    /// What fitting the prompt into the window did.
+    warnings: Vec<String>,
+}
+
+impl EditLoop {
+    pub fn new(cfg: LoopConfig, files: BTreeMap<String, String>) -> Result<EditLoop, LoopError> {
+        let kit = crate::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
+            message: crate::UnknownFormat(cfg.format.clone()).to_string(),
+        })?;
+        if cfg.rounds == 0 || cfg.reply_limit == 0 || cfg.context_length <= cfg.reply_limit {
+            return Err(LoopError::BadConfig {
+                message: format!("rounds ({}) and the reply limit ({}) must be at least 1, and the context ({}) larger than the reply limit", cfg.rounds, cfg.reply_limit, cfg.context_length),
+            });
+        }
+        let system = kit.system_prompt();
+        let first =
+            prompt::first_message(&cfg, &system, &files).map_err(|e| LoopError::DoesNotFit {
+                message: e.to_string(),
+            })?;
+        let opt = ApplyOptions {
+            format: cfg.format.clone(),
+            partial: cfg.partial,
+            seen: first.seen,
+            ..ApplyOptions::default()
+        };
+        Ok(EditLoop {
+            messages: vec![
+                Message::new(Role::System, system),
+                Message::new(Role::User, first.text),
+            ],
+            plan: Some(first.plan),
+            cfg,
+            files,
+            opt,
+            round: 1,
+            kind: RoundKind::First,
+            open: None,
+            prefix: String::new(),
+            applied: vec![],
+            finished: false,
+            records: vec![],
+        })
+    }
+
+    /// The current texts of the files (after the rounds so far).
+    pub fn files(&self) -> &BTreeMap<String, String> {
+        &self.files
+    }
+
+    pub fn records(&self) -> &[RoundRecord] {
+        &self.records
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The request of the next round, or `None` once the loop is finished.
+    /// Opens the round: its reply goes to [`EditLoop::push`].
+    pub fn next_request(&mut self) -> Option<Request> {
+        if self.finished {
+            return None;
+        }
+        let (estimates, warnings) = self.fit_history();
+        let mut stream = Stream::new(self.files.clone(), self.opt.clone());
+        // The cut reply's complete edits come first; their receipts were
+        // shown in the round that sent them.
+        stream.push(&self.prefix);
+        let req = Request {
+            round: self.round,
+            kind: self.kind,
+            messages: self.messages.clone(),
+            num_ctx: self.cfg.context_length,
+            num_predict: self.cfg.reply_limit,
+            prompt_estimate: estimates.iter().sum(),
+            plan: self.plan.take(),
+            warnings: warnings.clone(),
+        };
+        self.open = Some(Open {
+            stream,
+            estimates,
+            events: vec![],
+            stopped: false,
+            warnings,
+        });
+        Some(req)
+    }
+
+    /// Keeps the prompt within the window: when the history has grown past
+    /// it, the rounds before the last are left out and the task and files
+    /// are shown as they are now (Ollama would drop the oldest messages,
+    /// the files first). Returns the estimates and what was done.
+    fn fit_history(&mut self) -> (Vec<usize>, Vec<String>) {
+        let room = self.cfg.context_length.saturating_sub(self.cfg.reply_limit);
+        let tok = self.cfg.tokenizer;
+        let mut est = accounting::estimate(&self.messages, tok);
+        let mut warnings = vec![];
+        let n = self.messages.len();
+        if est.iter().sum::<usize>() > room && n > 4 {
+            let system = self.messages[0].content.clone();
+            let last = self.messages[n - 2..].to_vec();
+            // The files get what the last exchange and the reply leave.
+            let cfg = LoopConfig {
+                reply_limit: self.cfg.reply_limit + est[n - 2..].iter().sum::<usize>(),
+                ..self.cfg.clone()
+            };
+            if let Ok(fresh) = prompt::first_message(&cfg, &system, &self.files) {
+                self.messages.truncate(1);
+                self.messages.push(Message::new(Role::User, fresh.text));
+                self.messages.extend(last);
+                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.seen.take()) {
+                    shown.merge(now);
+                    self.opt.seen = Some(shown);
+                }
+                warnings.push(format!("the conversation outgrew the window: the {} messages of the earlier rounds were left out, and the files are shown as they are now", n - 4));
+                est = accounting::estimate(&self.messages, tok);
+            }
+        }
+        let total: usize = est.iter().sum();
+        if total > room {
+            warnings.push(format!("the prompt is estimated at {total} tokens, more than the {room} that num_ctx {} leaves beside the reply limit: the server will drop or cut part of it", self.cfg.context_length));
+        }
+        (est, warnings)
+    }
+
+    /// Takes a chunk of the reply. After a stop, chunks are ignored.
+    pub fn push(&mut self, chunk: &str) -> Pushed {
+        let early = self.cfg.early_stop;
+        let Some(open) = self.open.as_mut().filter(|o| !o.stopped) else {
+            return Pushed::default();
+        };
+        let events = open.stream.push(chunk);
+        // A re-sent applied edit reads `already_applied`: not a failure.
+        let failed = events.iter().any(|e| {
+            e.receipt.status == EditStatus::Failed && e.receipt.code != Some(Code::AlreadyApplied)
+        });
+        open.stopped = early && failed;
+        open.events.extend(events.iter().cloned());
+        Pushed {
+            events,
+            stop: open.stopped,
+        }
+    }
+
+    /// Ends the round with how the reply ended; decides what comes next.
+    pub fn end(&mut self, ending: &Ending) -> Outcome {
+        let Some(open) = self.open.take() else {
+            let reason = "no round is open: call next_request first".to_string();
+            return self.no_round(ending, reason);
+        };
+        let (round, kind) = (self.round, self.kind);
+        let text = open.stream.text().to_owned();
+        let reply = text.get(self.prefix.len()..).unwrap_or("").to_owned();
+        let mut warnings = open.warnings.clone();
+        if let Some(w) = ending.prompt_tokens.and_then(|n| {
+            accounting::truncation_warning(
+                &self.messages,
+                &open.estimates,
+                n,
+                self.cfg.context_length,
+            )
+        }) {
+            warnings.push(w);
+        }
+        self.messages
+            .push(Message::new(Role::Assistant, reply.clone()));
+        let judged = if open.stopped {
+            self.after_early_stop(&open.events)
+        } else if ending.cut() {
+            self.after_cut(&text, ending)
+        } else {
+            self.judge(&text)
+        };
+        let decision = self.spend_round(judged.decision, judged.next);
+        let record = RoundRecord {
+            round,
+            kind,
+            reply,
+            report: judged.report.map(Report::without_content),
+            events: open.events,
+            noops: judged.noops,
+            early_stop: open.stopped,
+            cut: !open.stopped && ending.cut(),
+            ending: ending.clone(),
+            prompt_estimate: open.estimates.iter().sum(),
+            warnings,
+            decision: decision.clone(),
+            changed: judged.changes.iter().map(|c| c.path.clone()).collect(),
+        };
+        self.records.push(record.clone());
+        Outcome {
+            decision,
+            changes: judged.changes,
+            record,
+        }
+    }
+
+    fn no_round(&mut self, ending: &Ending, reason: String) -> Outcome {
+        let decision = Decision::GiveUp { reason };
+        let record = RoundRecord {
+            round: self.round,
+            kind: self.kind,
+            reply: String::new(),
+            report: None,
+            events: vec![],
+            noops: 0,
+            early_stop: false,
+            cut: false,
+            ending: ending.clone(),
+            prompt_estimate: 0,
+            warnings: vec![],
+            decision: decision.clone(),
+            changed: vec![],
+        };
+        Outcome {
+            decision,
+            changes: vec![],
+            record,
+        }
+    }
+
+    /// Turns a wish for another round into one, or gives up when the rounds
+    /// are spent; queues the next message.
+    fn spend_round(&mut self, d: Decision, next: Option<(RoundKind, String)>) -> Decision {
+        let wants_more = matches!(d, Decision::Retry | Decision::Continue);
+        if !wants_more {
+            self.finished = true;
+            return d;
+        }
+        if self.round >= self.cfg.rounds {
+            self.finished = true;
+            let what = if d == Decision::Continue {
+                "the reply was cut"
+            } else {
+                "edits failed"
+            };
+            return Decision::GiveUp {
+                reason: format!("{what} and all {} rounds are spent", self.cfg.rounds),
+            };
+        }
+        if let Some((kind, message)) = next {
+            self.kind = kind;
+            self.messages.push(Message::new(Role::User, message));
+        }
+        self.round += 1;
+        d
+    }
+
+    /// Stopped at a failing edit: nothing applies; the retry names the
+    /// failures and asks for the whole set again.
+    fn after_early_stop(&mut self, events: &[Event]) -> Judged {
+        self.prefix.clear();
+        let mut msg = String::from(
+            "I stopped your reply early because an edit failed, so nothing of it was applied:\n",
+        );
+        for e in events
+            .iter()
+            .filter(|e| e.receipt.status == EditStatus::Failed)
+        {
+            let code = e.receipt.code.map_or("failed", Code::as_str);
+            let m = e.receipt.message.as_deref().unwrap_or("");
+            msg.push_str(&format!(
+                "- edit {} ({}): {code}: {m}\n",
+                e.receipt.index, e.path
+            ));
+        }
+        msg.push_str("Send the whole reply again with every edit corrected.");
+        msg.push_str(&self.reminder());
+        Judged::new(Decision::Retry, Some((RoundKind::Retry, msg)))
+    }
+
+    /// A cut reply: its complete edits are kept (joined to what comes
+    /// next) and the model is asked for the rest from the cut edit on.
+    fn after_cut(&mut self, text: &str, ending: &Ending) -> Judged {
+        let opt = ApplyOptions {
+            stop_reason: Some(StopReason::Length),
+            ..self.opt.clone()
+        };
+        let (name, parsed) = match crate::parse_reply(text, &opt) {
+            Ok(p) => p,
+            Err(e) => return give_up(e.to_string()),
+        };
+        let (parsed, noops) = self.without_noops(parsed);
+        let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
+        let why = if ending.finished {
+            "it reached the reply limit"
+        } else {
+            "the connection closed before the final chunk"
+        };
+        let mut j = self.continuation(text, &parsed, report, why);
+        j.noops = noops;
+        j
+    }
+
+    /// After a cut: the complete edits are kept and the engine's feedback
+    /// (which edits are kept, where to start again) asks for the rest;
+    /// when a complete edit already failed, the whole reply goes back.
+    fn continuation(&mut self, text: &str, parsed: &Parsed, report: Report, why: &str) -> Judged {
+        let failed = report
+            .receipts()
+            .iter()
+            .any(|r| r.status == EditStatus::Failed && r.code != Some(Code::Truncated));
+        if failed {
+            self.prefix.clear();
+            let mut msg = crate::prompts::retry_message(&report).unwrap_or_default();
+            msg.push_str(&format!(
+                "\n\nThe reply was also cut off ({why}): send the whole reply again, corrected."
+            ));
+            let mut j = Judged::new(Decision::Retry, Some((RoundKind::Retry, msg)));
+            j.report = Some(report);
+            return j;
+        }
+        let start = match parsed.edits.iter().position(is_cut) {
+            Some(k) => parsed.edits[k].span.start.min(text.len()),
+            None => text.len(),
+        };
+        let mut prefix = text.get(..start).unwrap_or("").to_owned();
+        if !prefix.is_empty() && !prefix.ends_with('\n') {
+            prefix.push('\n');
+        }
+        self.prefix = prefix;
+        let msg = format!(
+            "Your reply was cut off ({why}).\n{}\nWrite the cut edit again from its start; no EDITS line is needed this time.",
+            report.feedback.trim_end()
+        );
+        let mut j = Judged::new(Decision::Continue, Some((RoundKind::Continuation, msg)));
+        j.report = Some(report);
+        j
+    }
+
+    /// A complete reply: no-ops out, the transaction, the files updated.
+    fn judge(&mut self, text: &str) -> Judged {
+        let opt = ApplyOptions {
+            stop_reason: Some(StopReason::Stop),
+            ..self.opt.clone()
+        };
+        let (name, parsed) = match crate::parse_reply(text, &opt) {
+            Ok(p) => p,
+            Err(e) => return give_up(e.to_string()),
+        };
+        let (parsed, noops) = self.without_noops(parsed);
+        if parsed.edits.is_empty() && noops > 0 {
+            self.prefix.clear();
+            let mut j = Judged::new(Decision::Done, None);
+            j.noops = noops;
+            return j;
+        }
+        let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
+        if report.status == Status::Truncated {
+            let mut j =
+                self.continuation(text, &parsed, report, "it declared more edits than arrived");
+            j.noops = noops;
+            return j;
+        }
+        self.prefix.clear();
+        // The texts the report's files had, for showing what changed.
+        let before: BTreeMap<String, String> = (report.files.iter())
+            .filter_map(|f| Some((f.path.clone(), self.files.get(&f.path)?.clone())))
+            .collect();
+        let changes = self.take_changes(&report, &parsed);
+        let mut j = if report.status == Status::Applied {
+            Judged::new(Decision::Done, None)
+        } else {
+            let msg = self.retry_message(&report, &changes, &before, noops);
+            Judged::new(Decision::Retry, Some((RoundKind::Retry, msg)))
+        };
+        (j.report, j.changes, j.noops) = (Some(report), changes, noops);
+        j
+    }
+
+    /// Drops the edits equal to one an earlier round applied (same target,
+    /// same operation): sending them again changes nothing.
+    fn without_noops(&self, mut parsed: Parsed) -> (Parsed, usize) {
+        if self.applied.is_empty() {
+            return (parsed, 0);
+        }
+        let default = self.opt.default_path.as_deref();
+        let mut keep = vec![];
+        let mut mentions = vec![];
+        let before = parsed.edits.len();
+        for (i, e) in parsed.edits.drain(..).enumerate() {
+            let path = transaction::target_path(&e, default).ok();
+            let again =
+                path.is_some_and(|p| self.applied.iter().any(|(ap, op)| *ap == p && *op == e.op));
+            if !again {
+                if let Some((_, m)) = parsed.mentions.iter().find(|(k, _)| *k == i) {
+                    mentions.push((keep.len(), m.clone()));
+                }
+                keep.push(e);
+            }
+        }
+        let noops = before - keep.len();
+        parsed.edits = keep;
+        parsed.mentions = mentions;
+        (parsed, noops)
+    }
+
+    /// Writes the report's new texts into the loop's files and remembers
+    /// the edits that applied.
+    fn take_changes(&mut self, report: &Report, parsed: &Parsed) -> Vec<FileChange> {
+        let mut out = vec![];
+        for f in &report.files {
+            let change = match (f.status, &f.content) {
+                (FileStatus::Deleted, _) => Some(None),
+                (FileStatus::Skipped | FileStatus::Failed, None) => None,
+                (_, Some(c)) => Some(Some(c.clone())),
+                (_, None) => None,
+            };
+            let Some(content) = change else { continue };
+            match &content {
+                Some(c) => self.files.insert(f.path.clone(), c.clone()),
+                None => self.files.remove(&f.path),
+            };
+            for r in f.edits.iter().filter(|r| r.status == EditStatus::Applied) {
+                if let Some(e) = r.index.checked_sub(1).and_then(|i| parsed.edits.get(i)) {
+                    self.applied.push((f.path.clone(), e.op.clone()));
+                }
+            }
+            out.push(FileChange {
+                path: f.path.clone(),
+                content,
+            });
+        }
+        out
+    }
+
+    /// The engine's feedback, what the no-ops were, and the changed files
+    /// shown anew (line numbers, tags and the `lines` CRC moved with them).
+    fn retry_message(
+        &mut self,
+        report: &Report,
+        changes: &[FileChange],
+        before: &BTreeMap<String, String>,
+        noops: usize,
+    ) -> String {
+        let mut msg = crate::prompts::retry_message(report).unwrap_or_default();
+        if noops > 0 {
+            msg.push_str(&format!(
+                "\n\n{noops} edit(s) repeated ones already applied; they were skipped."
+            ));
+        }
+        let mut seen = self.opt.seen.take().unwrap_or_default();
+        // A changed file is shown whole when it takes at most a quarter of
+        // the window, else only where it changed.
+        let budget = self.cfg.context_length / 4;
+        let shown: Vec<String> = changes
+            .iter()
+            .filter_map(|c| {
+                let new = c.content.as_deref()?;
+                let old = before.get(&c.path).map_or("", String::as_str);
+                let f = &self.cfg.format;
+                Some(prompt::changed_view(
+                    f,
+                    &c.path,
+                    (old, new),
+                    budget,
+                    self.cfg.tokenizer,
+                    &mut seen,
+                ))
+            })
+            .collect();
+        if self.cfg.format == "lines" {
+            self.opt.seen = Some(seen);
+        }
+        if !shown.is_empty() {
+            msg.push_str("\n\nThe edits that applied are kept; do not send them again. The changed files now read:\n");
+            msg.push_str(&shown.join("\n"));
+        }
+        msg
+    }
+
+    fn reminder(&self) -> String {
+        crate::prompts::kit(&self.cfg.format)
+            .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
+            .unwrap_or_default()
+    }
+}
+
+fn give_up(reason: String) -> Judged {
+    Judged::new(Decision::GiveUp { reason }, None)
+}
+
+fn is_cut(e: &crate::edit::Edit) -> bool {
+    matches!(
+        e.op,
+        Op::Invalid {
+            code: Code::Truncated,
+            ..
+        }
+    )
+}
+
+/// A round's judgement before the rounds are counted.
+struct Judged {
+    decision: Decision,
+    next: Option<(RoundKind, String)>,
+    report: Option<Report>,
+    changes: Vec<FileChange>,
+    noops: usize,
+}
+
+impl Judged {
+    fn new(decision: Decision, next: Option<(RoundKind, String)>) -> Judged {
+        Judged {
+            decision,
+            next,
+            report: None,
+            changes: vec![],
+            noops: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,599 @@
+//! Every decision of the loop, on small files whose expected texts are
+//! written out by hand.
+
+use super::*;
+
+const APP: &str = "def greet(name):\n    print(\"Hello, \" + name)\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name)\n";
+
+fn files() -> BTreeMap<String, String> {
+    BTreeMap::from([("app.py".to_string(), APP.to_string())])
+}
+
+fn cfg(format: &str) -> LoopConfig {
+    LoopConfig {
+        task: "Make greet and farewell end with an exclamation mark.".into(),
+        format: format.into(),
+        context_length: 4096,
+        reply_limit: 512,
+        ..LoopConfig::default()
+    }
+}
+
+fn stop() -> Ending {
+    Ending {
+        finished: true,
+        reason: Some("stop".into()),
+        ..Ending::default()
+    }
+}
+
+fn length() -> Ending {
+    Ending {
+        finished: true,
+        reason: Some("length".into()),
+        ..Ending::default()
+    }
+}
+
+fn sr(old: &str, new: &str) -> String {
+    format!("app.py\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n")
+}
+
+const GREET_OLD: &str = "    print(\"Hello, \" + name)";
+const GREET_NEW: &str = "    print(\"Hello, \" + name + \"!\")";
+const BYE_OLD: &str = "    print(\"Goodbye, \" + name)";
+const BYE_NEW: &str = "    print(\"Goodbye, \" + name + \"!\")";
+const BOTH: &str = "def greet(name):\n    print(\"Hello, \" + name + \"!\")\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name + \"!\")\n";
+
+/// Feeds a reply in chunks of `step` bytes (on char boundaries).
+fn feed(l: &mut EditLoop, reply: &str, step: usize) -> Vec<Pushed> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < reply.len() {
+        let mut j = (i + step).min(reply.len());
+        while !reply.is_char_boundary(j) {
+            j += 1;
+        }
+        out.push(l.push(&reply[i..j]));
+        i = j;
+    }
+    out
+}
+
+fn round(l: &mut EditLoop, reply: &str, end: &Ending) -> Outcome {
+    l.next_request().expect("a round");
+    feed(l, reply, 7);
+    l.end(end)
+}
+
+#[test]
+fn first_request_has_the_kit_the_task_and_the_view() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let r = l.next_request().unwrap();
+    let kit = crate::prompts::kit("search-replace").unwrap();
+    assert_eq!(
+        r.messages[0],
+        Message::new(Role::System, kit.system_prompt())
+    );
+    assert!(r.messages[1].content.starts_with("Task: Make greet"));
+    assert!(r.messages[1]
+        .content
+        .contains(&format!("app.py\n```\n{APP}```\n")));
+    assert_eq!(
+        (r.round, r.kind, r.num_ctx, r.num_predict),
+        (1, RoundKind::First, 4096, 512)
+    );
+    assert_eq!(r.plan.as_ref().unwrap().files[0].mode, "whole");
+    let by_hand: usize = r
+        .messages
+        .iter()
+        .map(|m| cfg("x").tokenizer.count(&m.content) + accounting::PER_MESSAGE)
+        .sum();
+    assert_eq!(r.prompt_estimate, by_hand);
+
+    let mut h = EditLoop::new(cfg("hashline"), files()).unwrap();
+    let view = crate::tags::view(APP, crate::TagOptions::default());
+    assert!(h.next_request().unwrap().messages[1]
+        .content
+        .contains(&view));
+    let mut c = EditLoop::new(cfg("lines"), files()).unwrap();
+    assert!(c.next_request().unwrap().messages[1]
+        .content
+        .contains(&crate::seen::crc_view("app.py", APP)));
+}
+
+#[test]
+fn a_good_reply_is_done_with_its_changes() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let reply = format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let o = round(&mut l, &reply, &stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert_eq!(
+        o.changes,
+        [FileChange {
+            path: "app.py".into(),
+            content: Some(BOTH.into())
+        }]
+    );
+    assert_eq!(l.files()["app.py"], BOTH);
+    assert!(l.is_finished() && l.next_request().is_none());
+    assert_eq!(
+        o.record.events.len(),
+        2,
+        "both edits judged while streaming"
+    );
+}
+
+#[test]
+fn a_failed_edit_retries_with_the_feedback_then_succeeds() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let o = round(&mut l, &sr("    print(\"Hi\")", GREET_NEW), &stop());
+    assert_eq!(o.decision, Decision::Retry);
+    assert!(o.changes.is_empty());
+    let r = l.next_request().unwrap();
+    assert_eq!((r.round, r.kind), (2, RoundKind::Retry));
+    let last = r.messages.last().unwrap();
+    assert_eq!(last.role, Role::User);
+    assert!(
+        last.content.contains("not_found") && last.content.contains("Reminder of the format"),
+        "{}",
+        last.content
+    );
+    assert_eq!(r.messages[2].role, Role::Assistant);
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 5);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert_eq!(l.files()["app.py"], APP.replace(GREET_OLD, GREET_NEW));
+}
+
+#[test]
+fn early_stop_at_the_first_failing_edit() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    l.next_request();
+    let reply = format!(
+        "{}{}",
+        sr("    print(\"Hi\")", GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let pushed = feed(&mut l, &reply, 4);
+    let first_stop = pushed.iter().position(|p| p.stop).expect("a stop");
+    let head_len = sr("    print(\"Hi\")", GREET_NEW).len();
+    assert!(
+        first_stop * 4 < head_len + 4,
+        "stopped within the chunk that completed the failing edit"
+    );
+    assert!(
+        pushed[first_stop + 1..].iter().all(|p| p.events.is_empty()),
+        "ignored after the stop"
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Retry);
+    assert!(o.record.early_stop && o.changes.is_empty());
+    assert_eq!(l.files()["app.py"], APP);
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("edit 1 (app.py): not_found"), "{msg}");
+
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    l.next_request();
+    assert!(feed(&mut l, &reply, 4).iter().all(|p| !p.stop));
+}
+
+#[test]
+fn a_cut_reply_continues_and_joins_the_complete_edits() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let whole = format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let cut_at = whole.find("    print(\"Goodbye").unwrap() + 10;
+    let o = round(&mut l, &whole[..cut_at], &length());
+    assert_eq!(o.decision, Decision::Continue);
+    assert!(o.record.cut && o.changes.is_empty());
+    let r = l.next_request().unwrap();
+    assert_eq!(r.kind, RoundKind::Continuation);
+    let msg = &r.messages.last().unwrap().content;
+    assert!(
+        msg.contains("Complete and located, do not resend: edit 1 (app.py lines 2-2)")
+            && msg.contains("starting with edit 2"),
+        "{msg}"
+    );
+    feed(&mut l, &sr(BYE_OLD, BYE_NEW), 9);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    assert_eq!(l.files()["app.py"], BOTH);
+    assert_eq!(
+        o.record.reply,
+        sr(BYE_OLD, BYE_NEW),
+        "the record keeps the round's own text"
+    );
+}
+
+#[test]
+fn a_cut_reply_whose_complete_edit_failed_is_retried_whole() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let whole = format!(
+        "{}{}",
+        sr("    print(\"Hi\")", GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    );
+    let o = round(&mut l, &whole[..whole.len() - 20], &length());
+    assert_eq!(o.decision, Decision::Retry);
+    let r = l.next_request().unwrap();
+    let msg = &r.messages.last().unwrap().content;
+    assert!(
+        msg.contains("not_found") && msg.contains("send the whole reply again"),
+        "{msg}"
+    );
+    feed(
+        &mut l,
+        &format!("{}{}", sr(GREET_OLD, GREET_NEW), sr(BYE_OLD, BYE_NEW)),
+        8,
+    );
+    assert_eq!(l.end(&stop()).decision, Decision::Done);
+    assert_eq!(
+        l.files()["app.py"],
+        BOTH,
+        "nothing of the cut reply was kept"
+    );
+}
+
+#[test]
+fn a_stream_without_final_chunk_is_a_cut() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &Ending::default());
+    assert_eq!(o.decision, Decision::Continue);
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("connection closed"), "{msg}");
+}
+
+#[test]
+fn a_re_sent_applied_edit_is_a_no_op() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    // Round 1: greet applies (partial), farewell fails.
+    let o = round(
+        &mut l,
+        &format!(
+            "{}{}",
+            sr(GREET_OLD, GREET_NEW),
+            sr("    print(\"Bye\")", BYE_NEW)
+        ),
+        &stop(),
+    );
+    assert_eq!(o.decision, Decision::Retry);
+    let greeted = APP.replace(GREET_OLD, GREET_NEW);
+    assert_eq!(
+        o.changes,
+        [FileChange {
+            path: "app.py".into(),
+            content: Some(greeted.clone())
+        }]
+    );
+    let msg = l
+        .next_request()
+        .unwrap()
+        .messages
+        .last()
+        .unwrap()
+        .content
+        .clone();
+    assert!(msg.contains("now read:") && msg.contains(&greeted), "{msg}");
+    // Round 2: both again, farewell fixed.
+    feed(
+        &mut l,
+        &format!("{}{}", sr(GREET_OLD, GREET_NEW), sr(BYE_OLD, BYE_NEW)),
+        6,
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    assert_eq!(o.record.noops, 1);
+    assert_eq!(l.files()["app.py"], BOTH);
+}
+
+#[test]
+fn only_no_ops_is_done() {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    round(
+        &mut l,
+        &format!(
+            "{}{}",
+            sr(GREET_OLD, GREET_NEW),
+            sr("    print(\"Bye\")", BYE_NEW)
+        ),
+        &stop(),
+    );
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &stop());
+    assert_eq!((o.decision, o.record.noops), (Decision::Done, 1));
+    assert!(o.changes.is_empty());
+}
+
+#[test]
+fn rounds_run_out() {
+    let mut c = cfg("search-replace");
+    c.rounds = 2;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    assert_eq!(
+        round(&mut l, "no edits here\n", &stop()).decision,
+        Decision::Retry
+    );
+    let o = round(&mut l, "still none\n", &stop());
+    assert!(
+        matches!(&o.decision, Decision::GiveUp { reason } if reason.contains("2 rounds")),
+        "{:?}",
+        o.decision
+    );
+    assert!(l.next_request().is_none());
+}
+
+#[test]
+fn a_low_prompt_count_warns() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let e = Ending {
+        prompt_tokens: Some(20),
+        ..stop()
+    };
+    let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &e);
+    assert!(
+        o.record.warnings.iter().any(|w| w.contains("counted 20")),
+        "{:?}",
+        o.record.warnings
+    );
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    let est = l.next_request().unwrap().prompt_estimate;
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 50);
+    let o = l.end(&Ending {
+        prompt_tokens: Some(est),
+        ..stop()
+    });
+    assert!(o.record.warnings.is_empty());
+}
+
+#[test]
+fn a_large_file_is_sent_in_sections() {
+    let text = big();
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let mut c = cfg("lines");
+    c.task = "In f123, return x + 1000 instead.".into();
+    c.context_length = 1500;
+    c.reply_limit = 300;
+    let mut l = EditLoop::new(c, files).unwrap();
+    let r = l.next_request().unwrap();
+    let fp = &r.plan.as_ref().unwrap().files[0];
+    assert_eq!(fp.mode, "sections");
+    let user = &r.messages[1].content;
+    assert!(
+        user.contains("def f123(x):") && !user.contains("def f300(x):"),
+        "{user}"
+    );
+    // f123 starts at line 3 * 123 + 1 = 370, its body is line 371; the model edits it by number and CRC.
+    let crc = crate::tags::file_crc(&text);
+    let reply = format!("@@ big.py 371:371 crc32={crc:08x}\n    return x + 1000\n@@ end\n");
+    let o = {
+        feed(&mut l, &reply, 11);
+        l.end(&stop())
+    };
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    let want = text.replace("    return x + 123\n", "    return x + 1000\n");
+    assert!(l.files()["big.py"] == want, "f123 alone changed");
+}
+
+#[test]
+fn bad_configs_are_typed_errors() {
+    assert!(matches!(
+        EditLoop::new(cfg("auto"), files()),
+        Err(LoopError::UnknownFormat { .. })
+    ));
+    let mut c = cfg("whole");
+    c.rounds = 0;
+    assert!(matches!(
+        EditLoop::new(c, files()),
+        Err(LoopError::BadConfig { .. })
+    ));
+    let mut c = cfg("whole");
+    c.context_length = 600;
+    c.reply_limit = 500;
+    assert!(matches!(
+        EditLoop::new(c, files()),
+        Err(LoopError::DoesNotFit { .. })
+    ));
+}
+
+/// 400 two-line functions with a blank line after each: `f{i}` starts at
+/// line 3i+1, its body is line 3i+2.
+fn big() -> String {
+    (0..400)
+        .map(|i| format!("def f{i}(x):\n    return x + {i}\n\n"))
+        .collect()
+}
+
+fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
+    let old = text.lines().nth(line - 1).unwrap();
+    let tag = crate::tags::tag(old, line, crate::TagOptions::default());
+    format!("{{\"op\": \"replace\", \"path\": \"{path}\", \"line\": {line}, \"tag\": \"{tag}\", \"new\": \"{new}\"}}\n")
+}
+
+#[test]
+fn a_large_changed_file_is_shown_again_only_where_it_changed() {
+    let text = big();
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let mut c = cfg("hashline");
+    c.task = "In f123 and f124, add 1000 to x.".into();
+    c.context_length = 2000;
+    c.reply_limit = 300;
+    c.early_stop = false;
+    let mut l = EditLoop::new(c, files).unwrap();
+    let good = hashline_edit("big.py", &text, 371, "    return x + 1123");
+    let bad = "{\"op\": \"replace\", \"path\": \"big.py\", \"line\": 374, \"tag\": \"ZZZZ\", \"new\": \"    return x + 1124\"}\n";
+    let o = round(&mut l, &format!("{good}{bad}"), &stop());
+    assert_eq!(o.decision, Decision::Retry, "{:?}", o.record.report);
+    let once = text.replace("    return x + 123\n", "    return x + 1123\n");
+    assert!(l.files()["big.py"] == once);
+    let r = l.next_request().unwrap();
+    let msg = &r.messages.last().unwrap().content;
+    let new_line = crate::tags::tag("    return x + 1123", 371, crate::TagOptions::default());
+    assert!(
+        msg.contains(&format!("371:{new_line}     return x + 1123")),
+        "{msg}"
+    );
+    assert!(msg.contains("big.py (lines 368-374 of 1200"), "{msg}");
+    assert!(
+        !msg.contains("def f300"),
+        "only the changed region is shown again"
+    );
+    feed(
+        &mut l,
+        &hashline_edit("big.py", &once, 374, "    return x + 1124"),
+        13,
+    );
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done, "{:?}", o.record.report);
+    let want = once.replace("    return x + 124\n", "    return x + 1124\n");
+    assert!(l.files()["big.py"] == want);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn replies() -> Vec<String> {
+        vec![
+            format!(
+                "EDITS: 2\n{}{}",
+                sr(GREET_OLD, GREET_NEW),
+                sr(BYE_OLD, BYE_NEW)
+            ),
+            format!(
+                "{}{}",
+                sr("    print(\"Hi\")", GREET_NEW),
+                sr(BYE_OLD, BYE_NEW)
+            ),
+            format!("EDITS: 3\n{}", sr(GREET_OLD, GREET_NEW)),
+            "no edits at all\n".to_string(),
+        ]
+    }
+
+    /// Where every chunk ends, from a seed: 1 to 40 bytes, on char boundaries.
+    fn split(text: &str, seed: &[u8]) -> Vec<String> {
+        let mut out = vec![];
+        let (mut i, mut k) = (0, 0);
+        while i < text.len() {
+            let mut j = (i + 1 + usize::from(seed[k % seed.len()]) % 40).min(text.len());
+            while !text.is_char_boundary(j) {
+                j += 1;
+            }
+            out.push(text[i..j].to_owned());
+            (i, k) = (j, k + 1);
+        }
+        out
+    }
+
+    proptest! {
+        /// The decision, the changes and the next message do not depend on
+        /// how the reply was chunked (early stop off: with it on, where the
+        /// reply stops depends on the chunk that completed the failing edit).
+        #[test]
+        fn chunking_does_not_change_the_outcome(which in 0usize..4, seed in proptest::collection::vec(any::<u8>(), 1..16), cut in any::<bool>()) {
+            let reply = &replies()[which];
+            let end = if cut { length() } else { stop() };
+            let run = |parts: &[String]| {
+                let mut c = cfg("search-replace");
+                c.early_stop = false;
+                let mut l = EditLoop::new(c, files()).unwrap();
+                l.next_request();
+                for p in parts {
+                    l.push(p);
+                }
+                let o = l.end(&end);
+                let next = l.next_request().map(|r| r.messages.last().unwrap().content.clone());
+                (o.decision, o.changes, next)
+            };
+            prop_assert_eq!(run(std::slice::from_ref(reply)), run(&split(reply, &seed)));
+        }
+
+        /// Any text, any ending, any number of rounds: no panic, and the
+        /// loop ends within its rounds.
+        #[test]
+        fn any_reply_ends_within_the_rounds(texts in proptest::collection::vec("(<<<<<<< SEARCH|=======|>>>>>>> REPLACE|app.py|```|\\{\"|@@ |    print|\n|[a-z ]{0,8}){0,30}", 1..5), ends in proptest::collection::vec(0u8..3, 5), format in 0usize..7) {
+            let formats = ["search-replace", "whole", "udiff", "apply-patch", "tool-call", "hashline", "lines"];
+            let mut l = EditLoop::new(cfg(formats[format]), files()).unwrap();
+            let mut rounds = 0;
+            while let Some(_r) = l.next_request() {
+                let text = &texts[rounds % texts.len()];
+                for p in split(text, &[7, 3, 11]) {
+                    l.push(&p);
+                }
+                let end = match ends[rounds % ends.len()] { 0 => stop(), 1 => length(), _ => Ending::default() };
+                l.end(&end);
+                rounds += 1;
+                prop_assert!(rounds <= 3, "more rounds than configured");
+            }
+            prop_assert!(l.is_finished());
+        }
+    }
+}
+
+#[test]
+fn a_history_past_the_window_keeps_the_files_and_the_last_round() {
+    let mut c = cfg("search-replace");
+    c.context_length = 2400;
+    c.reply_limit = 300;
+    c.rounds = 4;
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let junk: String = (0..120).map(|k| format!("    line_{k} = {k}\n")).collect();
+    let bad = sr(junk.trim_end(), GREET_NEW);
+    for _ in 0..2 {
+        assert_eq!(round(&mut l, &bad, &stop()).decision, Decision::Retry);
+    }
+    let r = l.next_request().unwrap();
+    let text: Vec<&str> = r.messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(
+        r.messages.len(),
+        4,
+        "system, task and files, the last reply, its feedback"
+    );
+    assert!(
+        text[1].starts_with("Task: ") && text[1].contains(APP),
+        "the files are still there"
+    );
+    assert_eq!(r.messages[2].role, Role::Assistant);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("2 messages of the earlier rounds were left out")),
+        "{:?}",
+        r.warnings
+    );
+    assert!(r.prompt_estimate <= 2400 - 300, "{}", r.prompt_estimate);
+    feed(&mut l, &sr(GREET_OLD, GREET_NEW), 10);
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Done);
+    assert!(o.record.warnings.iter().any(|w| w.contains("left out")));
+}

@@ -1,0 +1,224 @@
+//! Wire formats of the model servers, sans-IO: request bodies to send and
+//! incremental decoders that turn the bytes of a streamed reply into
+//! [`ChatEvent`]s. A transport (the CLI's HTTP client, the page's `fetch`)
+//! only moves bytes; everything that reads them is here, so both read the
+//! same server the same way.
+//!
+//! Both servers stream one JSON value a line (Ollama: NDJSON; OpenAI
+//! compatible: SSE `data:` lines). [`LineSplitter`] cuts the byte stream at
+//! `\n`; a chunk boundary may fall anywhere, even inside a UTF-8 character,
+//! since a multi-byte character never holds the byte `0x0A` and a line is
+//! decoded only once it is whole.
+
+pub mod ollama;
+pub mod openai;
+
+use crate::StopReason;
+use serde::{Deserialize, Serialize};
+
+/// Which API a server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// Ollama's native API (`/api/chat`, NDJSON).
+    #[default]
+    Ollama,
+    /// `/v1/chat/completions` with SSE (LM Studio, llama.cpp's
+    /// `llama-server`, vLLM, and Ollama's own compatibility layer).
+    Openai,
+}
+
+impl std::str::FromStr for Provider {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ollama" => Ok(Provider::Ollama),
+            "openai" => Ok(Provider::Openai),
+            _ => Err(format!("unknown provider {s:?}; expected ollama or openai")),
+        }
+    }
+}
+
+/// Sampling and size knobs of one chat request, common to both APIs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ChatOptions {
+    /// The context window to allocate (Ollama `options.num_ctx`; always
+    /// sent, since Ollama's default is small and it truncates silently).
+    pub num_ctx: Option<usize>,
+    /// The reply limit in tokens (`num_predict`, `max_tokens`).
+    pub num_predict: Option<usize>,
+    pub seed: Option<u64>,
+    /// Ollama's `think`: sent as given; `None` leaves it out.
+    pub think: Option<bool>,
+}
+
+/// How a streamed reply ended, as the server said (any figure may be
+/// missing: servers differ, and a cut stream has none).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Ending {
+    /// The final chunk arrived (`done: true`, `[DONE]` or a
+    /// `finish_reason`); `false` means the connection was cut.
+    pub finished: bool,
+    /// The raw reason (`stop`, `length`, `load`, ...).
+    pub reason: Option<String>,
+    pub prompt_tokens: Option<usize>,
+    pub output_tokens: Option<usize>,
+    /// Nanoseconds, as Ollama reports them.
+    pub total_ns: Option<u64>,
+    pub load_ns: Option<u64>,
+    pub prompt_ns: Option<u64>,
+    pub eval_ns: Option<u64>,
+}
+
+impl Ending {
+    /// The reason as the engine reads it: `length` cuts, `stop` completes;
+    /// anything else (or none) says nothing.
+    pub fn stop_reason(&self) -> Option<StopReason> {
+        self.reason.as_deref().and_then(|r| r.parse().ok())
+    }
+
+    /// Whether the reply was cut: by the reply limit or by the connection.
+    pub fn cut(&self) -> bool {
+        !self.finished || self.stop_reason() == Some(StopReason::Length)
+    }
+
+    /// Output tokens per second, when the server gave both figures.
+    pub fn tokens_per_second(&self) -> Option<f64> {
+        let (n, ns) = (self.output_tokens?, self.eval_ns?);
+        (ns > 0).then(|| n as f64 * 1e9 / ns as f64)
+    }
+}
+
+/// One thing a streamed reply said.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ChatEvent {
+    /// Reply text.
+    Content { text: String },
+    /// Reasoning text of a thinking model, shown apart, never parsed.
+    Thinking { text: String },
+    /// The final chunk.
+    Done { ending: Ending },
+    /// The server reported an error inside a 200 stream, or sent a line
+    /// that is not what its API sends.
+    Error { message: String },
+}
+
+/// Cuts a byte stream into lines; bytes of an unfinished line wait.
+#[derive(Debug, Clone, Default)]
+pub struct LineSplitter {
+    buf: Vec<u8>,
+}
+
+impl LineSplitter {
+    /// The lines completed by `bytes`, without their `\n` (or `\r\n`).
+    /// A line that is not UTF-8 comes back as `Err` with its lossy text.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Result<String, String>> {
+        let mut out = vec![];
+        let mut rest = bytes;
+        while let Some(k) = memchr::memchr(b'\n', rest) {
+            self.buf.extend_from_slice(&rest[..k]);
+            rest = &rest[k + 1..];
+            out.push(self.take());
+        }
+        self.buf.extend_from_slice(rest);
+        out
+    }
+
+    /// The last line, when the stream ended without a line break.
+    pub fn finish(&mut self) -> Option<Result<String, String>> {
+        (!self.buf.is_empty()).then(|| self.take())
+    }
+
+    fn take(&mut self) -> Result<String, String> {
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        let bytes = std::mem::take(&mut self.buf);
+        String::from_utf8(bytes).map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+/// The message of an error body (`{"error": "..."}` for Ollama,
+/// `{"error": {"message": "..."}}` for OpenAI-compatible servers), or the
+/// body itself, shortened, when it is neither.
+pub fn error_message(status: u16, body: &str) -> String {
+    let v: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let e = v.as_ref().and_then(|v| v.get("error"));
+    let msg = match e {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(o) => o
+            .get("message")
+            .and_then(|m| m.as_str())
+            .map_or_else(|| o.to_string(), str::to_owned),
+        None => body.trim().chars().take(200).collect(),
+    };
+    format!("HTTP {status}: {msg}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every split of a text with multi-byte characters gives the lines
+    /// that `str::lines` gives.
+    #[test]
+    fn lines_survive_any_chunk_boundary() {
+        let text = "{\"a\":\"héllo\"}\r\n{\"b\":\"日本語\"}\n\n{\"c\":\"🦀\"}";
+        let want: Vec<&str> = text.lines().collect();
+        let bytes = text.as_bytes();
+        for cut in 0..=bytes.len() {
+            for cut2 in cut..=bytes.len() {
+                let mut s = LineSplitter::default();
+                let mut got: Vec<String> = vec![];
+                for part in [&bytes[..cut], &bytes[cut..cut2], &bytes[cut2..]] {
+                    got.extend(s.push(part).into_iter().map(Result::unwrap));
+                }
+                got.extend(s.finish().map(Result::unwrap));
+                assert_eq!(got, want, "cut at {cut}, {cut2}");
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_not_a_panic() {
+        let mut s = LineSplitter::default();
+        let got = s.push(b"ok\n\xff\xfe\n");
+        assert_eq!(got[0], Ok("ok".to_string()));
+        assert!(got[1].is_err());
+    }
+
+    #[test]
+    fn error_bodies_of_both_apis() {
+        assert_eq!(
+            error_message(404, r#"{"error":"model 'x' not found"}"#),
+            "HTTP 404: model 'x' not found"
+        );
+        assert_eq!(
+            error_message(400, r#"{"error":{"message":"bad","type":"invalid"}}"#),
+            "HTTP 400: bad"
+        );
+        assert_eq!(error_message(502, "Bad Gateway\n"), "HTTP 502: Bad Gateway");
+    }
+
+    #[test]
+    fn ending_reads_the_stop_reason() {
+        let e = |finished, reason: Option<&str>| Ending {
+            finished,
+            reason: reason.map(str::to_owned),
+            ..Ending::default()
+        };
+        assert!(e(true, Some("length")).cut());
+        assert!(e(false, None).cut());
+        assert!(!e(true, Some("stop")).cut());
+        assert_eq!(e(true, Some("load")).stop_reason(), None);
+        let t = Ending {
+            output_tokens: Some(50),
+            eval_ns: Some(500_000_000),
+            ..Ending::default()
+        };
+        assert_eq!(t.tokens_per_second(), Some(100.0));
+    }
+}

@@ -1,0 +1,174 @@
+//! The model-server double: a small HTTP server (std::net, one thread a
+//! connection) that speaks Ollama's native API and the OpenAI-compatible
+//! chat API the way the real servers do, with scripted replies, so the
+//! loop, the CLI's `run` and `arena`, and the page can be tested against
+//! the wire without a model.
+//!
+//! Ollama's behaviour reproduced (its `docs/api.md`, `envconfig` and
+//! `server/routes.go`):
+//! - `GET /api/version`, `GET /api/tags`, `POST /api/show` (with
+//!   `model_info["<arch>.context_length"]` and `capabilities`), `GET /api/ps`
+//!   (with the `context_length` the model is loaded with);
+//! - `POST /api/chat`, NDJSON over chunked transfer: content chunks,
+//!   `message.thinking` chunks for a thinking model unless `think: false`, a
+//!   final chunk with `done_reason` (`stop`, `length`), counts and
+//!   nanosecond durations; a scripted cut closes the connection without the
+//!   final chunk; a scripted error sends `{"error": ...}` under status 200;
+//!   an unknown model is a 404 with `{"error": ...}` before any stream;
+//!   `think: true` to a model without the `thinking` capability is a 400;
+//! - the origin rule: a request whose `Origin` is not allowed gets 403 and
+//!   no CORS headers; `localhost`, `127.0.0.1` and `0.0.0.0` (http and
+//!   https, any port), `app://`, `file://`, `tauri://`, `vscode-webview://`
+//!   and `vscode-file://` origins and the `OLLAMA_ORIGINS` list are allowed,
+//!   with CORS headers, and an `OPTIONS` preflight answers 204.
+//!
+//! The OpenAI-compatible side: `GET /v1/models`, `POST /v1/chat/completions`
+//! as SSE `data:` chunks with `finish_reason`, a usage chunk when
+//! `stream_options.include_usage` is set, and `data: [DONE]`.
+//!
+//! `GET /_double/requests` returns the chat bodies received so far (for
+//! tests that check what a client sent).
+
+pub mod arena;
+mod http;
+pub mod script;
+
+pub use script::{End, ModelDef, Reply, Script};
+
+use serde_json::{json, Value};
+use std::io;
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// A running double. It stops when the process ends (tests run it on a
+/// thread of their own process).
+pub struct Double {
+    pub port: u16,
+    log: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Double {
+    /// Binds `127.0.0.1:port` (0 picks a free port) and serves `script`.
+    pub fn start(script: Script, port: u16) -> io::Result<Double> {
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
+        let port = listener.local_addr()?.port();
+        let log = Arc::new(Mutex::new(vec![]));
+        let shared = Arc::new(State {
+            script,
+            log: log.clone(),
+        });
+        thread::spawn(move || {
+            for conn in listener.incoming().flatten() {
+                let s = shared.clone();
+                thread::spawn(move || {
+                    let _ = serve(&s, conn);
+                });
+            }
+        });
+        Ok(Double { port, log })
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The chat request bodies received, in order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.log.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+}
+
+struct State {
+    script: Script,
+    log: Arc<Mutex<Vec<Value>>>,
+}
+
+fn serve(s: &State, mut conn: TcpStream) -> io::Result<()> {
+    let Some(req) = http::read_request(&mut conn)? else {
+        return Ok(());
+    };
+    let origin = req.header("origin");
+    let cors = match origin {
+        None => None,
+        Some(o) if s.script.origin_allowed(o) => Some(o.to_owned()),
+        Some(_) => {
+            return http::respond(&mut conn, 403, &[], "text/plain", b"");
+        }
+    };
+    let mut w = http::Writer::new(conn, cors);
+    if req.method == "OPTIONS" {
+        return w.preflight();
+    }
+    match (req.method.as_str(), req.path.as_str()) {
+        ("GET" | "HEAD", "/") => w.text(200, "Ollama is running"),
+        ("GET", "/api/version") => w.json(200, &json!({ "version": s.script.version })),
+        ("GET", "/api/tags") => w.json(200, &s.script.tags()),
+        ("GET", "/api/ps") => w.json(200, &s.script.ps()),
+        ("POST", "/api/show") => show(s, &mut w, &req.body),
+        ("POST", "/api/chat") => chat(s, &mut w, &req.body, false),
+        ("GET", "/v1/models") => w.json(200, &s.script.openai_models()),
+        ("POST", "/v1/chat/completions") => chat(s, &mut w, &req.body, true),
+        ("GET", "/_double/requests") => {
+            let log = s.log.lock().map(|l| l.clone()).unwrap_or_default();
+            w.json(200, &Value::Array(log))
+        }
+        _ => w.text(404, "404 page not found"),
+    }
+}
+
+fn show(s: &State, w: &mut http::Writer, body: &[u8]) -> io::Result<()> {
+    let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let name = v["model"].as_str().or(v["name"].as_str()).unwrap_or("");
+    match s.script.model(name) {
+        Some(m) => w.json(200, &m.show()),
+        None => w.json(
+            404,
+            &json!({ "error": format!("model '{name}' not found") }),
+        ),
+    }
+}
+
+fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Result<()> {
+    let Ok(req) = serde_json::from_slice::<Value>(body) else {
+        return w.json(400, &err(openai, "invalid JSON body"));
+    };
+    if let Ok(mut l) = s.log.lock() {
+        l.push(req.clone());
+    }
+    let name = req["model"].as_str().unwrap_or("");
+    let Some(model) = s.script.model(name) else {
+        let msg = format!("model \"{name}\" not found, try pulling it first");
+        return w.json(404, &err(openai, &msg));
+    };
+    let think = req.get("think").and_then(Value::as_bool);
+    if !openai && think == Some(true) && !model.can_think() {
+        return w.json(
+            400,
+            &err(false, &format!("\"{name}\" does not support thinking")),
+        );
+    }
+    let mut reply = s.script.reply_for(&req).clone();
+    if s.script.count_prompt && reply.prompt_tokens.is_none() {
+        reply.prompt_tokens = Some(script::counted_prompt(&req));
+    }
+    let reply = &reply;
+    let thinking = model.can_think() && think != Some(false) && !openai;
+    if openai {
+        let usage = req["stream_options"]["include_usage"].as_bool() == Some(true);
+        w.sse(&script::openai_events(name, reply, usage))
+    } else {
+        w.ndjson(
+            &script::ollama_lines(name, reply, thinking),
+            reply.end == End::Cut,
+        )
+    }
+}
+
+fn err(openai: bool, msg: &str) -> Value {
+    if openai {
+        json!({ "error": { "message": msg, "type": "api_error", "param": null, "code": null } })
+    } else {
+        json!({ "error": msg })
+    }
+}
