@@ -1,0 +1,275 @@
+// The playground: wires the editors, the engine's worker and the panels.
+// Every change in an editor re-runs the engine (debounced, in the worker);
+// the newest answer wins and older ones are dropped.
+import './style.css';
+import { createEngine } from './engine/index.js';
+import { LEVELS, LEVEL_NOTES, matchesFromReport, setMatches } from './codemirror/patchbay.js';
+import { createFileEditor, createReplyEditor, setText } from './editors.js';
+import { EXAMPLES, FILE } from './examples.js';
+import { Files } from './files.js';
+import { Review } from './review.js';
+import { noteFor, setStatus, showFormat, showReceipts, showRejected } from './report.js';
+import { hideUdiff, showUdiff } from './udiff.js';
+import { caseFromHash, hashOf, lastCase, remember } from './share.js';
+import { copyButton } from './copy.js';
+import { Tags } from './tags.js';
+import { Tokens } from './tokens.js';
+import { setupCompare } from './compare.js';
+import { setupOutline } from './outline.js';
+import { setupLab } from './lab.js';
+
+const $ = (id) => document.getElementById(id);
+const page = { engine: null, report: null, input: null, seq: 0, busy: false, again: false, timer: null };
+
+const fileEditor = createFileEditor($('file'), () => changed());
+const replyEditor = createReplyEditor($('reply'), () => changed());
+const files = new Files(fileEditor, () => changed());
+const review = new Review();
+const tags = new Tags(fileEditor, files, () => page.engine);
+const tokens = new Tokens(() => page.engine);
+
+/** The case as plain data (what the hash and localStorage keep). */
+function currentCase() {
+  return {
+    files: files.snapshot(),
+    active: files.active,
+    reply: replyEditor.state.doc.toString(),
+    format: $('format').value || 'auto',
+    partial: $('partial').checked,
+  };
+}
+
+/** Replaces the whole case. */
+function loadCase(c) {
+  files.load(c.files, c.active);
+  setText(replyEditor, c.reply);
+  if ([...$('format').options].some((o) => o.value === c.format)) $('format').value = c.format;
+  $('partial').checked = c.partial;
+  changed();
+}
+
+/** Something changed: re-run soon; bigger files wait a little longer between keystrokes. */
+function changed() {
+  clearTimeout(page.timer);
+  if (!page.engine) return;
+  const lines = fileEditor.view.state.doc.lines;
+  page.timer = setTimeout(run, Math.min(300, 40 + lines / 250));
+}
+
+/** Runs the engine on the case; one request at a time, the newest wins. */
+async function run() {
+  clearTimeout(page.timer);
+  if (page.busy) {
+    page.again = true;
+    return;
+  }
+  page.busy = true;
+  const seq = ++page.seq;
+  const c = currentCase();
+  const input = { ...c, path: files.path, original: c.files[c.active]?.text ?? '', started: performance.now() };
+  $('status').classList.add('running');
+  try {
+    await runOnce(input, seq);
+  } finally {
+    page.busy = false;
+    if (page.again) {
+      page.again = false;
+      run();
+    }
+  }
+}
+
+async function runOnce(input, seq) {
+  const engine = page.engine;
+  const map = Object.fromEntries(input.files.filter((f) => f.path).map((f) => [f.path, f.text]));
+  const options = { format: input.format, partial: input.partial, defaultPath: input.path || null };
+  let report;
+  try {
+    report = await engine.applyEdits(map, input.reply, options);
+  } catch (e) {
+    showRejected(e);
+    hideUdiff();
+    return;
+  }
+  if (adoptReplyPath(report, input)) return;
+  const [detection, editTokens] = await Promise.all([
+    input.format === 'auto' ? engine.detectFormat(input.reply) : null,
+    tokens.editCounts(input.reply, report).catch(() => new Map()),
+  ]);
+  page.report = report;
+  page.input = input;
+  showResult(report, detection, input, map, editTokens);
+  $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
+  document.body.dataset.seq = String(seq);
+  remember(currentCase());
+}
+
+/**
+ * With one file whose path the user never typed, a reply that edits one
+ * other, missing path means the pasted file is that one: take its path.
+ */
+function adoptReplyPath(report, input) {
+  if (input.files.length !== 1 || files.typed) return false;
+  const named = report.files.filter((f) => f.path !== input.path);
+  const mine = report.files.find((f) => f.path === input.path);
+  if (named.length !== 1 || mine) return false;
+  if (!named[0].edits.some((e) => e.code === 'file_missing')) return false;
+  files.rename(named[0].path, false);
+  $('path-note').textContent = `path taken from the reply (was ${input.path || 'empty'})`;
+  page.again = true;
+  return true;
+}
+
+function showResult(report, detection, input, map, editTokens) {
+  setStatus(report.status);
+  showFormat(report, detection);
+  $('note').textContent = noteFor(report, input.path);
+  $('feedback').textContent = report.feedback;
+  showReceipts(report, (r) => editTokens.get(r.index), (r) => pickReceipt(r));
+  showMatches(report, input);
+  const mine = report.files.find((f) => f.path === input.path);
+  review.show(input.original, mine?.content ?? input.original);
+  showUdiff(page.engine, map, input.reply, report.format);
+  tags.refresh();
+  tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original });
+}
+
+/** Decorates the file editor with the matches, if it still shows the text they were found in. */
+function showMatches(report, input) {
+  const view = fileEditor.view;
+  if (view.state.doc.length !== input.original.length || view.state.doc.toString() !== input.original) return;
+  view.dispatch({ effects: setMatches.of(matchesFromReport(report, input.path)) });
+}
+
+/** Scrolls the file editor to an edit's lines (or its closest region). */
+function pickReceipt(r) {
+  if (r.path !== files.path) {
+    const i = files.list.findIndex((f) => f.path === r.path);
+    if (i < 0) return;
+    files.show(i);
+  }
+  const m = matchesFromReport(page.report, r.path).find((x) => x.index === r.index);
+  if (!m) return;
+  selectLines(m.fromLine, m.toLine);
+}
+
+/** Selects and scrolls to lines `from`-`to` (1-based) of the file editor. */
+export function selectLines(from, to) {
+  const { view } = fileEditor;
+  const doc = view.state.doc;
+  const a = doc.line(Math.min(Math.max(1, from), doc.lines));
+  const b = doc.line(Math.min(Math.max(from, to), doc.lines));
+  view.dispatch({ selection: { anchor: a.from, head: b.to }, scrollIntoView: true });
+  view.focus();
+}
+
+function showLegend() {
+  const legend = $('legend') ?? document.querySelector('[data-testid=legend]');
+  for (const level of LEVELS) {
+    const s = document.createElement('span');
+    s.className = `pb-level-${level}`;
+    s.textContent = level;
+    s.title = LEVEL_NOTES[level];
+    legend.append(s);
+  }
+  const closest = document.createElement('span');
+  closest.className = 'pb-closest';
+  closest.textContent = 'failed: closest region';
+  legend.append(closest);
+}
+
+function setupExamples() {
+  for (const [i, e] of EXAMPLES.entries()) $('example').add(new Option(e.label, String(i)));
+  $('example').addEventListener('change', () => {
+    const e = EXAMPLES[Number($('example').value)];
+    loadExample({ files: [{ path: e.path ?? 'src/app.py', text: e.file ?? FILE }], reply: e.reply, format: 'auto' });
+  });
+}
+
+/** Loads an example or lesson; the case it replaces can be restored with one click. */
+export function loadExample(c) {
+  const previous = currentCase();
+  loadCase({ active: 0, partial: false, format: 'auto', ...c });
+  const note = $('share-note');
+  note.replaceChildren('Loaded. ');
+  const undo = document.createElement('button');
+  undo.type = 'button';
+  undo.className = 'link';
+  undo.dataset.testid = 'restore-case';
+  undo.textContent = 'Restore the previous case';
+  undo.addEventListener('click', () => {
+    loadCase(previous);
+    note.textContent = 'Previous case restored.';
+  });
+  note.append(undo);
+}
+
+function share() {
+  const hash = hashOf(currentCase());
+  history.replaceState(null, '', hash);
+  const url = location.href;
+  navigator.clipboard?.writeText(url).then(
+    () => ($('share-note').textContent = `Link copied (${url.length} characters); the case is in the hash only.`),
+    () => ($('share-note').textContent = `The address now holds the case (${url.length} characters).`),
+  );
+}
+
+function setupKeys() {
+  document.addEventListener('keydown', (e) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.key === 'Enter') {
+      e.preventDefault();
+      run();
+    } else if (mod && e.key === 's') {
+      e.preventDefault();
+      share();
+    } else if (e.altKey && e.key === '1') {
+      fileEditor.view.focus();
+    } else if (e.altKey && e.key === '2') {
+      replyEditor.focus();
+    }
+  });
+}
+
+async function main() {
+  setupExamples();
+  showLegend();
+  const start = caseFromHash(location.hash) ?? lastCase();
+  loadCase(start ?? { files: [{ path: 'src/app.py', text: FILE }], reply: EXAMPLES[0].reply, format: 'auto', partial: false });
+  page.engine = createEngine({ onProgress: (p) => tokens.progress(p) });
+  let names;
+  try {
+    names = await page.engine.formats();
+  } catch (e) {
+    setStatus('error');
+    $('note').textContent = `Could not load the WebAssembly module (build it with scripts/build-web.sh): ${e.message}`;
+    return;
+  }
+  for (const name of ['auto', ...names.filter((n) => n !== 'auto')]) $('format').add(new Option(name, name));
+  if (start) $('format').value = start.format;
+  $('format-list').textContent = names.filter((n) => n !== 'auto').join(', ');
+  $('format').addEventListener('change', changed);
+  $('partial').addEventListener('change', changed);
+  $('apply').addEventListener('click', run);
+  $('share').addEventListener('click', share);
+  $('use-result').addEventListener('click', keepResult);
+  copyButton($('copy-feedback'), () => $('feedback').textContent);
+  setupKeys();
+  const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase };
+  setupCompare(api);
+  setupOutline(api);
+  setupLab(api);
+  await run();
+  document.body.dataset.ready = 'true';
+}
+
+/** Makes the reviewed result the file; files the reply created become tabs. */
+function keepResult() {
+  if (!page.report) return;
+  setText(fileEditor.view, review.text());
+  for (const f of page.report.files) {
+    if (f.status === 'created' && !files.list.some((x) => x.path === f.path)) files.add(f.path, f.content ?? '', false);
+  }
+}
+
+main();
