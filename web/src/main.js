@@ -52,6 +52,8 @@ function loadCase(c) {
 function changed() {
   clearTimeout(page.timer);
   if (!page.engine) return;
+  // Tests and the benchmark wait for `data-pending="false"`: no run scheduled or under way.
+  document.body.dataset.pending = 'true';
   const lines = fileEditor.view.state.doc.lines;
   page.timer = setTimeout(run, Math.min(300, 40 + lines / 250));
 }
@@ -59,6 +61,8 @@ function changed() {
 /** Runs the engine on the case; one request at a time, the newest wins. */
 async function run() {
   clearTimeout(page.timer);
+  page.timer = null;
+  document.body.dataset.pending = 'true';
   if (page.busy) {
     page.again = true;
     return;
@@ -67,7 +71,7 @@ async function run() {
   const seq = ++page.seq;
   const c = currentCase();
   const input = { ...c, path: files.path, original: c.files[c.active]?.text ?? '', started: performance.now() };
-  $('status').classList.add('running');
+
   try {
     await runOnce(input, seq);
   } finally {
@@ -75,6 +79,8 @@ async function run() {
     if (page.again) {
       page.again = false;
       run();
+    } else if (page.timer === null) {
+      document.body.dataset.pending = 'false';
     }
   }
 }
@@ -98,7 +104,7 @@ async function runOnce(input, seq) {
   ]);
   page.report = report;
   page.input = input;
-  showResult(report, detection, input, map, editTokens);
+  await showResult(report, detection, input, map, editTokens);
   $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
   document.body.dataset.seq = String(seq);
   remember(currentCase());
@@ -120,7 +126,7 @@ function adoptReplyPath(report, input) {
   return true;
 }
 
-function showResult(report, detection, input, map, editTokens) {
+async function showResult(report, detection, input, map, editTokens) {
   setStatus(report.status);
   showFormat(report, detection);
   $('note').textContent = noteFor(report, input.path);
@@ -129,9 +135,11 @@ function showResult(report, detection, input, map, editTokens) {
   showMatches(report, input);
   const mine = report.files.find((f) => f.path === input.path);
   review.show(input.original, mine?.content ?? input.original);
-  showUdiff(page.engine, map, input.reply, report.format);
-  tags.refresh();
-  tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original });
+  await Promise.all([
+    showUdiff(page.engine, map, input.reply, report.format),
+    tags.refresh(),
+    tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original }),
+  ]);
 }
 
 /** Decorates the file editor with the matches, if it still shows the text they were found in. */

@@ -54,7 +54,7 @@ export class Tokens {
     } catch (e) {
       if (ticket === this.ticket) out.textContent = `token count failed: ${e.message ?? e}`;
     }
-    this.budget.update();
+    await this.budget.update();
   }
 
   /** Download progress of the vocabularies. */
