@@ -69,7 +69,9 @@ export function createFileEditor(parent, onChange) {
   const view = track(new EditorView({ parent, state: EditorState.create({ doc: '', extensions }) }));
   return {
     view,
-    fileState: (text) => EditorState.create({ doc: text, extensions }),
+    // CodeMirror joins lines with \n unless told otherwise: a CR LF file keeps its CR LF.
+    fileState: (text) =>
+      EditorState.create({ doc: text, extensions: [extensions, text.includes('\r\n') ? EditorState.lineSeparator.of('\r\n') : []] }),
     async setLanguage(path) {
       const lang = await languageFor(path);
       view.dispatch({ effects: language.reconfigure(lang) });

@@ -26,7 +26,7 @@ export class Files {
   /** The files as plain data, the shown one's text up to date. */
   snapshot() {
     this.save();
-    return this.list.map((f) => ({ path: f.path, text: f.state.doc.toString() }));
+    return this.list.map((f) => ({ path: f.path, text: f.state.sliceDoc() }));
   }
 
   get path() {
@@ -49,6 +49,7 @@ export class Files {
       this.editor.view.setState(this.list[i].state);
     }
     $('path').value = this.list[i].path;
+    $('path-note').textContent = this.editor.view.state.lineBreak === '\r\n' ? 'CR LF line endings' : '';
     this.editor.setLanguage(this.list[i].path);
     this.renderTabs();
     this.onChange();

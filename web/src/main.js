@@ -145,7 +145,7 @@ async function showResult(report, detection, input, map, editTokens) {
 /** Decorates the file editor with the matches, if it still shows the text they were found in. */
 function showMatches(report, input) {
   const view = fileEditor.view;
-  if (view.state.doc.length !== input.original.length || view.state.doc.toString() !== input.original) return;
+  if (view.state.sliceDoc() !== input.original) return;
   view.dispatch({ effects: setMatches.of(matchesFromReport(report, input.path)) });
 }
 

@@ -36,6 +36,11 @@ export class Review {
     this.render();
   }
 
+  /** A CR LF original keeps CR LF in the reviewed text. */
+  lineBreak() {
+    return this.original.includes('\r\n') ? EditorState.lineSeparator.of('\r\n') : [];
+  }
+
   /** The result as reviewed: rejected changes reverted. */
   text() {
     return this.reviewed;
@@ -58,7 +63,7 @@ export class Review {
     this.split = null;
     const state = EditorState.create({
       doc: this.reviewed,
-      extensions: [this.basics, EditorView.editable.of(false), reviewExtensions(this.original, (doc) => (this.reviewed = doc))],
+      extensions: [this.basics, this.lineBreak(), EditorView.editable.of(false), reviewExtensions(this.original, (doc) => (this.reviewed = doc))],
     });
     if (this.unified) this.unified.setState(state);
     else {
@@ -74,8 +79,8 @@ export class Review {
     this.split?.destroy();
     diff.replaceChildren();
     const listen = EditorView.updateListener.of((u) => {
-      if (u.docChanged && u.view === this.split?.b) this.reviewed = u.state.doc.toString();
+      if (u.docChanged && u.view === this.split?.b) this.reviewed = u.state.sliceDoc();
     });
-    this.split = sideBySide(diff, this.original, this.reviewed, [this.basics, listen]);
+    this.split = sideBySide(diff, this.original, this.reviewed, [this.basics, this.lineBreak(), listen]);
   }
 }

@@ -28,7 +28,7 @@ export class Tags {
     $('copy-tags').disabled = !this.on;
     if (!this.on) return;
     const doc = this.editor.view.state.doc;
-    const text = doc.toString();
+    const text = this.editor.view.state.sliceDoc();
     const tagLength = Number($('tag-length').value);
     this.text =
       view === 'crc'

@@ -169,7 +169,7 @@ export function reviewExtensions(original, onChange) {
   return [
     unifiedMergeView({ original, mergeControls: true, highlightChanges: true, gutter: true,
       diffConfig: { scanLimit: 20_000, timeout: 200 } }),
-    EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.doc.toString())),
+    EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.sliceDoc())),
   ];
 }
 
