@@ -3,7 +3,7 @@
 // picks a free one), and prints its URL. Each file's precompressed twin
 // (FILE.br, FILE.gz, written by the build) is sent to browsers that accept it.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,9 +43,11 @@ async function load(file, req) {
 }
 
 const server = createServer(async (req, res) => {
-  const send = (code, body, type = 'text/plain; charset=utf-8', encoding = null) => {
+  const send = (code, body, type = 'text/plain; charset=utf-8', encoding = null, modified = null) => {
+    // no-cache: the browser keeps the files but asks each time; unchanged ones cost a 304.
     const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
     if (encoding) headers['Content-Encoding'] = encoding;
+    if (modified) headers['Last-Modified'] = modified.toUTCString();
     res.writeHead(code, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   };
@@ -61,8 +63,14 @@ const server = createServer(async (req, res) => {
   // Decoded `..` or NUL could still leave the build folder: refuse anything outside it.
   if (path.includes('\0') || !file.startsWith(root + sep)) return send(403, 'forbidden\n');
   try {
+    const modified = new Date(Math.floor((await stat(file)).mtimeMs / 1000) * 1000);
+    const since = Date.parse(req.headers['if-modified-since'] ?? '');
+    if (since >= modified.getTime()) {
+      res.writeHead(304, { 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Last-Modified': modified.toUTCString() });
+      return res.end();
+    }
     const { body, encoding } = await load(file, req);
-    send(200, body, types[extname(file)] ?? 'application/octet-stream', encoding);
+    send(200, body, types[extname(file)] ?? 'application/octet-stream', encoding, modified);
   } catch {
     send(404, 'not found\n');
   }

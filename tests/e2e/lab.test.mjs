@@ -49,10 +49,11 @@ for (const [id, [naive, status, extra]] of Object.entries(PROMISES)) {
     await card.locator('[data-testid="lesson-load"]').click();
     await settle(page);
     const path = await page.inputValue('#path');
-    // CodeMirror shows CR LF lines without the CR: read the file back from the shared case instead.
-    const c = await page.evaluate(() => JSON.parse(localStorage.getItem('patchbay-playground-case')));
-    const file = c.files[0].text;
-    assert.equal(file.replace(/\r\n/g, '\n'), await editorText(page, 'file'));
+    // CodeMirror shows CR LF lines without the CR; the path note says when the file has them.
+    const crlf = (await page.textContent('#path-note')) === 'CR LF line endings';
+    assert.equal(crlf, id === 'crlf');
+    const shown = await editorText(page, 'file');
+    const file = crlf ? shown.replace(/\n/g, '\r\n') : shown;
     const reply = await editorText(page, 'reply');
     const report = core.applyEdits({ [path]: file }, reply, {});
     assert.equal(report.status, status);

@@ -48,14 +48,17 @@ function loadCase(c) {
   changed();
 }
 
-/** Something changed: re-run soon; bigger files wait a little longer between keystrokes. */
+/**
+ * Something changed: run at once (after the changes of this task). The
+ * engine works in its worker, so typing never waits for it; changes made
+ * while it works are coalesced into one more run.
+ */
 function changed() {
   clearTimeout(page.timer);
   if (!page.engine) return;
   // Tests and the benchmark wait for `data-pending="false"`: no run scheduled or under way.
   document.body.dataset.pending = 'true';
-  const lines = fileEditor.view.state.doc.lines;
-  page.timer = setTimeout(run, Math.min(300, 40 + lines / 250));
+  page.timer = setTimeout(run, 0);
 }
 
 /** Runs the engine on the case; one request at a time, the newest wins. */
@@ -70,7 +73,7 @@ async function run() {
   page.busy = true;
   const seq = ++page.seq;
   const c = currentCase();
-  const input = { ...c, path: files.path, original: c.files[c.active]?.text ?? '', started: performance.now() };
+  const input = { ...c, path: files.path, original: c.files[c.active]?.text ?? '', doc: fileEditor.view.state.doc, started: performance.now() };
 
   try {
     await runOnce(input, seq);
@@ -104,10 +107,24 @@ async function runOnce(input, seq) {
   ]);
   page.report = report;
   page.input = input;
-  await showResult(report, detection, input, map, editTokens);
+  showResult(report, detection, input, editTokens);
   $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
   document.body.dataset.seq = String(seq);
-  remember(currentCase());
+  performance.mark('patchbay-result', { detail: seq });
+  // The diff, tag view, udiff panel and token counts follow, after the next paint.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  if (seq === page.seq) await showDetails(report, input, map);
+  performance.mark('patchbay-details', { detail: seq });
+  rememberSoon();
+}
+
+/** Keeps the case in localStorage, at most once a second (a big file costs a copy each time). */
+function rememberSoon() {
+  if (page.remembering) return;
+  page.remembering = setTimeout(() => {
+    page.remembering = null;
+    remember(currentCase());
+  }, 1000);
 }
 
 /**
@@ -126,13 +143,18 @@ function adoptReplyPath(report, input) {
   return true;
 }
 
-async function showResult(report, detection, input, map, editTokens) {
+/** What must follow a keystroke at once: status, format, note, feedback, receipts, decorations. */
+function showResult(report, detection, input, editTokens) {
   setStatus(report.status);
   showFormat(report, detection);
   $('note').textContent = noteFor(report, input.path);
   $('feedback').textContent = report.feedback;
   showReceipts(report, (r) => editTokens.get(r.index), (r) => pickReceipt(r));
   showMatches(report, input);
+}
+
+/** What may follow a frame later: the diff, the udiff panel, tags and token counts. */
+async function showDetails(report, input, map) {
   const mine = report.files.find((f) => f.path === input.path);
   review.show(input.original, mine?.content ?? input.original);
   await Promise.all([
@@ -145,7 +167,7 @@ async function showResult(report, detection, input, map, editTokens) {
 /** Decorates the file editor with the matches, if it still shows the text they were found in. */
 function showMatches(report, input) {
   const view = fileEditor.view;
-  if (view.state.sliceDoc() !== input.original) return;
+  if (view.state.doc !== input.doc) return;
   view.dispatch({ effects: setMatches.of(matchesFromReport(report, input.path)) });
 }
 
@@ -263,12 +285,15 @@ async function main() {
   $('use-result').addEventListener('click', keepResult);
   copyButton($('copy-feedback'), () => $('feedback').textContent);
   setupKeys();
+  // The last edits before leaving are kept even within the second rememberSoon waits.
+  addEventListener('pagehide', () => remember(currentCase()));
   const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase };
   setupCompare(api);
   setupOutline(api);
   setupLab(api);
   await run();
   document.body.dataset.ready = 'true';
+  performance.mark('patchbay-ready');
 }
 
 /** Makes the reviewed result the file; files the reply created become tabs. */
