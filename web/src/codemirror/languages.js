@@ -36,7 +36,40 @@ export async function languageFor(path) {
   return load ? load() : [];
 }
 
-/** A model's reply is Markdown (with fenced code and diffs in it). */
+/**
+ * A model's reply: prose around edits. This small stream mode marks what
+ * matters for edits (fences, SEARCH/REPLACE markers, diff and patch headers,
+ * added and removed lines) instead of full Markdown, whose package brings the
+ * HTML, CSS and JavaScript grammars along (three times the first load's JS).
+ */
+const REPLY_RULES = [
+  [/^(<{5,9} SEARCH|={5,9}|>{5,9} REPLACE)\s*$/, 'keyword'],
+  [/^```/, 'meta'],
+  [/^(\*\*\* (Begin|End) Patch|\*\*\* (Update|Add|Delete) File:|\*\*\* Move to:)/, 'heading'],
+  [/^(---|\+\+\+) /, 'heading'],
+  [/^@@.*@@/, 'meta'],
+  [/^\+/, 'inserted'],
+  [/^-/, 'deleted'],
+  [/^#+ /, 'heading'],
+];
+
+const replyMode = {
+  name: 'reply',
+  token(stream) {
+    if (stream.sol()) {
+      const line = stream.string;
+      for (const [re, style] of REPLY_RULES) {
+        if (re.test(line)) {
+          stream.skipToEnd();
+          return style;
+        }
+      }
+    }
+    stream.skipToEnd();
+    return null;
+  },
+};
+
 export function replyLanguage() {
-  return BY_EXTENSION.md();
+  return Promise.resolve(StreamLanguage.define(replyMode));
 }
