@@ -8,7 +8,7 @@ import { createFileEditor, createReplyEditor, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
 import { Review } from './review.js';
-import { noteFor, setStatus, showFormat, showReceipts, showRejected } from './report.js';
+import { noteFor, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
 import { hideUdiff, showUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
 import { copyButton } from './copy.js';
@@ -19,7 +19,7 @@ import { setupOutline } from './outline.js';
 import { setupLab } from './lab.js';
 
 const $ = (id) => document.getElementById(id);
-const page = { engine: null, report: null, input: null, seq: 0, busy: false, again: false, timer: null };
+const page = { engine: null, report: null, input: null, seq: 0, busy: false, again: false, queued: false };
 
 const fileEditor = createFileEditor($('file'), () => changed());
 const replyEditor = createReplyEditor($('reply'), () => changed());
@@ -49,22 +49,25 @@ function loadCase(c) {
 }
 
 /**
- * Something changed: run at once (after the changes of this task). The
- * engine works in its worker, so typing never waits for it; changes made
- * while it works are coalesced into one more run.
+ * Something changed: run as soon as the current task's changes are done
+ * (a microtask, so no timer's delay). The engine works in its worker, so
+ * typing never waits for it; changes made while it works are coalesced
+ * into one more run.
  */
 function changed() {
-  clearTimeout(page.timer);
   if (!page.engine) return;
   // Tests and the benchmark wait for `data-pending="false"`: no run scheduled or under way.
   document.body.dataset.pending = 'true';
-  page.timer = setTimeout(run, 0);
+  if (page.queued) return;
+  page.queued = true;
+  queueMicrotask(() => {
+    page.queued = false;
+    run();
+  });
 }
 
 /** Runs the engine on the case; one request at a time, the newest wins. */
 async function run() {
-  clearTimeout(page.timer);
-  page.timer = null;
   document.body.dataset.pending = 'true';
   if (page.busy) {
     page.again = true;
@@ -82,7 +85,7 @@ async function run() {
     if (page.again) {
       page.again = false;
       run();
-    } else if (page.timer === null) {
+    } else if (!page.queued) {
       document.body.dataset.pending = 'false';
     }
   }
@@ -92,6 +95,8 @@ async function runOnce(input, seq) {
   const engine = page.engine;
   const map = Object.fromEntries(input.files.filter((f) => f.path).map((f) => [f.path, f.text]));
   const options = { format: input.format, partial: input.partial, defaultPath: input.path || null };
+  // Both requests go at once: the worker answers the second right after the first.
+  const detecting = input.format === 'auto' ? engine.detectFormat(input.reply) : null;
   let report;
   try {
     report = await engine.applyEdits(map, input.reply, options);
@@ -100,14 +105,11 @@ async function runOnce(input, seq) {
     hideUdiff();
     return;
   }
+  const detection = await detecting;
   if (adoptReplyPath(report, input)) return;
-  const [detection, editTokens] = await Promise.all([
-    input.format === 'auto' ? engine.detectFormat(input.reply) : null,
-    tokens.editCounts(input.reply, report).catch(() => new Map()),
-  ]);
   page.report = report;
   page.input = input;
-  showResult(report, detection, input, editTokens);
+  showResult(report, detection, input);
   $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
   document.body.dataset.seq = String(seq);
   performance.mark('patchbay-result', { detail: seq });
@@ -144,12 +146,12 @@ function adoptReplyPath(report, input) {
 }
 
 /** What must follow a keystroke at once: status, format, note, feedback, receipts, decorations. */
-function showResult(report, detection, input, editTokens) {
+function showResult(report, detection, input) {
   setStatus(report.status);
   showFormat(report, detection);
   $('note').textContent = noteFor(report, input.path);
   $('feedback').textContent = report.feedback;
-  showReceipts(report, (r) => editTokens.get(r.index), (r) => pickReceipt(r));
+  showReceipts(report, (r) => pickReceipt(r));
   showMatches(report, input);
 }
 
@@ -158,6 +160,7 @@ async function showDetails(report, input, map) {
   const mine = report.files.find((f) => f.path === input.path);
   review.show(input.original, mine?.content ?? input.original);
   await Promise.all([
+    tokens.editCounts(input.reply, report).then(showEditTokens, () => {}),
     showUdiff(page.engine, map, input.reply, report.format),
     tags.refresh(),
     tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original }),

@@ -39,8 +39,8 @@ export function noteFor(report, path) {
   return note;
 }
 
-/** The receipts table; `tokensOf(receipt)` gives the edit's token count or ''. */
-export function showReceipts(report, tokensOf, onPick) {
+/** The receipts table (token counts follow, `showEditTokens`); `onPick(receipt)` on a click. */
+export function showReceipts(report, onPick) {
   const body = $('receipts').tBodies[0];
   body.replaceChildren();
   const receipts = report.files.flatMap((f) => f.edits.map((r) => ({ ...r, path: f.path })));
@@ -51,6 +51,7 @@ export function showReceipts(report, tokensOf, onPick) {
     row.dataset.status = r.status;
     if (r.code) row.dataset.code = r.code;
     if (r.strategy) row.dataset.level = r.strategy;
+    row.dataset.index = String(r.index);
     row.tabIndex = 0;
     row.title = 'Show in the file';
     cell(row, String(r.index), 'index');
@@ -59,7 +60,7 @@ export function showReceipts(report, tokensOf, onPick) {
     cell(row, r.code, 'code');
     cell(row, r.strategy, 'strategy');
     cell(row, r.lines ? `${r.lines[0]}-${r.lines[1]}` : '', 'lines');
-    cell(row, String(tokensOf(r) ?? ''), 'tokens');
+    cell(row, '', 'tokens');
     cell(row, r.message, 'message');
     const pick = () => onPick(r);
     row.addEventListener('click', pick);
@@ -69,6 +70,14 @@ export function showReceipts(report, tokensOf, onPick) {
     const row = body.insertRow();
     const td = cell(row, report.code ? `no edit receipts (${report.code})` : 'no edits', 'empty');
     td.colSpan = 8;
+  }
+}
+
+/** Fills the receipts' token column: `counts` maps an edit's index to its tokens. */
+export function showEditTokens(counts) {
+  for (const row of $('receipts').tBodies[0].rows) {
+    const n = counts.get(Number(row.dataset.index));
+    if (n !== undefined) row.querySelector('td.tokens').textContent = String(n);
   }
 }
 
