@@ -91,6 +91,10 @@ test('a SEARCH that is not in the file: not_found, the closest region and its fi
   assert.match(core.applyEdits({ 'tool.py': FILE }, reply, {}).feedback, /Closest region: lines 4-6 .*\nFirst difference at line 5/);
   assert.deepEqual(await decorated('pb-closest'), [4, 5, 6]);
   assert.equal(await page.textContent('[data-testid="file"] .pb-first-diff'), 'i');
+  // Whitespace in the closest region is made visible: every run of spaces of lines 4-6.
+  const runs = FILE.split('\n').slice(3, 6).flatMap((l) => (l.match(/ +/g) ?? []).map((r) => r.length));
+  assert.deepEqual(runs, [1, 4, 1, 4, 1]);
+  assert.deepEqual(await page.$$eval('[data-testid="file"] .pb-closest .pb-ws-space', (ss) => ss.map((s) => s.textContent.length)), runs);
   assert.match(await page.textContent('#note'), /^Nothing was applied; tool\.py is unchanged\./);
 });
 

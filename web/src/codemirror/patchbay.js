@@ -5,7 +5,7 @@
 // review of the result with accept/reject per change, on @codemirror/merge.
 // It knows nothing of the page: feed it a report (`matchesFromReport`) and
 // tags (`setTags`) through its effects.
-import { RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
+import { StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
 import { MergeView, unifiedMergeView } from '@codemirror/merge';
 
@@ -40,24 +40,41 @@ function lineDecoration(m) {
   return Decoration.line({ class: cls, attributes: { title, 'data-edit': String(m.index) } });
 }
 
+const SPACE = Decoration.mark({ class: 'pb-ws-space' });
+const TAB = Decoration.mark({ class: 'pb-ws-tab' });
+
+/** Spaces and tabs of a closest region made visible: whitespace is what such misses usually differ in. */
+function whitespaceMarks(line, out) {
+  for (const m of line.text.matchAll(/ +|\t+/g)) {
+    out.push((m[0][0] === ' ' ? SPACE : TAB).range(line.from + m.index, line.from + m.index + m[0].length));
+  }
+}
+
+/** The first differing character outlined (past the end of the line: a marker there). */
+function firstDifference(doc, m, out) {
+  if (!(m.diffLine >= 1 && m.diffLine <= doc.lines)) return;
+  const line = doc.line(m.diffLine);
+  const at = Math.min(line.from + Math.max(0, m.diffColumn - 1), line.to);
+  if (at < line.to) {
+    out.push(Decoration.mark({ class: 'pb-first-diff', attributes: { title: 'first differing character' } }).range(at, at + 1));
+  } else {
+    out.push(Decoration.widget({ widget: new EndMarker(), side: 1 }).range(at));
+  }
+}
+
 /** The decorations of `matches` in `doc`, lines clamped to the document. */
 function buildMatches(doc, matches) {
-  const byLine = [];
+  const out = [];
   for (const m of matches) {
     const last = Math.min(Math.max(m.toLine, m.fromLine), doc.lines);
-    for (let n = Math.max(1, m.fromLine); n <= last; n++) byLine.push([doc.line(n).from, 0, lineDecoration(m)]);
-    if (m.failed && m.diffLine >= 1 && m.diffLine <= doc.lines) {
-      const line = doc.line(m.diffLine);
-      const at = Math.min(line.from + Math.max(0, m.diffColumn - 1), line.to);
-      const mark = Decoration.mark({ class: 'pb-first-diff', attributes: { title: 'first differing character' } });
-      if (at < line.to) byLine.push([at, 1, mark, at + 1]);
-      else byLine.push([at, 1, Decoration.widget({ widget: new EndMarker(), side: 1 }), at]);
+    for (let n = Math.max(1, m.fromLine); n <= last; n++) {
+      const line = doc.line(n);
+      out.push(lineDecoration(m).range(line.from));
+      if (m.failed) whitespaceMarks(line, out);
     }
+    if (m.failed) firstDifference(doc, m, out);
   }
-  byLine.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const builder = new RangeSetBuilder();
-  for (const [from, , deco, to] of byLine) builder.add(from, to ?? from, deco);
-  return builder.finish();
+  return Decoration.set(out, true);
 }
 
 /** Marks a first difference at the end of a line (the file's line is shorter). */
@@ -190,6 +207,12 @@ const theme = EditorView.baseTheme({
   '.pb-tag-gutter .cm-gutterElement': { fontSize: '85%', opacity: 0.75, paddingRight: '6px' },
   '.pb-first-diff': { outline: '2px solid #d33', borderRadius: '2px' },
   '.pb-end-marker::after': { content: '"⏎"', color: '#d33' },
+  '.pb-ws-space': {
+    backgroundImage: 'radial-gradient(circle at 50% 55%, #a33 15%, transparent 17%)',
+    backgroundPosition: 'center', backgroundRepeat: 'repeat-x', backgroundSize: '1ch 100%',
+  },
+  '.pb-ws-tab': { backgroundImage: 'linear-gradient(to right, transparent 20%, #a33 20%, #a33 80%, transparent 80%)',
+    backgroundSize: '100% 1px', backgroundPosition: 'center', backgroundRepeat: 'no-repeat' },
   '&light .pb-level-exact': { backgroundColor: '#dcf5e3' },
   '&light .pb-level-trailing_ws': { backgroundColor: '#e5f3d0' },
   '&light .pb-level-indent': { backgroundColor: '#fbf0c9' },
