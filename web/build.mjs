@@ -30,6 +30,8 @@ function copyStatic() {
     cpSync(from, join(dist, dir, file));
   }
   for (const file of ['index.html', 'favicon.svg']) cpSync(join(web, 'src', file), join(dist, file));
+  mkdirSync(join(dist, 'examples', 'codemirror'), { recursive: true });
+  cpSync(join(web, 'examples', 'codemirror', 'index.html'), join(dist, 'examples', 'codemirror', 'index.html'));
   // The measurements the page links to.
   const bench = join(web, '..', 'docs', 'benchmarks.md');
   if (existsSync(bench)) {
@@ -60,7 +62,11 @@ function compressAll() {
 }
 
 const options = {
-  entryPoints: { app: join(web, 'src', 'main.js'), 'engine-worker': join(web, 'src', 'engine', 'worker.js') },
+  entryPoints: {
+    app: join(web, 'src', 'main.js'),
+    'engine-worker': join(web, 'src', 'engine', 'worker.js'),
+    'examples/codemirror/example': join(web, 'examples', 'codemirror', 'example.js'),
+  },
   outdir: dist,
   bundle: true,
   splitting: true,

@@ -13,11 +13,12 @@ export class EngineError extends Error {
 }
 
 /**
- * Starts the worker. `onProgress({module, received})` hears the optional
+ * Starts the worker (`workerUrl`: the bundled engine-worker.js, by default
+ * next to the page). `onProgress({module, received})` hears the optional
  * modules' downloads.
  */
-export function createEngine({ onProgress } = {}) {
-  const worker = new Worker(new URL('engine-worker.js', document.baseURI), { type: 'module' });
+export function createEngine({ onProgress, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
+  const worker = new Worker(workerUrl, { type: 'module' });
   const pending = new Map();
   let next = 0;
   worker.onmessage = ({ data }) => {
