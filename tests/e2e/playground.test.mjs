@@ -145,6 +145,12 @@ test('a cut-off reply is truncated', T, async () => {
   await settle(page);
   assert.equal(await page.textContent('#status'), 'truncated');
   assert.equal(await page.locator('#receipts tbody tr[data-code="truncated"]').count(), 1);
+  // The count check and its continuation prompt, as the engine gives them for this reply.
+  const reply = await editorText(page, 'reply');
+  const { check, continuation } = core.checkOutput(reply, null);
+  assert.equal(await page.isVisible('#continuation-box'), true);
+  assert.equal(await page.textContent('#continuation'), continuation);
+  assert.match(await page.textContent('#continuation-note'), new RegExp(`^Count check: ${check.verdict} `));
 });
 
 test('rejecting a change in the unified diff reverts it, and the reviewed result becomes the file', T, async () => {

@@ -160,11 +160,23 @@ async function showDetails(report, input, map) {
   const mine = report.files.find((f) => f.path === input.path);
   review.show(input.original, mine?.content ?? input.original);
   await Promise.all([
+    showContinuation(report, input.reply),
     tokens.editCounts(input.reply, report).then(showEditTokens, () => {}),
     showUdiff(page.engine, map, input.reply, report.format),
     tags.refresh(),
     tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original }),
   ]);
+}
+
+/** For a cut-off reply, what the count check found and the prompt that asks for the rest. */
+async function showContinuation(report, reply) {
+  const box = $('continuation-box');
+  box.hidden = report.status !== 'truncated';
+  if (box.hidden) return;
+  const { check, continuation } = await page.engine.checkOutput(reply, {});
+  const declared = check.declaredTotal === null ? 'no count declared' : `${check.declaredTotal} declared`;
+  $('continuation-note').textContent = `Count check: ${check.verdict} (${declared}${check.missing ? `, ${check.missing} missing` : ''}).`;
+  $('continuation').textContent = continuation;
 }
 
 /** Decorates the file editor with the matches, if it still shows the text they were found in. */
@@ -287,6 +299,7 @@ async function main() {
   $('share').addEventListener('click', share);
   $('use-result').addEventListener('click', keepResult);
   copyButton($('copy-feedback'), () => $('feedback').textContent);
+  copyButton($('copy-continuation'), () => $('continuation').textContent);
   setupKeys();
   // The last edits before leaving are kept even within the second rememberSoon waits.
   addEventListener('pagehide', () => remember(currentCase()));
