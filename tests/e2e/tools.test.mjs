@@ -200,6 +200,11 @@ test('a shared URL restores the same case in a fresh browser; the last case surv
   await page.goto(pg.base);
   await ready(page);
   assert.equal(await editorText(page, 'reply'), reply);
+  // A damaged hash is ignored: the last case again, and no error.
+  await page.goto(`${pg.base}#case=not-a-case`);
+  await page.reload();
+  await ready(page);
+  assert.equal(await editorText(page, 'reply'), reply);
   await page.uncheck('#partial');
   await settle(page);
 });
