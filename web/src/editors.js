@@ -40,11 +40,12 @@ function basics(label) {
 
 /** Every view made here, to restyle them when the system theme changes. */
 const views = new Set();
-dark?.addEventListener('change', (e) => {
-  for (const view of views) {
-    view.dispatch({ effects: [...themes].map((t) => t.reconfigure(themeFor(e.matches))) });
-  }
-});
+
+/** Gives `view` the theme the system asks for now. */
+function restyle(view) {
+  view.dispatch({ effects: [...themes].map((t) => t.reconfigure(themeFor(dark?.matches ?? false))) });
+}
+dark?.addEventListener('change', () => views.forEach(restyle));
 
 /** A view remembered for theme changes. */
 function track(view) {
@@ -70,6 +71,11 @@ export function createFileEditor(parent, onChange) {
   return {
     view,
     // CodeMirror joins lines with \n unless told otherwise: a CR LF file keeps its CR LF.
+    /** Shows a file's state; one made before a theme change gets the current theme. */
+    show(state) {
+      view.setState(state);
+      restyle(view);
+    },
     fileState: (text) =>
       EditorState.create({ doc: text, extensions: [extensions, text.includes('\r\n') ? EditorState.lineSeparator.of('\r\n') : []] }),
     async setLanguage(path) {

@@ -46,7 +46,7 @@ export class Files {
     if (i !== this.active) {
       this.save();
       this.active = i;
-      this.editor.view.setState(this.list[i].state);
+      this.editor.show(this.list[i].state);
     }
     $('path').value = this.list[i].path;
     $('path-note').textContent = this.editor.view.state.lineBreak === '\r\n' ? 'CR LF line endings' : '';

@@ -19,7 +19,7 @@ import { setupOutline } from './outline.js';
 import { setupLab } from './lab.js';
 
 const $ = (id) => document.getElementById(id);
-const page = { engine: null, report: null, input: null, seq: 0, busy: false, again: false, queued: false };
+const page = { engine: null, report: null, input: null, seq: 0, busy: false, again: false, queued: false, details: null };
 
 const fileEditor = createFileEditor($('file'), () => changed());
 const replyEditor = createReplyEditor($('reply'), () => changed());
@@ -56,7 +56,6 @@ function loadCase(c) {
  */
 function changed() {
   if (!page.engine) return;
-  // Tests and the benchmark wait for `data-pending="false"`: no run scheduled or under way.
   document.body.dataset.pending = 'true';
   if (page.queued) return;
   page.queued = true;
@@ -64,6 +63,11 @@ function changed() {
     page.queued = false;
     run();
   });
+}
+
+/** Tests and the benchmark wait for `data-pending="false"`: no run or panel update scheduled or under way. */
+function updatePending() {
+  document.body.dataset.pending = String(page.busy || page.queued || page.details !== null);
 }
 
 /** Runs the engine on the case; one request at a time, the newest wins. */
@@ -85,8 +89,8 @@ async function run() {
     if (page.again) {
       page.again = false;
       run();
-    } else if (!page.queued) {
-      document.body.dataset.pending = 'false';
+    } else {
+      updatePending();
     }
   }
 }
@@ -113,11 +117,29 @@ async function runOnce(input, seq) {
   $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
   document.body.dataset.seq = String(seq);
   performance.mark('patchbay-result', { detail: seq });
-  // The diff, tag view, udiff panel and token counts follow, after the next paint.
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-  if (seq === page.seq) await showDetails(report, input, map);
-  performance.mark('patchbay-details', { detail: seq });
+  scheduleDetails(report, input, map);
   rememberSoon();
+}
+
+/**
+ * The diff, tag view, udiff panel and token counts follow after the next
+ * paint. Diffing a big file takes the main thread for a while, so for one
+ * the update waits until typing pauses; a newer result cancels an older wait.
+ */
+function scheduleDetails(report, input, map) {
+  clearTimeout(page.details?.timer);
+  const ticket = {};
+  page.details = ticket;
+  const pause = input.doc.lines > 5000 ? 300 : 0;
+  ticket.timer = setTimeout(() => {
+    requestAnimationFrame(async () => {
+      await showDetails(report, input, map);
+      if (page.details !== ticket) return;
+      performance.mark('patchbay-details', { detail: page.seq });
+      page.details = null;
+      updatePending();
+    });
+  }, pause);
 }
 
 /** Keeps the case in localStorage, at most once a second (a big file costs a copy each time). */
