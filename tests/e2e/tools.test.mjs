@@ -224,6 +224,21 @@ test('every control has a label, and at 390 px nothing spills out of the page', 
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
+test('the theme follows the system: dark page and dark editors', T, async () => {
+  const colours = () => page.evaluate(() => [getComputedStyle(document.body).backgroundColor]);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const [lightPage] = await colours();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const [darkPage] = await colours();
+  assert.equal(lightPage, 'rgb(246, 247, 249)');
+  assert.equal(darkPage, 'rgb(20, 23, 28)');
+  // The editors' base theme switches too: CodeMirror's dark gutters.
+  const gutters = () => page.$eval('[data-testid="file"] .cm-gutters', (g) => getComputedStyle(g).backgroundColor);
+  assert.equal(await gutters(), 'rgb(51, 51, 56)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await gutters(), 'rgb(245, 245, 245)');
+});
+
 test('nothing went wrong on the page', T, () => {
   assert.deepEqual(pg.problems, []);
   assert.deepEqual(pg.requests.filter((u) => !u.startsWith(pg.base)), []);
