@@ -171,6 +171,9 @@ test('slice: a reply against one symbol is spliced back into the whole file', T,
   const want = syntax.applyToSlice(PY, slice, reply, { format: 'auto' }).text;
   assert.equal(want, PY.replace('return sum(cart.items)', 'return sum(i.price for i in cart.items)'));
   assert.equal(await page.textContent('#slice-result'), want);
+  await page.click('#slice-keep');
+  await settle(page);
+  assert.equal(await editorText(page, 'file'), want);
 });
 
 test('a shared URL restores the same case in a fresh browser; the last case survives a reload', T, async () => {
@@ -232,11 +235,12 @@ test('the theme follows the system: dark page and dark editors', T, async () => 
   const [darkPage] = await colours();
   assert.equal(lightPage, 'rgb(246, 247, 249)');
   assert.equal(darkPage, 'rgb(20, 23, 28)');
-  // The editors' base theme switches too: CodeMirror's dark gutters.
-  const gutters = () => page.$eval('[data-testid="file"] .cm-gutters', (g) => getComputedStyle(g).backgroundColor);
-  assert.equal(await gutters(), 'rgb(51, 51, 56)');
+  // The editors' base theme switches too (on the media query's change event): CodeMirror's dark gutters.
+  const gutters = (colour) => page.waitForFunction((c) =>
+    getComputedStyle(document.querySelector('[data-testid="file"] .cm-gutters')).backgroundColor === c, colour, { timeout: 5000 });
+  await gutters('rgb(51, 51, 56)');
   await page.emulateMedia({ colorScheme: 'light' });
-  assert.equal(await gutters(), 'rgb(245, 245, 245)');
+  await gutters('rgb(245, 245, 245)');
 });
 
 test('nothing went wrong on the page', T, () => {

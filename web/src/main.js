@@ -325,13 +325,14 @@ async function main() {
   setupKeys();
   // The last edits before leaving are kept even within the second rememberSoon waits.
   addEventListener('pagehide', () => remember(currentCase()));
-  const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase };
+  const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase, setText };
   setupCompare(api);
   setupOutline(api);
-  setupLab(api);
   await run();
   document.body.dataset.ready = 'true';
   performance.mark('patchbay-ready');
+  // The lab's verdicts are some thirty engine calls: after the first result, not before it.
+  setupLab(api);
 }
 
 /** Makes the reviewed result the file; files the reply created become tabs. */

@@ -31,7 +31,7 @@ function symbolItem(s, onGo, onSlice) {
   return item;
 }
 
-export function setupOutline({ engine, files, selectLines }) {
+export function setupOutline({ engine, files, fileEditor, selectLines, setText }) {
   const panel = $('outline-panel');
   let current = null;
   const clear = () => {
@@ -64,10 +64,17 @@ export function setupOutline({ engine, files, selectLines }) {
       $('slice-status').textContent = `${r.report.status} (${r.report.format}); the whole file after the splice:`;
       $('slice-status').dataset.status = r.report.status;
       $('slice-result').textContent = r.text;
+      $('slice-keep').disabled = r.report.status !== 'applied';
     } catch (e) {
+      $('slice-keep').disabled = true;
       $('slice-status').textContent = `Not spliced: ${e.message}`;
       $('slice-status').dataset.status = 'error';
     }
+  });
+
+  $('slice-keep').addEventListener('click', () => {
+    setText(fileEditor.view, $('slice-result').textContent);
+    $('slice-box').hidden = true;
   });
 
   $('outline-button').addEventListener('click', async () => {
