@@ -159,6 +159,9 @@ test('rejecting a change in the unified diff reverts it, and the reviewed result
   assert.equal(await page.textContent('#status'), 'applied');
   const buttons = page.locator('[data-testid="diff"] button[name="reject"]');
   assert.equal(await buttons.count(), 2);
+  // Each change is labelled with the edit that made it, coloured by its level.
+  const labels = await page.$$eval('[data-testid="diff"] .cm-changedLine', (ls) => ls.map((l) => [l.textContent, l.dataset.edit, l.classList.contains('pb-level-exact')]));
+  assert.deepEqual(labels, [['import os, sys', '1', true], ['    return 7', '2', true]]);
   await buttons.first().click();
   assert.equal(await page.locator('[data-testid="diff"] button[name="reject"]').count(), 1);
   await page.click('[data-testid="use-result"]');

@@ -180,7 +180,7 @@ function showResult(report, detection, input) {
 /** What may follow a frame later: the diff, the udiff panel, tags and token counts. */
 async function showDetails(report, input, map) {
   const mine = report.files.find((f) => f.path === input.path);
-  review.show(input.original, mine?.content ?? input.original);
+  review.show(input.original, mine?.content ?? input.original, matchesFromReport(report, input.path));
   await Promise.all([
     showContinuation(report, input.reply),
     tokens.editCounts(input.reply, report).then(showEditTokens, () => {}),

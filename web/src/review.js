@@ -13,6 +13,7 @@ export class Review {
     this.mode = 'unified';
     this.original = '';
     this.result = '';
+    this.matches = [];
     this.reviewed = '';
     this.unified = null;
     this.split = null;
@@ -22,8 +23,9 @@ export class Review {
     }
   }
 
-  /** Shows `result` against `original`; decisions made on an older result are dropped. */
-  show(original, result) {
+  /** Shows `result` against `original` (`matches` label the changes); decisions made on an older result are dropped. */
+  show(original, result, matches = []) {
+    this.matches = matches;
     this.original = original;
     this.result = result;
     this.reviewed = result;
@@ -63,7 +65,7 @@ export class Review {
     this.split = null;
     const state = EditorState.create({
       doc: this.reviewed,
-      extensions: [this.basics, this.lineBreak(), EditorView.editable.of(false), reviewExtensions(this.original, (doc) => (this.reviewed = doc))],
+      extensions: [this.basics, this.lineBreak(), EditorView.editable.of(false), reviewExtensions(this.original, (doc) => (this.reviewed = doc), this.matches)],
     });
     if (this.unified) this.unified.setState(state);
     else {

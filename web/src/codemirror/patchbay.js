@@ -7,7 +7,7 @@
 // tags (`setTags`) through its effects.
 import { StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
-import { MergeView, unifiedMergeView } from '@codemirror/merge';
+import { MergeView, getChunks, getOriginalDoc, unifiedMergeView } from '@codemirror/merge';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
@@ -177,15 +177,47 @@ export function tagGutter() {
 
 // ---- review --------------------------------------------------------------
 
+/** The applied match whose original lines a diff chunk touches, or undefined. */
+function matchOfChunk(original, chunk, matches) {
+  const from = original.lineAt(Math.min(chunk.fromA, original.length)).number;
+  const to = original.lineAt(Math.min(Math.max(chunk.fromA, chunk.toA - 1), original.length)).number;
+  return matches.find((m) => !m.failed && m.fromLine <= to && Math.max(m.toLine, m.fromLine) >= from - 1);
+}
+
+/** The result's changed lines labelled with the edit (and coloured by the level) that made them. */
+function chunkLabels(matches) {
+  return EditorView.decorations.compute(['doc', getChunks], (state) => {
+    const chunks = getChunks(state)?.chunks ?? [];
+    const original = getOriginalDoc(state);
+    const out = [];
+    for (const chunk of chunks) {
+      const m = matchOfChunk(original, chunk, matches);
+      if (!m || chunk.toB <= chunk.fromB) continue;
+      const deco = Decoration.line({
+        class: `pb-level-${m.level}`,
+        attributes: { 'data-edit': String(m.index), title: `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}` },
+      });
+      for (let pos = chunk.fromB; pos < Math.min(chunk.toB, state.doc.length + 1); ) {
+        const line = state.doc.lineAt(pos);
+        out.push(deco.range(line.from));
+        pos = line.to + 1;
+      }
+    }
+    return Decoration.set(out, true);
+  });
+}
+
 /**
  * An editor showing `result` against `original` as one unified diff, with
- * Accept/Reject buttons on each change; `onChange(doc)` hears every
- * decision (the document is the result as reviewed so far).
+ * Accept/Reject buttons on each change, each change labelled with the edit
+ * of `matches` (from `matchesFromReport`) that made it; `onChange(doc)`
+ * hears every decision (the document is the result as reviewed so far).
  */
-export function reviewExtensions(original, onChange) {
+export function reviewExtensions(original, onChange, matches = []) {
   return [
     unifiedMergeView({ original, mergeControls: true, highlightChanges: true, gutter: true,
       diffConfig: { scanLimit: 20_000, timeout: 200 } }),
+    chunkLabels(matches),
     EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.sliceDoc())),
   ];
 }
