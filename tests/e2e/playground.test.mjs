@@ -119,7 +119,7 @@ test('an empty path says so instead of a blank name', T, async () => {
 
 test('a pasted file takes its path from a reply naming one file', T, async () => {
   // A fresh case: an example resets the path to one the user never typed.
-  await page.selectOption('#example', { index: 0 });
+  await page.selectOption('#example', { index: 1 });
   await settle(page);
   const reply = 'lib/tool.py\n<<<<<<< SEARCH\n    return 0\n=======\n    return 1\n>>>>>>> REPLACE\n';
   await type(page, 'file', FILE);
@@ -131,17 +131,22 @@ test('a pasted file takes its path from a reply naming one file', T, async () =>
 
 test('picking an example keeps the replaced case one click away', T, async () => {
   await type(page, 'file', 'my own file\n');
-  await page.selectOption('#example', { index: 2 });
+  await page.selectOption('#example', { index: 3 });
   await settle(page);
   assert.equal(await page.textContent('#status'), 'failed');
   assert.notEqual(await editorText(page, 'file'), 'my own file\n');
   await page.click('[data-testid="restore-case"]');
   await settle(page);
   assert.equal(await editorText(page, 'file'), 'my own file\n');
+  // The menu is back on its first line: the same example can be picked again.
+  assert.equal(await page.inputValue('#example'), '');
+  await page.selectOption('#example', { index: 3 });
+  await settle(page);
+  assert.equal(await page.textContent('#status'), 'failed');
 });
 
 test('a cut-off reply is truncated', T, async () => {
-  await page.selectOption('#example', { index: 3 });
+  await page.selectOption('#example', { index: 4 });
   await settle(page);
   assert.equal(await page.textContent('#status'), 'truncated');
   assert.equal(await page.locator('#receipts tbody tr[data-code="truncated"]').count(), 1);
@@ -250,7 +255,7 @@ test('a fuzz trap: the warning that GNU patch would silently misapply', T, async
 });
 
 test('the unified-diff panel stays hidden for other formats', T, async () => {
-  await page.selectOption('#example', { index: 0 });
+  await page.selectOption('#example', { index: 1 });
   await settle(page);
   assert.equal(await page.textContent('#status'), 'applied');
   assert.equal(await page.isVisible('#udiff-panel'), false);

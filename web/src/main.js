@@ -246,9 +246,13 @@ function showLegend() {
 }
 
 function setupExamples() {
+  // The menu goes back to its first line after each pick, so the same example can be picked again.
+  $('example').add(new Option('Load an example...', ''));
   for (const [i, e] of EXAMPLES.entries()) $('example').add(new Option(e.label, String(i)));
   $('example').addEventListener('change', () => {
     const e = EXAMPLES[Number($('example').value)];
+    $('example').value = '';
+    if (!e) return;
     loadExample({ files: [{ path: e.path ?? 'src/app.py', text: e.file ?? FILE }], reply: e.reply, format: 'auto' });
   });
 }
