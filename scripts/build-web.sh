@@ -50,7 +50,7 @@ gz=$(gzip -9 -c "$module" | wc -c)
 printf 'build-web: %s %d bytes (%d KiB), gzip -9 %d bytes (%d KiB)\n' \
   "$module" "$raw" $((raw / 1024)) "$gz" $((gz / 1024))
 
-# The measurements the playground links to (the unified-diff lab links to
-# the peers' table), served with the page.
-mkdir -p web/docs
-cp docs/benchmarks.md web/docs/benchmarks.md
+# The page itself: web/src bundled by esbuild (web/build.mjs) into web/dist,
+# with the wasm modules, the measurements it links to (docs/benchmarks.md),
+# and a brotli and gzip twin of every file. Needs `scripts/setup.sh web`.
+node web/build.mjs

@@ -1,11 +1,13 @@
-// A small static server for the playground: serves web/ on 127.0.0.1 only,
-// port from PORT (default 8080; 0 picks a free one), and prints its URL.
+// A small static server for the playground: serves the build folder web/dist
+// (made by build.mjs) on 127.0.0.1 only, port from PORT (default 8080; 0
+// picks a free one), and prints its URL. Each file's precompressed twin
+// (FILE.br, FILE.gz, written by the build) is sent to browsers that accept it.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = dirname(fileURLToPath(import.meta.url));
+const root = join(dirname(fileURLToPath(import.meta.url)), 'dist');
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -13,16 +15,40 @@ const types = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
-  '.ts': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
 
+/** The encodings the request accepts, best first, that the build wrote. */
+function encodings(req) {
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  return [
+    ['br', '.br'],
+    ['gzip', '.gz'],
+  ].filter(([name]) => new RegExp(`\\b${name}\\b(?!;q=0(\\.0*)?\\b)`).test(accept));
+}
+
+/** The file's bytes and encoding: a compressed twin when one is accepted and present. */
+async function load(file, req) {
+  for (const [name, suffix] of encodings(req)) {
+    try {
+      return { body: await readFile(file + suffix), encoding: name };
+    } catch {
+      // No twin for this encoding: try the next, then the file itself.
+    }
+  }
+  return { body: await readFile(file), encoding: null };
+}
+
 const server = createServer(async (req, res) => {
-  const send = (code, body, type = 'text/plain; charset=utf-8') => {
-    res.writeHead(code, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+  const send = (code, body, type = 'text/plain; charset=utf-8', encoding = null, modified = null) => {
+    // no-cache: the browser keeps the files but asks each time; unchanged ones cost a 304.
+    const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    if (encoding) headers['Content-Encoding'] = encoding;
+    if (modified) headers['Last-Modified'] = modified.toUTCString();
+    res.writeHead(code, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
@@ -34,10 +60,17 @@ const server = createServer(async (req, res) => {
   }
   if (path.endsWith('/')) path += 'index.html';
   const file = resolve(join(root, path));
-  // Decoded `..` or NUL could still leave web/: refuse anything outside it.
+  // Decoded `..` or NUL could still leave the build folder: refuse anything outside it.
   if (path.includes('\0') || !file.startsWith(root + sep)) return send(403, 'forbidden\n');
   try {
-    send(200, await readFile(file), types[extname(file)] ?? 'application/octet-stream');
+    const modified = new Date(Math.floor((await stat(file)).mtimeMs / 1000) * 1000);
+    const since = Date.parse(req.headers['if-modified-since'] ?? '');
+    if (since >= modified.getTime()) {
+      res.writeHead(304, { 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Last-Modified': modified.toUTCString() });
+      return res.end();
+    }
+    const { body, encoding } = await load(file, req);
+    send(200, body, types[extname(file)] ?? 'application/octet-stream', encoding, modified);
   } catch {
     send(404, 'not found\n');
   }

@@ -1,0 +1,73 @@
+// Screenshots of the playground's main views into docs/img/, for the README.
+// Run after the page changes: `node scripts/screenshots.mjs` (needs
+// `scripts/build-web.sh` and Debian's Chromium).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+const { chromium } = await import(new URL('tests/e2e/node_modules/playwright-core/index.mjs', root));
+const out = fileURLToPath(new URL('docs/img/', root));
+mkdirSync(out, { recursive: true });
+
+function startServer() {
+  const server = spawn(process.execPath, [fileURLToPath(new URL('web/serve.mjs', root))], {
+    env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => {
+    let text = '';
+    server.stdout.on('data', (c) => {
+      text += c;
+      const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) resolve({ server, base: m[0] });
+    });
+  });
+}
+
+const settle = (page) => page.waitForSelector('body[data-ready="true"][data-pending="false"]', { timeout: 30_000 });
+
+async function shoot(base, name, { width = 1280, height = 900, dark = false, setup, clip }) {
+  const profile = mkdtempSync(join(tmpdir(), 'patchbay-shots-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width, height },
+    colorScheme: dark ? 'dark' : 'light', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(base);
+  await settle(page);
+  await page.waitForSelector('#lab[data-state="ready"]');
+  await setup?.(page);
+  await settle(page);
+  const target = clip ? page.locator(clip) : page;
+  await target.screenshot({ path: join(out, `${name}.png`), ...(clip ? {} : { fullPage: false }) });
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+  console.log(`screenshots: docs/img/${name}.png`);
+}
+
+const pickExample = (label) => async (page) => {
+  const labels = await page.$$eval('#example option', (os) => os.map((o) => o.textContent));
+  await page.selectOption('#example', { index: labels.indexOf(label) });
+};
+
+const { server, base } = await startServer();
+try {
+  await shoot(base, 'playground', { setup: async (p) => p.locator('main').scrollIntoViewIfNeeded() });
+  await shoot(base, 'playground-failure', { setup: pickExample('Example: SEARCH text not in the file'), clip: 'main' });
+  await shoot(base, 'playground-udiff', { setup: pickExample('Example: a unified diff GNU patch would misapply'), clip: 'main' });
+  await shoot(base, 'playground-lab', { clip: '#lab-panel' });
+  await shoot(base, 'playground-tools', {
+    setup: async (p) => {
+      await p.click('#compare-panel > summary');
+      await p.click('#compare-run');
+      await p.waitForSelector('#compare-panel[data-state="ready"]');
+    },
+    clip: '#tokens-panel, #compare-panel >> nth=1',
+  });
+  await shoot(base, 'playground-dark', { dark: true });
+  await shoot(base, 'playground-narrow', { width: 390, height: 844 });
+} finally {
+  server.kill();
+}

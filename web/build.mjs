@@ -1,0 +1,95 @@
+// Bundles the playground: web/src -> web/dist, served by serve.mjs.
+// esbuild bundles the page (src/main.js) and the engine's worker
+// (src/engine/worker.js) as ES modules with code splitting, so optional
+// parts (languages, the syntax and exact-tokens modules) are chunks fetched
+// on first use. The wasm modules built by scripts/build-web.sh (web/pkg*)
+// are copied in, and every file gets a .br and .gz twin the server sends to
+// browsers that accept them. `node build.mjs --watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const dist = join(web, 'dist');
+const watch = process.argv.includes('--watch');
+
+/** The wasm modules (and only them: their JS glue is bundled). */
+const WASM = [
+  ['pkg', 'patchbay_wasm_bg.wasm'],
+  ['pkg-syntax', 'patchbay_syntax_wasm_bg.wasm'],
+  ['pkg-tokens', 'patchbay_tokens_wasm_bg.wasm'],
+];
+
+function copyStatic() {
+  for (const [dir, file] of WASM) {
+    const from = join(web, dir, file);
+    if (!existsSync(from)) throw new Error(`${dir}/${file} is missing: run scripts/build-web.sh`);
+    mkdirSync(join(dist, dir), { recursive: true });
+    cpSync(from, join(dist, dir, file));
+  }
+  for (const file of ['index.html', 'favicon.svg']) cpSync(join(web, 'src', file), join(dist, file));
+  mkdirSync(join(dist, 'examples', 'codemirror'), { recursive: true });
+  cpSync(join(web, 'examples', 'codemirror', 'index.html'), join(dist, 'examples', 'codemirror', 'index.html'));
+  // The measurements the page links to.
+  const bench = join(web, '..', 'docs', 'benchmarks.md');
+  if (existsSync(bench)) {
+    mkdirSync(join(dist, 'docs'), { recursive: true });
+    cpSync(bench, join(dist, 'docs', 'benchmarks.md'));
+  }
+}
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* files(path);
+    else if (!/\.(br|gz)$/.test(name)) yield path;
+  }
+}
+
+/** Writes FILE.br and FILE.gz; brotli's best level is slow on the 10 MB grammars, so big files get a faster one. */
+function compressAll() {
+  let first = 0;
+  for (const path of files(dist)) {
+    const data = readFileSync(path);
+    const quality = data.length > 2_000_000 ? 6 : 11;
+    writeFileSync(`${path}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }));
+    writeFileSync(`${path}.gz`, gzipSync(data, { level: 9 }));
+    first += data.length;
+  }
+  return first;
+}
+
+const options = {
+  entryPoints: {
+    app: join(web, 'src', 'main.js'),
+    'engine-worker': join(web, 'src', 'engine', 'worker.js'),
+    'examples/codemirror/example': join(web, 'examples', 'codemirror', 'example.js'),
+  },
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: !watch,
+  sourcemap: watch ? 'inline' : false,
+  chunkNames: 'chunks/[name]-[hash]',
+  loader: { '.css': 'css' },
+  logLevel: 'warning',
+  metafile: true,
+};
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+copyStatic();
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+  console.log('build: watching web/src');
+} else {
+  const result = await esbuild.build(options);
+  writeFileSync(join(dist, 'meta.json'), JSON.stringify(result.metafile));
+  const bytes = compressAll();
+  console.log(`build: web/dist, ${Object.keys(result.metafile.outputs).length} bundles, ${bytes} bytes before compression`);
+}

@@ -1,0 +1,40 @@
+// The CodeMirror extension on its own: what a web IDE would write to show
+// a model's reply in its editor. One file, one fixed reply with three edits
+// (one exact, one at another indentation, one that fails).
+import { EditorState } from '@codemirror/state';
+import { EditorView, lineNumbers } from '@codemirror/view';
+import { createEngine } from '../../src/engine/index.js';
+import {
+  matchesFromReport, patchbayMatches, reviewExtensions, setMatches, setTags, tagGutter, tagsFromView,
+} from '../../src/codemirror/patchbay.js';
+
+export const FILE = 'def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n\n\ndef describe(w, h):\n    print(area(w, h), perimeter(w, h))\n';
+
+export const REPLY = [
+  'shapes.py', '<<<<<<< SEARCH', 'def area(w, h):', '    return w * h', '=======', 'def area(w: float, h: float) -> float:', '    return w * h', '>>>>>>> REPLACE',
+  '', 'shapes.py', '<<<<<<< SEARCH', 'return 2 * (w + h)', '=======', 'return 2 * w + 2 * h', '>>>>>>> REPLACE',
+  '', 'shapes.py', '<<<<<<< SEARCH', 'def describe(w, h):', '    print(area(w, h))', '=======', 'def describe(w, h):', '    print(area(w, h), "m2")', '>>>>>>> REPLACE', '',
+].join('\n');
+
+async function main() {
+  const engine = createEngine({ workerUrl: new URL('/engine-worker.js', location.origin) });
+  document.getElementById('reply').textContent = REPLY;
+  const file = new EditorView({
+    parent: document.getElementById('file'),
+    state: EditorState.create({ doc: FILE, extensions: [lineNumbers(), tagGutter(), patchbayMatches(), EditorView.editable.of(false)] }),
+  });
+  // Partial: the two edits that locate apply; the third's closest region is shown.
+  const [report, view] = await Promise.all([
+    engine.applyEdits({ 'shapes.py': FILE }, REPLY, { partial: true }),
+    engine.tagView(FILE, { tagLength: 4 }),
+  ]);
+  file.dispatch({ effects: [setTags.of(tagsFromView(view)), setMatches.of(matchesFromReport(report, 'shapes.py'))] });
+  new EditorView({
+    parent: document.getElementById('review'),
+    state: EditorState.create({ doc: report.files[0].content ?? FILE, extensions: [lineNumbers(), reviewExtensions(FILE)] }),
+  });
+  document.getElementById('status').textContent = report.status;
+  document.body.dataset.ready = 'true';
+}
+
+main();

@@ -1,0 +1,267 @@
+// A CodeMirror 6 extension that shows what patchbay did to a file: the
+// `N:TAG` tags a hashline reply cites, in a gutter; the range each edit of
+// a reply matched, coloured by the matcher level that found it; for an edit
+// that failed, the closest region and the first differing character; and a
+// review of the result with accept/reject per change, on @codemirror/merge.
+// It knows nothing of the page: feed it a report (`matchesFromReport`) and
+// tags (`setTags`) through its effects.
+import { StateEffect, StateField } from '@codemirror/state';
+import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
+import { MergeView, getChunks, getOriginalDoc, unifiedMergeView } from '@codemirror/merge';
+
+/** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
+export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
+
+/** What a level means, for legends and tooltips. */
+export const LEVEL_NOTES = {
+  exact: 'matched character for character',
+  trailing_ws: 'matched with trailing whitespace ignored',
+  indent: 'matched at another indentation',
+  blank_lines: 'matched with blank lines ignored',
+  tabs: 'matched with tabs and spaces treated alike',
+  unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
+};
+
+// ---- matches -------------------------------------------------------------
+
+/**
+ * Replaces the decorated matches. Each: `{index, fromLine, toLine, level}`
+ * for an applied edit, `{index, fromLine, toLine, failed: true, code,
+ * diffLine?, diffColumn?}` for a failed edit's closest region (lines 1-based
+ * inclusive; `toLine < fromLine` is an insertion before `fromLine`).
+ */
+export const setMatches = StateEffect.define();
+
+function lineDecoration(m) {
+  const cls = m.failed ? 'pb-match pb-closest' : `pb-match pb-level-${m.level}`;
+  const title = m.failed
+    ? `edit ${m.index} failed (${m.code}): the closest region`
+    : `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}`;
+  return Decoration.line({ class: cls, attributes: { title, 'data-edit': String(m.index) } });
+}
+
+const SPACE = Decoration.mark({ class: 'pb-ws-space' });
+const TAB = Decoration.mark({ class: 'pb-ws-tab' });
+
+/** Spaces and tabs of a closest region made visible: whitespace is what such misses usually differ in. */
+function whitespaceMarks(line, out) {
+  for (const m of line.text.matchAll(/ +|\t+/g)) {
+    out.push((m[0][0] === ' ' ? SPACE : TAB).range(line.from + m.index, line.from + m.index + m[0].length));
+  }
+}
+
+/** The first differing character outlined (past the end of the line: a marker there). */
+function firstDifference(doc, m, out) {
+  if (!(m.diffLine >= 1 && m.diffLine <= doc.lines)) return;
+  const line = doc.line(m.diffLine);
+  const at = Math.min(line.from + Math.max(0, m.diffColumn - 1), line.to);
+  if (at < line.to) {
+    out.push(Decoration.mark({ class: 'pb-first-diff', attributes: { title: 'first differing character' } }).range(at, at + 1));
+  } else {
+    out.push(Decoration.widget({ widget: new EndMarker(), side: 1 }).range(at));
+  }
+}
+
+/** The decorations of `matches` in `doc`, lines clamped to the document. */
+function buildMatches(doc, matches) {
+  const out = [];
+  for (const m of matches) {
+    const last = Math.min(Math.max(m.toLine, m.fromLine), doc.lines);
+    for (let n = Math.max(1, m.fromLine); n <= last; n++) {
+      const line = doc.line(n);
+      out.push(lineDecoration(m).range(line.from));
+      if (m.failed) whitespaceMarks(line, out);
+    }
+    if (m.failed) firstDifference(doc, m, out);
+  }
+  return Decoration.set(out, true);
+}
+
+/** Marks a first difference at the end of a line (the file's line is shorter). */
+class EndMarker extends WidgetType {
+  eq() {
+    return true;
+  }
+  toDOM() {
+    const span = document.createElement('span');
+    span.className = 'pb-first-diff pb-end-marker';
+    span.title = 'first difference: the line ends here';
+    return span;
+  }
+}
+
+const matchField = StateField.define({
+  create: () => Decoration.none,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setMatches)) return buildMatches(tr.state.doc, e.value);
+    return tr.docChanged ? value.map(tr.changes) : value;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+/**
+ * The matches of `report` (camelCase, as the engine returns it) in the file
+ * at `path`: applied edits by level, failed ones at the closest region their
+ * message names ("Closest region: lines A-B", "First difference at line L
+ * ..., column C").
+ */
+export function matchesFromReport(report, path) {
+  const file = report?.files?.find((f) => f.path === path);
+  const out = [];
+  for (const r of file?.edits ?? []) {
+    if (r.status === 'applied' && r.lines) {
+      out.push({ index: r.index, fromLine: r.lines[0], toLine: r.lines[1], level: r.strategy ?? 'exact' });
+    } else if (r.status === 'failed') {
+      const region = /Closest region: lines (\d+)-(\d+)/.exec(r.message ?? '');
+      const first = /First difference at line (\d+)[^,]*, column (\d+)/.exec(r.message ?? '');
+      const lines = region ? [Number(region[1]), Number(region[2])] : r.lines;
+      if (!lines) continue;
+      out.push({
+        index: r.index, fromLine: lines[0], toLine: lines[1], failed: true, code: r.code,
+        diffLine: first ? Number(first[1]) : undefined, diffColumn: first ? Number(first[2]) : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+// ---- tags ----------------------------------------------------------------
+
+/** Replaces the gutter's tags: an array, one `N:TAG` string a line (or null to clear). */
+export const setTags = StateEffect.define();
+
+const tagField = StateField.define({
+  create: () => null,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setTags)) return e.value;
+    // Tags hash the line's text: an edited document's tags are stale until refreshed.
+    return tr.docChanged ? null : value;
+  },
+});
+
+class TagMarker extends GutterMarker {
+  constructor(text) {
+    super();
+    this.text = text;
+  }
+  eq(other) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    return document.createTextNode(this.text);
+  }
+}
+
+const tagGutterView = gutter({
+  class: 'pb-tag-gutter',
+  lineMarker(view, line) {
+    const tags = view.state.field(tagField);
+    const n = view.state.doc.lineAt(line.from).number;
+    return tags?.[n - 1] ? new TagMarker(tags[n - 1]) : null;
+  },
+  lineMarkerChange: (update) => update.transactions.some((t) => t.effects.some((e) => e.is(setTags))),
+  initialSpacer: () => new TagMarker('000:AAAA'),
+});
+
+/** The tags of a tag view text (`N:TAG content` lines), one a line. */
+export function tagsFromView(view) {
+  const lines = view.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((l) => /^\d+:[^ ]*/.exec(l)?.[0] ?? '');
+}
+
+/** The `N:TAG` gutter. */
+export function tagGutter() {
+  return [tagField, tagGutterView];
+}
+
+// ---- review --------------------------------------------------------------
+
+/** The applied match whose original lines a diff chunk touches, or undefined. */
+function matchOfChunk(original, chunk, matches) {
+  const from = original.lineAt(Math.min(chunk.fromA, original.length)).number;
+  const to = original.lineAt(Math.min(Math.max(chunk.fromA, chunk.toA - 1), original.length)).number;
+  return matches.find((m) => !m.failed && m.fromLine <= to && Math.max(m.toLine, m.fromLine) >= from - 1);
+}
+
+/** The result's changed lines labelled with the edit (and coloured by the level) that made them. */
+function chunkLabels(matches) {
+  return EditorView.decorations.compute(['doc', getChunks], (state) => {
+    const chunks = getChunks(state)?.chunks ?? [];
+    const original = getOriginalDoc(state);
+    const out = [];
+    for (const chunk of chunks) {
+      const m = matchOfChunk(original, chunk, matches);
+      if (!m || chunk.toB <= chunk.fromB) continue;
+      const deco = Decoration.line({
+        class: `pb-level-${m.level}`,
+        attributes: { 'data-edit': String(m.index), title: `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}` },
+      });
+      for (let pos = chunk.fromB; pos < Math.min(chunk.toB, state.doc.length + 1); ) {
+        const line = state.doc.lineAt(pos);
+        out.push(deco.range(line.from));
+        pos = line.to + 1;
+      }
+    }
+    return Decoration.set(out, true);
+  });
+}
+
+/**
+ * An editor showing `result` against `original` as one unified diff, with
+ * Accept/Reject buttons on each change, each change labelled with the edit
+ * of `matches` (from `matchesFromReport`) that made it; `onChange(doc)`
+ * hears every decision (the document is the result as reviewed so far).
+ */
+export function reviewExtensions(original, onChange, matches = []) {
+  return [
+    unifiedMergeView({ original, mergeControls: true, highlightChanges: true, gutter: true,
+      diffConfig: { scanLimit: 20_000, timeout: 200 } }),
+    chunkLabels(matches),
+    EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.sliceDoc())),
+  ];
+}
+
+/** Side-by-side: `original` left, `result` right, with revert buttons. */
+export function sideBySide(parent, original, result, extensions) {
+  return new MergeView({
+    a: { doc: original, extensions },
+    b: { doc: result, extensions },
+    parent,
+    revertControls: 'a-to-b',
+    diffConfig: { scanLimit: 20_000, timeout: 200 },
+  });
+}
+
+// ---- the whole extension -------------------------------------------------
+
+const theme = EditorView.baseTheme({
+  '.pb-tag-gutter .cm-gutterElement': { fontSize: '85%', opacity: 0.75, paddingRight: '6px' },
+  '.pb-first-diff': { outline: '2px solid #d33', borderRadius: '2px' },
+  '.pb-end-marker::after': { content: '"⏎"', color: '#d33' },
+  '.pb-ws-space': {
+    backgroundImage: 'radial-gradient(circle at 50% 55%, #a33 15%, transparent 17%)',
+    backgroundPosition: 'center', backgroundRepeat: 'repeat-x', backgroundSize: '1ch 100%',
+  },
+  '.pb-ws-tab': { backgroundImage: 'linear-gradient(to right, transparent 20%, #a33 20%, #a33 80%, transparent 80%)',
+    backgroundSize: '100% 1px', backgroundPosition: 'center', backgroundRepeat: 'no-repeat' },
+  '&light .pb-level-exact': { backgroundColor: '#dcf5e3' },
+  '&light .pb-level-trailing_ws': { backgroundColor: '#e5f3d0' },
+  '&light .pb-level-indent': { backgroundColor: '#fbf0c9' },
+  '&light .pb-level-blank_lines': { backgroundColor: '#fde3c8' },
+  '&light .pb-level-tabs': { backgroundColor: '#f6d8ea' },
+  '&light .pb-level-unicode': { backgroundColor: '#e3dcf8' },
+  '&light .pb-closest': { backgroundColor: '#fbdada', boxShadow: 'inset 3px 0 #d33' },
+  '&dark .pb-level-exact': { backgroundColor: '#1f3d2a' },
+  '&dark .pb-level-trailing_ws': { backgroundColor: '#2c3d1f' },
+  '&dark .pb-level-indent': { backgroundColor: '#3d3519' },
+  '&dark .pb-level-blank_lines': { backgroundColor: '#40301c' },
+  '&dark .pb-level-tabs': { backgroundColor: '#3d2236' },
+  '&dark .pb-level-unicode': { backgroundColor: '#2e2645' },
+  '&dark .pb-closest': { backgroundColor: '#4a2224', boxShadow: 'inset 3px 0 #f66' },
+});
+
+/** Match decorations and their theme; add `tagGutter()` where tags are wanted. */
+export function patchbayMatches() {
+  return [matchField, theme];
+}

@@ -1,0 +1,69 @@
+// Format comparison: from the file and a wanted result (the engine's result,
+// or text edited by hand), every format's canonical edit with its bytes,
+// tokens and whether it applies unambiguously, and the advisor's pick. Any
+// of them loads into the reply editor in one click.
+import { EditorView } from '@codemirror/view';
+import { createPlainEditor, setText } from './editors.js';
+
+const $ = (id) => document.getElementById(id);
+
+function card(cost, picked, onLoad) {
+  const article = document.createElement('article');
+  article.dataset.testid = 'compare-format';
+  article.dataset.format = cost.format;
+  article.dataset.unambiguous = String(cost.unambiguous);
+  if (picked) article.classList.add('picked');
+  const h = document.createElement('h3');
+  h.textContent = `${cost.format}${picked ? ' (advised)' : ''}`;
+  const facts = document.createElement('p');
+  facts.className = 'muted';
+  facts.textContent = `${cost.bytes} bytes · ${cost.tokens} tokens · ${
+    cost.unambiguous ? 'applies unambiguously' : `does not apply: ${cost.problem ?? 'ambiguous'}`
+  }`;
+  const pre = document.createElement('pre');
+  pre.className = 'code small-code';
+  pre.textContent = cost.edit;
+  const load = document.createElement('button');
+  load.type = 'button';
+  load.className = 'secondary small';
+  load.dataset.testid = 'compare-load';
+  load.textContent = 'Load into the reply';
+  load.addEventListener('click', () => onLoad(cost));
+  article.append(h, facts, load, pre);
+  return article;
+}
+
+export function setupCompare({ engine, files, replyEditor, review }) {
+  let timer = null;
+  const soon = EditorView.updateListener.of((u) => {
+    if (!u.docChanged || !u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete'))) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, 250);
+  });
+  const target = createPlainEditor($('compare-target'), '', soon, 'Wanted result');
+  async function run() {
+    const before = files.snapshot()[files.active].text;
+    const after = target.state.doc.toString();
+    try {
+      const family = $('tokenizer').value.split(':')[1];
+      const c = await engine.compare(before, after, { path: files.path || 'file', tokenizer: `estimate:${family}` });
+      $('compare-note').textContent = `${c.changedLines} of ${c.linesBefore} lines change (${Math.round(c.changeRatio * 100)}%), tokens by ${c.tokenizer}.`;
+      $('advice').textContent = `Advised: ${c.recommendation.format}. ${c.recommendation.reason}.`;
+      $('advice').dataset.format = c.recommendation.format;
+      const load = (cost) => {
+        setText(replyEditor, cost.edit);
+        $('format').value = cost.format;
+        $('format').dispatchEvent(new Event('change'));
+      };
+      $('compare-grid').replaceChildren(...c.formats.map((f) => card(f, f.format === c.recommendation.format, load)));
+      $('compare-panel').dataset.state = 'ready';
+    } catch (e) {
+      $('compare-note').textContent = `No comparison: ${e.message}`;
+      $('compare-panel').dataset.state = 'error';
+    }
+  }
+  $('compare-run').addEventListener('click', () => {
+    setText(target, review.text());
+    run();
+  });
+}
