@@ -24,17 +24,17 @@ function showHunks(hunks, fuzz) {
   for (const h of hunks) {
     const item = el('li');
     item.dataset.testid = 'hunk';
-    item.dataset.strict = h.strict_ok ? 'ok' : 'fails';
-    const lenient = h.lenient_lines
-      ? `patchbay applies it at lines ${h.lenient_lines[0]}-${h.lenient_lines[1]}`
+    item.dataset.strict = h.strictOk ? 'ok' : 'fails';
+    const lenient = h.lenientLines
+      ? `patchbay applies it at lines ${h.lenientLines[0]}-${h.lenientLines[1]}`
       : 'patchbay refuses it';
     const head = el('div', '', 'hunk-head');
     head.append(
       el('strong', `Hunk ${h.hunk}`),
-      ` (${h.path ?? 'no file'}, reply line ${h.output_line}) `,
+      ` (${h.path ?? 'no file'}, reply line ${h.outputLine}) `,
       el('code', h.header.trim()),
       ': ',
-      el('span', h.strict_ok ? 'git apply accepts it' : 'git apply fails', h.strict_ok ? 'ok' : 'bad'),
+      el('span', h.strictOk ? 'git apply accepts it' : 'git apply fails', h.strictOk ? 'ok' : 'bad'),
       `; ${lenient}.`,
     );
     const findings = el('ul');
@@ -78,7 +78,7 @@ export function showUdiff(files, reply, format) {
   try {
     hunks = udiffDiagnose(reply, files);
     fuzz = udiffPatchFuzz(reply, files);
-    const failing = hunks.filter((h) => !h.strict_ok).length;
+    const failing = hunks.filter((h) => !h.strictOk).length;
     note =
       hunks.length === 0
         ? 'No hunk found in the reply.'

@@ -86,7 +86,7 @@ test('outlines a Python file: nested classes, decorators', () => {
     ['top', 'function', [13, 15], 0],
   ]);
   assert.deepEqual(o.symbols[2].leading.lines, [8, 8], 'the decorator leads the method');
-  assert.deepEqual(syntax.sections('app.py', PYTHON)[3], { name: 'top', kind: 'function', start_line: 13, end_line: 15 });
+  assert.deepEqual(syntax.sections('app.py', PYTHON)[3], { name: 'top', kind: 'function', startLine: 13, endLine: 15 });
 });
 
 test('slice, edit, splice: the file changes only there; a changed file is refused', () => {

@@ -56,7 +56,7 @@ test('compare lists every format and advises', () => {
   const after = before.replace('compute(200)', 'compute(201)');
   const c = wasm.compare(before, after, { path: 'src/values.rs' });
   assert.equal(c.formats.length, wasm.formats().length - 1); // all but `auto`
-  assert.equal(c.changed_lines, 1);
+  assert.equal(c.changedLines, 1);
   const rec = c.formats.find((f) => f.format === c.recommendation.format);
   assert.ok(rec.unambiguous && rec.format !== 'whole', c.recommendation.reason);
   assert.ok(rec.edit.includes('compute(201)'));

@@ -96,8 +96,8 @@ test('tag view, declared-count check and prompt kit from the core', () => {
   assert.equal(r.check.items.length, 2);
   assert.match(r.continuation, /from 3\/3/);
   const kit = wasm.promptKit('search-replace');
-  assert.ok(kit.instruction_tokens > 20, String(kit.instruction_tokens));
-  assert.match(kit.example_reply, /<<<<<<< SEARCH/);
+  assert.ok(kit.instructionTokens > 20, String(kit.instructionTokens));
+  assert.match(kit.exampleReply, /<<<<<<< SEARCH/);
   assert.throws(() => wasm.promptKit('nope'), /no prompt kit/);
 });
 
@@ -114,7 +114,7 @@ test('udiffDiagnose explains each hunk as plain objects', () => {
   assert.equal(rest.length, 0);
   assert.equal(Object.getPrototypeOf(d), Object.prototype);
   assert.deepEqual(
-    [d.hunk, d.path, d.output_line, d.header, d.strict_ok, d.lenient_lines],
+    [d.hunk, d.path, d.outputLine, d.header, d.strictOk, d.lenientLines],
     [1, 'app.py', 4, '@@ -14,3 +14,3 @@', false, [1, 3]],
   );
   assert.deepEqual(d.findings.map((f) => [f.kind, f.fatal]), [['missing_prefix', true], ['offset', false], ['git_anchor', false]]);
@@ -135,7 +135,7 @@ test('udiffRepair returns a diff that git-style strict mode applies, to the same
   const strict = wasm.applyEdits(files, fixed, { format: 'udiff', strict: true });
   assert.equal(strict.status, 'applied');
   assert.equal(strict.files[0].content, wasm.applyEdits(files, BROKEN).files[0].content);
-  assert.equal(wasm.udiffDiagnose(fixed, files).every((h) => h.strict_ok), true);
+  assert.equal(wasm.udiffDiagnose(fixed, files).every((h) => h.strictOk), true);
 });
 
 test('udiffRepair throws an Error with the problems when the default mode would refuse', () => {
@@ -151,7 +151,7 @@ test('udiffRepair throws an Error with the problems when the default mode would 
 test('udiffPatchFuzz flags where GNU patch with fuzz 2 would silently misapply', () => {
   const [r] = wasm.udiffPatchFuzz(TRAP, { 'prices.py': PRICES });
   assert.deepEqual(
-    [r.hunk, r.path, r.verdict, r.stated_line, r.patch_line, r.fuzz, r.safe_line],
+    [r.hunk, r.path, r.verdict, r.statedLine, r.patchLine, r.fuzz, r.safeLine],
     [1, 'prices.py', 'misplaced', 2, 2, 2, 6],
   );
   assert.match(r.message, /patch applies it at line 2 with fuzz 2, but the whole hunk matches only at line 6: a silent misapply/);
@@ -160,7 +160,7 @@ test('udiffPatchFuzz flags where GNU patch with fuzz 2 would silently misapply',
   assert.deepEqual(report.files[0].edits[0].lines, [6, 10]);
   // With the right line, patch agrees.
   const ok = wasm.udiffPatchFuzz(TRAP.replace('@@ -2,5 +2,5 @@', '@@ -6,5 +6,5 @@'), { 'prices.py': PRICES });
-  assert.deepEqual([ok[0].verdict, ok[0].patch_line], ['agrees', 6]);
+  assert.deepEqual([ok[0].verdict, ok[0].patchLine], ['agrees', 6]);
   assert.equal(wasm.udiffPatchFuzz(TRAP, {})[0].verdict, 'no_file');
 });
 

@@ -29,6 +29,8 @@ use std::collections::BTreeMap;
 
 /// One edit judged early.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "StreamEvent"))]
+#[serde(rename_all = "camelCase")]
 pub struct Event {
     /// The edit's path as resolved (empty when it has none).
     pub path: String,

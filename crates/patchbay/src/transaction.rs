@@ -20,7 +20,7 @@ use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
 use crate::scan::OutputLines;
-use crate::text::Text;
+use crate::text::{Text, Utf16Lines};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
@@ -187,6 +187,9 @@ pub fn run(
         // Borrowed, not copied: only a move needs the original text.
         let original = w.original;
         let mut f = finish(w, apply, truncated);
+        if let Some(text) = original {
+            Utf16Lines::new(text).mark(&mut f.edits);
+        }
         // A move: the old path is deleted, the new one created with the
         // edited (or unchanged) text.
         if let Some(to) =
@@ -338,6 +341,9 @@ pub fn run_alone(
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
             hold_back(&mut r, true);
         }
+        if let Some(text) = w.original {
+            Utf16Lines::new(text).mark(std::slice::from_mut(&mut r));
+        }
         out.push((w.path.clone(), r));
     }
     out
@@ -375,6 +381,8 @@ fn receipt(
         lines: None,
         message: None,
         output_lines: Some(out_lines),
+        from: None,
+        to: None,
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),

@@ -31,7 +31,8 @@ use std::collections::BTreeSet;
 
 /// A named piece of context (a folder summary, a project map).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
 pub struct Named {
     pub name: String,
     pub text: String,
@@ -40,7 +41,8 @@ pub struct Named {
 /// A file to send, with an optional outline to use instead of the
 /// heuristic line index (any [`Section`]s; they are normalised).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
 pub struct FileInput {
     pub path: String,
     pub text: String,
@@ -50,6 +52,7 @@ pub struct FileInput {
 /// Seed 003's output check: the reply is `items` of about `per_item`
 /// tokens each.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExpectedOutput {
     pub per_item: usize,
@@ -58,8 +61,10 @@ pub struct ExpectedOutput {
 
 /// Knobs of [`plan`]; every field has a default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct PlanOptions {
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     /// Files with more lines than this are sent as sections.
     pub index_threshold: usize,
@@ -83,7 +88,8 @@ impl Default for PlanOptions {
 
 /// Everything one model call should see.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PlanRequest"))]
+#[serde(rename_all = "camelCase", default)]
 pub struct Request {
     pub window: usize,
     pub system: String,
@@ -99,6 +105,8 @@ pub struct Request {
 
 /// One part of the prompt and what the plan did with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Part {
     /// `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
     pub kind: String,
@@ -112,6 +120,7 @@ pub struct Part {
 
 /// A section of a file in the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedSection {
     #[serde(flatten)]
@@ -125,6 +134,7 @@ pub struct PlannedSection {
 
 /// What is sent of one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct FilePlan {
     pub path: String,
@@ -145,6 +155,8 @@ pub struct FilePlan {
 
 /// The tokens of each kind of part that was kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Totals {
     pub system: usize,
     pub task: usize,
@@ -162,8 +174,11 @@ pub struct Totals {
 
 /// The answer of [`plan`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Plan {
     pub window: usize,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     pub totals: Totals,
     pub parts: Vec<Part>,
@@ -173,6 +188,7 @@ pub struct Plan {
 
 /// Why no plan exists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum PlanError {
     /// Even the minimum does not fit: `need` tokens for a `window`.

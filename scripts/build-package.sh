@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the npm package `patchbay` in packages/patchbay/: the three wasm
+# modules (core, syntax, exact tokens) with the `wasm` profile (size), their
+# wasm-bindgen glue, and the package version taken from the workspace. The
+# package's own sources (package.json, index.js, syntax.js, tokens.js,
+# worker.js, their .d.ts, README.md) are committed; what this writes into
+# core/, syntax/ and tokens/ is build output (gitignored).
+# Prints each module's size, and the syntax module's without grammars.
+# Needs `scripts/setup.sh wasm` (the wasm32 target, the matching CLI, clang).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+target_dir=${CARGO_TARGET_DIR:-target}
+pkg=packages/patchbay
+out=$target_dir/wasm32-unknown-unknown/wasm
+
+# The declarations are generated from the Rust types; a stale copy fails
+# `cargo test -p patchbay-types`, so building never changes them silently.
+cargo run -q -p patchbay-types >/dev/null
+
+size() { # label file
+  local raw gz
+  raw=$(wc -c <"$2")
+  gz=$(gzip -9 -c "$2" | wc -c)
+  printf 'build-package: %-28s %8d bytes, gzip -9 %7d bytes (%d KiB)\n' "$1" "$raw" "$gz" $((gz / 1024))
+}
+
+bindgen() { # crate dir
+  wasm-bindgen --target web --out-dir "$pkg/$2" "$out/$1.wasm"
+  node scripts/check-wasm-imports.mjs "$pkg/$2/${1}_bg.wasm"
+}
+
+cargo build --profile wasm --target wasm32-unknown-unknown -p patchbay-wasm -p patchbay-tokens-wasm
+bindgen patchbay_wasm core
+bindgen patchbay_tokens_wasm tokens
+
+cflags=$(bash scripts/wasm-cflags.sh)
+if [[ ${PATCHBAY_SYNTAX_SIZES:-} == 1 ]]; then
+  # The syntax module without grammars, then with each grammar alone.
+  for set in "" rust python javascript typescript go java c cpp; do
+    CFLAGS_wasm32_unknown_unknown=$cflags cargo build -q --profile wasm --target wasm32-unknown-unknown \
+      -p patchbay-syntax-wasm --no-default-features ${set:+--features $set}
+    size "syntax (${set:-no grammar})" "$out/patchbay_syntax_wasm.wasm"
+  done
+fi
+CFLAGS_wasm32_unknown_unknown=$cflags \
+  cargo build --profile wasm --target wasm32-unknown-unknown -p patchbay-syntax-wasm
+bindgen patchbay_syntax_wasm syntax
+
+version=$(cargo metadata --no-deps --format-version 1 |
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="patchbay").version))')
+node -e '
+  const fs = require("fs"); const f = process.argv[1];
+  const p = JSON.parse(fs.readFileSync(f, "utf8"));
+  if (p.version !== process.argv[2]) { p.version = process.argv[2]; fs.writeFileSync(f, JSON.stringify(p, null, 2) + "\n"); }
+' "$pkg/package.json" "$version"
+
+size core "$pkg/core/patchbay_wasm_bg.wasm"
+size syntax "$pkg/syntax/patchbay_syntax_wasm_bg.wasm"
+size tokens "$pkg/tokens/patchbay_tokens_wasm_bg.wasm"
