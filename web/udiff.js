@@ -3,7 +3,7 @@
 // and warns when GNU patch with its default fuzz would silently put a hunk
 // somewhere else (seed 000's lesson). Every answer comes from the core through
 // the wasm module; this file only lays it out.
-import { udiffDiagnose, udiffPatchFuzz, udiffRepair } from './pkg/patchbay_wasm.js';
+import { diagnoseUdiff, repairUdiff, simulatePatchFuzz } from './pkg/patchbay_wasm.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,7 +59,7 @@ function showHunks(hunks, fuzz) {
 function showRepair(reply, files) {
   $('copy-repaired').textContent = 'Copy';
   try {
-    $('repaired').value = udiffRepair(reply, files);
+    $('repaired').value = repairUdiff(files, reply);
     $('repair-note').textContent = 'A corrected diff that git apply accepts, with the same result as patchbay:';
     $('copy-repaired').disabled = false;
   } catch (e) {
@@ -76,8 +76,8 @@ export function showUdiff(files, reply, format) {
   if (panel.hidden) return;
   let hunks, fuzz, note;
   try {
-    hunks = udiffDiagnose(reply, files);
-    fuzz = udiffPatchFuzz(reply, files);
+    hunks = diagnoseUdiff(files, reply);
+    fuzz = simulatePatchFuzz(files, reply);
     const failing = hunks.filter((h) => !h.strictOk).length;
     note =
       hunks.length === 0

@@ -78,7 +78,12 @@ pub fn record<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
 fn misuse(what: &str, message: &str) -> JsValue {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let text = format!("{what}: {message}");
-    if message.starts_with("invalid value: integer") || message.starts_with("unknown variant") {
+    // JS numbers arrive as floats: a negative or fractional count is a
+    // number out of the range of the field, not a value of the wrong type.
+    let out_of_range = message.starts_with("invalid value: integer")
+        || message.starts_with("unknown variant")
+        || (message.starts_with("invalid type: floating point") && message.contains("expected u"));
+    if out_of_range {
         range_error(text)
     } else {
         type_error(text)

@@ -24,6 +24,21 @@ const TS_FILES: &'static str = r#"
 export type Files = Record<string, string>;
 "#;
 
+// Optional arguments as extern types, so the `.d.ts` says `options?: T | null`.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "ApplyOptions")]
+    pub type ApplyOptionsArg;
+    #[wasm_bindgen(typescript_type = "TagOptions")]
+    pub type TagOptionsArg;
+    #[wasm_bindgen(typescript_type = "CompareOptions")]
+    pub type CompareOptionsArg;
+    #[wasm_bindgen(typescript_type = "CheckOptions")]
+    pub type CheckOptionsArg;
+    #[wasm_bindgen(typescript_type = "Family")]
+    pub type FamilyArg;
+}
+
 #[wasm_bindgen(start)]
 fn start() {
     patchbay_js::install_panic_hook();
@@ -31,8 +46,8 @@ fn start() {
 
 /// The apply options, with the format name checked: an unknown name is a
 /// `RangeError` (the core's message lists the known ones).
-fn apply_options(value: Option<JsValue>) -> JsResult<ApplyOptions> {
-    let opt: ApplyOptions = options(value, "options")?;
+fn apply_options(value: Option<ApplyOptionsArg>) -> JsResult<ApplyOptions> {
+    let opt: ApplyOptions = options(value.map(JsValue::from), "options")?;
     if !patchbay::formats::names().contains(&opt.format.as_str()) {
         return Err(range_error(patchbay::UnknownFormat(opt.format)));
     }
@@ -45,7 +60,7 @@ fn apply_options(value: Option<JsValue>) -> JsResult<ApplyOptions> {
 pub fn apply_edits(
     #[wasm_bindgen(unchecked_param_type = "Files")] files: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] reply: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
+    options: Option<ApplyOptionsArg>,
 ) -> JsResult {
     let files = files_arg(&files)?;
     let reply = string(&reply, "reply")?;
@@ -79,14 +94,14 @@ pub fn formats() -> JsResult {
 /// The estimated token count of `text` for a model family (the core's
 /// default family when absent).
 #[wasm_bindgen(js_name = estimateTokens)]
-pub fn estimate_tokens(
-    text: &str,
-    #[wasm_bindgen(unchecked_param_type = "Family")] family: Option<String>,
-) -> JsResult<usize> {
-    let family = match family {
+pub fn estimate_tokens(text: &str, family: Option<FamilyArg>) -> JsResult<usize> {
+    let family = match family.map(JsValue::from) {
         None => patchbay::tokens::Family::default(),
-        Some(f) => patchbay::tokens::Family::from_name(&f)
-            .ok_or_else(|| range_error(format!("unknown model family {f:?}")))?,
+        Some(f) => {
+            let f = string(&f, "family")?;
+            patchbay::tokens::Family::from_name(&f)
+                .ok_or_else(|| range_error(format!("unknown model family {f:?}")))?
+        }
     };
     Ok(patchbay::tokens::estimate(text, family))
 }
@@ -94,12 +109,9 @@ pub fn estimate_tokens(
 /// Every format's canonical edit from `before` to `after`, its size, and
 /// the advised format.
 #[wasm_bindgen(unchecked_return_type = "Comparison")]
-pub fn compare(
-    before: &str,
-    after: &str,
-    #[wasm_bindgen(unchecked_param_type = "CompareOptions")] options: Option<JsValue>,
-) -> JsResult {
-    let opt: patchbay::advisor::CompareOptions = self::options(options, "options")?;
+pub fn compare(before: &str, after: &str, options: Option<CompareOptionsArg>) -> JsResult {
+    let opt: patchbay::advisor::CompareOptions =
+        self::options(options.map(JsValue::from), "options")?;
     to_js(&patchbay::advisor::compare(before, after, &opt))
 }
 
@@ -115,13 +127,10 @@ pub fn plan_budget(
 
 /// The tagged view `N:TAG content` of a file, for hashline edits.
 #[wasm_bindgen(js_name = tagView)]
-pub fn tag_view(
-    text: &str,
-    #[wasm_bindgen(unchecked_param_type = "TagOptions")] options: Option<JsValue>,
-) -> JsResult<String> {
+pub fn tag_view(text: &str, options: Option<TagOptionsArg>) -> JsResult<String> {
     Ok(patchbay::tags::view(
         text,
-        self::options(options, "options")?,
+        self::options(options.map(JsValue::from), "options")?,
     ))
 }
 
@@ -134,11 +143,8 @@ pub fn crc_view(path: &str, text: &str) -> String {
 /// Declared counts against what arrived (`Total: N`, `## Item n/N`, or a
 /// cut JSON reply), with the continuation prompt for a cut reply.
 #[wasm_bindgen(js_name = checkOutput, unchecked_return_type = "Checked")]
-pub fn check_output(
-    text: &str,
-    #[wasm_bindgen(unchecked_param_type = "CheckOptions")] options: Option<JsValue>,
-) -> JsResult {
-    let opt: patchbay::counts::CheckOptions = self::options(options, "options")?;
+pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
+    let opt: patchbay::counts::CheckOptions = self::options(options.map(JsValue::from), "options")?;
     to_js(&patchbay::counts::check(text, &opt))
 }
 
@@ -201,7 +207,7 @@ impl StreamParser {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Files")] files: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
+        options: Option<ApplyOptionsArg>,
     ) -> JsResult<StreamParser> {
         let files = files_arg(&files)?;
         let opt = apply_options(options)?;
