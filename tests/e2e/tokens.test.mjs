@@ -75,7 +75,7 @@ test('plan fits seed 002 and throws clearly when nothing fits', () => {
     task: 'Fix handler_40',
     files: [{ path: 'src/h.rs', text: file }],
   };
-  const p = wasm.plan(request);
+  const p = wasm.planBudget(request);
   const t = p.totals;
   assert.equal(t.system + t.task + t.reserve + t.memory + t.context + t.code + t.free, 8192);
   assert.equal(p.files[0].mode, 'sections');
@@ -84,7 +84,7 @@ test('plan fits seed 002 and throws clearly when nothing fits', () => {
   // An outline passed in replaces the heuristic.
   const lines = file.split('\n').length - 1;
   const outline = [{ name: 'head', kind: 'block', startLine: 1, endLine: 5 }, { name: 'rest', kind: 'block', startLine: 6, endLine: lines }];
-  const withOutline = wasm.plan({ ...request, window: 32000, files: [{ path: 'src/h.rs', text: file, sections: outline }] });
+  const withOutline = wasm.planBudget({ ...request, window: 32000, files: [{ path: 'src/h.rs', text: file, sections: outline }] });
   assert.deepEqual(withOutline.files[0].index.map((s) => s.name), ['head', 'rest']);
-  assert.throws(() => wasm.plan({ ...request, window: 1000 }), /more than the window of 1000/);
+  assert.throws(() => wasm.planBudget({ ...request, window: 1000 }), /more than the window of 1000/);
 });
