@@ -9,13 +9,14 @@
 #   scripts/setup.sh rust       rustfmt and clippy
 #   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
 #   scripts/setup.sh e2e        node packages of tests/e2e
+#   scripts/setup.sh package    node packages of tests/package (typescript)
 #   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e tools)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e package tools)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -95,14 +96,15 @@ setup_tools() {
   fi
 }
 
-setup_e2e() {
-  local dir=tests/e2e stamp=tests/e2e/node_modules/.patchbay-setup
+# node_packages DIR: installs DIR's node packages from its lock file.
+node_packages() {
+  local dir=$1 stamp=$1/node_modules/.patchbay-setup
   # Skip when node_modules was installed from this very lock file.
   if [ -f "$dir/package-lock.json" ] && [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then
-    say "tests/e2e node packages present"
+    say "$dir node packages present"
     return
   fi
-  say "installing tests/e2e node packages"
+  say "installing $dir node packages"
   # playwright-core never downloads browsers; this keeps any package from trying.
   export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
   if [ -f "$dir/package-lock.json" ]; then
@@ -113,9 +115,18 @@ setup_e2e() {
   cp "$dir/package-lock.json" "$stamp"
 }
 
+setup_e2e() {
+  node_packages tests/e2e
+}
+
+# The npm package's tests: typescript (pinned) for `tsc --strict`.
+setup_package() {
+  node_packages tests/package
+}
+
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e | tools) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, tools)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | package | tools) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, package, tools)" >&2; exit 2 ;;
   esac
 done
