@@ -15,15 +15,17 @@
 //! reading agrees with the whole one, so a push costs `O(chunk)` amortised
 //! for replies of bounded edits; else the text so far. The edits complete
 //! at one [`Stream::judge`] are located together, each alone, on their own
-//! spans ([`transaction::run_alone`]): one split and index of a file per
-//! judge that emits (`O(N)` for an `N`-byte file, as in the transaction),
-//! however many of its edits it emits.
+//! spans ([`transaction::run_alone`]), with each file's split and index
+//! built once for the whole stream ([`transaction::Prepared`], kept beside
+//! the files it borrows): `O(N)` once for an `N`-byte file, as in the
+//! transaction, however many edits the stream emits.
 
 mod tail;
 
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::report::Report;
 use crate::scan::OutputLines;
+use crate::transaction::Prepared;
 use crate::{formats, transaction, ApplyOptions};
 use std::collections::BTreeMap;
 
@@ -39,9 +41,25 @@ pub struct Event {
     pub receipt: Receipt,
 }
 
+self_cell::self_cell!(
+    /// The files and the per-file work ([`transaction::Prepared`]) of the
+    /// edits located early, built once per file for the whole stream.
+    struct Files {
+        owner: BTreeMap<String, String>,
+        #[not_covariant]
+        dependent: Prepared,
+    }
+);
+
+impl Files {
+    fn fresh(files: BTreeMap<String, String>) -> Self {
+        Files::new(files, |_| Prepared::default())
+    }
+}
+
 /// An incremental parser and locator for one reply.
 pub struct Stream {
-    files: BTreeMap<String, String>,
+    files: Files,
     opt: ApplyOptions,
     buf: String,
     /// The format, fixed by the first edit that was emitted.
@@ -104,7 +122,7 @@ impl Stream {
     /// does.
     pub fn new(files: BTreeMap<String, String>, opt: ApplyOptions) -> Self {
         Stream {
-            files,
+            files: Files::fresh(files),
             opt,
             buf: String::new(),
             format: None,
@@ -148,12 +166,16 @@ impl Stream {
 
     /// Whether the stream already knows the text of `path`.
     pub fn has_file(&self, path: &str) -> bool {
-        self.files.contains_key(path)
+        self.files.borrow_owner().contains_key(path)
     }
 
     /// Makes an existing file known before the edits that touch it are judged.
     pub fn add_file(&mut self, path: String, text: String) {
-        self.files.insert(path, text);
+        // The prepared work borrows the files: a new file starts it afresh.
+        let mut files =
+            std::mem::replace(&mut self.files, Files::fresh(BTreeMap::new())).into_owner();
+        files.insert(path, text);
+        self.files = Files::fresh(files);
     }
 
     /// The text received so far.
@@ -227,8 +249,8 @@ impl Stream {
     /// Judges what is complete in the text received so far (after files
     /// were added, say). The edits that became complete are located
     /// together, each alone against the original files
-    /// ([`transaction::run_alone`]): one split and index of a file serves
-    /// all of them.
+    /// ([`transaction::run_alone`]): the stream's one split and index of
+    /// each file serves all of them.
     pub fn judge(&mut self) -> Vec<Event> {
         let Some((name, parsed)) = self.parse.take() else {
             return vec![];
@@ -257,7 +279,10 @@ impl Stream {
         } else {
             let declared = self.head.declared(&self.buf);
             let opt = self.opt.transaction();
-            transaction::run_alone(name, &batch, declared, &self.files, &opt)
+            self.files
+                .with_dependent_mut(|files, prepared| {
+                    transaction::run_alone(name, &batch, declared, files, &opt, prepared)
+                })
                 .into_iter()
                 .map(|(path, receipt)| Event { path, receipt })
                 .collect()
@@ -287,7 +312,7 @@ impl Stream {
     /// on the whole text.
     pub fn finish(self) -> Report {
         let opt = self.opt;
-        match crate::apply(&self.buf, &self.files, &opt) {
+        match crate::apply(&self.buf, self.files.borrow_owner(), &opt) {
             Ok(r) => r,
             Err(e) => Report {
                 status: crate::Status::Failed,
