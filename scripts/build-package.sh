@@ -5,7 +5,8 @@
 # package's own sources (package.json, index.js, syntax.js, tokens.js,
 # worker.js, their .d.ts, README.md) are committed; what this writes into
 # core/, syntax/ and tokens/ is build output (gitignored).
-# Prints each module's size, and the syntax module's without grammars.
+# Prints each module's size; with PATCHBAY_SYNTAX_SIZES=1 also the syntax
+# module's without grammars and per grammar (scripts/syntax-sizes.sh).
 # Needs `scripts/setup.sh wasm` (the wasm32 target, the matching CLI, clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,12 +45,9 @@ bindgen patchbay_tokens_wasm tokens
 
 cflags=$(bash scripts/wasm-cflags.sh)
 if [[ ${PATCHBAY_SYNTAX_SIZES:-} == 1 ]]; then
-  # The syntax module without grammars, then with each grammar alone.
-  for set in "" rust python javascript typescript go java c cpp; do
-    CFLAGS_wasm32_unknown_unknown=$cflags cargo build -q --profile wasm --target wasm32-unknown-unknown \
-      -p patchbay-syntax-wasm --no-default-features ${set:+--features $set}
-    size "syntax (${set:-no grammar})" "$out/patchbay_syntax_wasm.wasm"
-  done
+  # The syntax module without grammars and with each grammar alone (one
+  # build each, so only on request).
+  bash scripts/syntax-sizes.sh none rust python javascript typescript go java c cpp
 fi
 CFLAGS_wasm32_unknown_unknown=$cflags \
   cargo build --profile wasm --target wasm32-unknown-unknown -p patchbay-syntax-wasm

@@ -58,17 +58,17 @@ depth: number,
 from: number, to: number, };
 
 /**
+ * What a symbol is. Names are lowercase in JSON and JS.
+ */
+
+export type SymbolKind = "function" | "method" | "class" | "struct" | "enum" | "union" | "trait" | "interface" | "impl" | "module" | "type" | "macro";
+
+/**
  * A range of the file: `bytes` is half-open `[start, end)` in the text as
  * given (a BOM counts), `lines` is 1-based and inclusive.
  */
 
 export type Span = { bytes: [number, number], lines: [number, number], };
-
-/**
- * What a symbol is. Names are lowercase in JSON and JS.
- */
-
-export type SymbolKind = "function" | "method" | "class" | "struct" | "enum" | "union" | "trait" | "interface" | "impl" | "module" | "type" | "macro";
 
 /**
  * One entry of [`sections`]: what a budget planner needs of a symbol.
@@ -166,29 +166,23 @@ code?: Code, files: Array<FileReport>,
 feedback: string, };
 
 /**
+ * Outcome of the whole transaction.
+ */
+
+export type Status = "applied" | "failed" | "truncated";
+
+/**
  * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
  * A code is never reused for another meaning; new ones are added at the end.
  */
 
 export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";
 
-/**
- * Outcome of the whole transaction.
- */
-
-export type Status = "applied" | "failed" | "truncated";
-
 export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
 /**
  * The new text of an applied or created file.
  */
 content?: string, };
-
-/**
- * What happened to one file.
- */
-
-export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
 
 /**
  * The typed receipt for one edit.
@@ -230,3 +224,9 @@ export type EditStatus = "applied" | "failed" | "skipped";
  */
 
 export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
+
+/**
+ * What happened to one file.
+ */
+
+export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";

@@ -49,11 +49,18 @@ stopReason: StopReason | null,
 overwrite: boolean, }>;
 
 /**
- * Why a model stopped generating, as its server reports it (Ollama's
- * `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
+ * How tags are computed.
  */
 
-export type StopReason = "stop" | "length";
+export type TagOptions = Partial<{ 
+/**
+ * Characters per tag, 2 to 8.
+ */
+len: number, 
+/**
+ * Whether the line number is part of the hashed text.
+ */
+withLine: boolean, }>;
 
 /**
  * The snapshot a caller keeps between showing files and applying edits:
@@ -81,24 +88,17 @@ crc32?: string,
 lines: Array<[number, number]>, }>;
 
 /**
- * How tags are computed.
- */
-
-export type TagOptions = Partial<{ 
-/**
- * Characters per tag, 2 to 8.
- */
-len: number, 
-/**
- * Whether the line number is part of the hashed text.
- */
-withLine: boolean, }>;
-
-/**
  * A rung of the ladder; the receipt records the one that found the match.
  */
 
 export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
+
+/**
+ * Why a model stopped generating, as its server reports it (Ollama's
+ * `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
+ */
+
+export type StopReason = "stop" | "length";
 
 export type Report = { status: Status, format: FormatName, 
 /**
@@ -111,29 +111,23 @@ code?: Code, files: Array<FileReport>,
 feedback: string, };
 
 /**
+ * Outcome of the whole transaction.
+ */
+
+export type Status = "applied" | "failed" | "truncated";
+
+/**
  * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
  * A code is never reused for another meaning; new ones are added at the end.
  */
 
 export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";
 
-/**
- * Outcome of the whole transaction.
- */
-
-export type Status = "applied" | "failed" | "truncated";
-
 export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
 /**
  * The new text of an applied or created file.
  */
 content?: string, };
-
-/**
- * What happened to one file.
- */
-
-export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
 
 /**
  * The typed receipt for one edit.
@@ -169,6 +163,12 @@ from?: number, to?: number, };
  */
 
 export type EditStatus = "applied" | "failed" | "skipped";
+
+/**
+ * What happened to one file.
+ */
+
+export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
 
 /**
  * One edit judged early.
@@ -274,6 +274,12 @@ reserve: number,
 memory: Array<string>, context: Array<Named>, task: string, files: Array<FileInput>, options: PlanOptions, }>;
 
 /**
+ * A named piece of context (a folder summary, a project map).
+ */
+
+export type Named = Partial<{ name: string, text: string, }>;
+
+/**
  * Knobs of [`plan`]; every field has a default.
  */
 
@@ -288,17 +294,17 @@ indexThreshold: number, lineNumbers: LineNumbers,
 overhead: number, expectedOutput: ExpectedOutput | null, }>;
 
 /**
+ * How an excerpt shows line numbers.
+ */
+
+export type LineNumbers = "sections" | "every";
+
+/**
  * Seed 003's output check: the reply is `items` of about `per_item`
  * tokens each.
  */
 
 export type ExpectedOutput = Partial<{ perItem: number, items: number, }>;
-
-/**
- * How an excerpt shows line numbers.
- */
-
-export type LineNumbers = "sections" | "every";
 
 /**
  * A file to send, with an optional outline to use instead of the
@@ -316,16 +322,39 @@ export type FileInput = Partial<{ path: string, text: string, sections: Array<Se
 export type Section = { name: string, kind: string, startLine: number, endLine: number, };
 
 /**
- * A named piece of context (a folder summary, a project map).
- */
-
-export type Named = Partial<{ name: string, text: string, }>;
-
-/**
  * The answer of [`plan`].
  */
 
 export type Plan = { window: number, tokenizer: string, totals: Totals, parts: Array<Part>, files: Array<FilePlan>, warnings: Array<string>, };
+
+/**
+ * The tokens of each kind of part that was kept.
+ */
+
+export type Totals = { system: number, task: number, reserve: number, overhead: number, memory: number, context: number, code: number, 
+/**
+ * The window less everything above: unused room.
+ */
+free: number, 
+/**
+ * What code could have had: the window less system, task, reserve,
+ * overhead, and the memory and context kept.
+ */
+codeBudget: number, };
+
+/**
+ * One part of the prompt and what the plan did with it.
+ */
+
+export type Part = { 
+/**
+ * `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
+ */
+kind: string, name: string, tokens: number, 
+/**
+ * `kept`, `dropped`, `trimmed`.
+ */
+status: string, reason: string, };
 
 /**
  * What is sent of one file.
@@ -366,35 +395,6 @@ export type PlannedSection = { tokens: number, selected: boolean,
  * Why it was chosen (or what made it a candidate).
  */
 reason: string, name: string, kind: string, startLine: number, endLine: number, };
-
-/**
- * The tokens of each kind of part that was kept.
- */
-
-export type Totals = { system: number, task: number, reserve: number, overhead: number, memory: number, context: number, code: number, 
-/**
- * The window less everything above: unused room.
- */
-free: number, 
-/**
- * What code could have had: the window less system, task, reserve,
- * overhead, and the memory and context kept.
- */
-codeBudget: number, };
-
-/**
- * One part of the prompt and what the plan did with it.
- */
-
-export type Part = { 
-/**
- * `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
- */
-kind: string, name: string, tokens: number, 
-/**
- * `kept`, `dropped`, `trimmed`.
- */
-status: string, reason: string, };
 
 /**
  * What [`check`] reads: the protocol the reply was asked to follow and the
