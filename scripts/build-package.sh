@@ -15,9 +15,10 @@ target_dir=${CARGO_TARGET_DIR:-target}
 pkg=packages/patchbay
 out=$target_dir/wasm32-unknown-unknown/wasm
 
-# The declarations are generated from the Rust types; a stale copy fails
-# `cargo test -p patchbay-types`, so building never changes them silently.
-cargo run -q -p patchbay-types >/dev/null
+# The declarations are generated from the Rust types and committed; a
+# build from stale ones stops here (`cargo run -p patchbay-types` rewrites
+# them).
+cargo run -q -p patchbay-types -- --check
 
 size() { # label file
   local raw gz
