@@ -1,4 +1,8 @@
-export * from './core/patchbay_wasm.js';
+export {
+  applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
+  compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
+} from './core/patchbay_wasm.js';
+export type * from './core/patchbay_wasm.js';
 import type { InitInput, SyncInitInput } from './load.js';
 export type { InitInput, SyncInitInput } from './load.js';
 /** Loads the module once: from `input`, else the .wasm beside the package's entry. */

@@ -3,7 +3,12 @@
 import glueInit, { initSync as glueInitSync } from './core/patchbay_wasm.js';
 import { wasmInput, wasmInputSync } from './load.js';
 
-export * from './core/patchbay_wasm.js';
+// Named, not `export *`: the glue also exports the module's start function
+// (it installs the panic hook), which is not part of the API.
+export {
+  applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
+  compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
+} from './core/patchbay_wasm.js';
 
 const url = new URL('./core/patchbay_wasm_bg.wasm', import.meta.url);
 let ready;

@@ -4,9 +4,10 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { installPackage } from './install.mjs';
 
-let pb;
+let pb, pbUrl;
 before(async () => {
-  pb = await import(installPackage().module('index.js'));
+  pbUrl = installPackage().module('index.js');
+  pb = await import(pbUrl);
   await pb.default();
 }, { timeout: 120_000 });
 
@@ -57,4 +58,13 @@ test('a finished StreamParser refuses more input; it is disposable', () => {
   assert.throws(() => p.finish(), TypeError);
   p.free();
   assert.equal(typeof pb.StreamParser.prototype[Symbol.dispose ?? 'free'], 'function');
+});
+
+test('each entry exports the API: the glue\'s functions, nothing internal', async () => {
+  const glue = await import(new URL('core/patchbay_wasm.js', pbUrl));
+  const internal = new Set(['default', 'initSync', 'start']);
+  const api = Object.keys(glue).filter((k) => !internal.has(k)).sort();
+  assert.deepEqual(Object.keys(pb).filter((k) => !internal.has(k)).sort(), api);
+  assert.equal(pb.start, undefined);
+  assert.ok(api.includes('applyEdits') && api.includes('StreamParser'));
 });

@@ -25,7 +25,7 @@ extern "C" {
     pub type JsSlice;
 }
 
-#[wasm_bindgen(start)]
+#[wasm_bindgen(start, skip_typescript)]
 fn start() {
     patchbay_js::install_panic_hook();
 }

@@ -14,7 +14,7 @@ use patchbay::tokens::{Family, Tokenizer};
 use patchbay_js::range_error;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(start)]
+#[wasm_bindgen(start, skip_typescript)]
 fn start() {
     patchbay_js::install_panic_hook();
 }

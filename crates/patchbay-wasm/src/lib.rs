@@ -39,7 +39,7 @@ extern "C" {
     pub type FamilyArg;
 }
 
-#[wasm_bindgen(start)]
+#[wasm_bindgen(start, skip_typescript)]
 fn start() {
     patchbay_js::install_panic_hook();
 }
