@@ -216,7 +216,8 @@ impl Stream {
             }
             _ => None,
         };
-        let parsed = match resumed {
+        let from_tail = resumed.is_some();
+        let mut parsed = match resumed {
             Some(new) => {
                 let mut p = self.parse.take().map(|p| p.1).unwrap_or_default();
                 let keep = self.complete;
@@ -229,7 +230,14 @@ impl Stream {
             }
             None => f.parse(&self.buf, &popt),
         };
-        self.complete = ready(name, &self.buf, &parsed.edits);
+        let mut complete = ready(name, &self.buf, &parsed.edits);
+        // A damaged edit read from the tail may count its output lines from
+        // the tail's start: complete, it is read from the top (`tail`).
+        if from_tail && complete == parsed.edits.len() && parsed.edits.last().is_some_and(damaged) {
+            parsed = f.parse(&self.buf, &popt);
+            complete = ready(name, &self.buf, &parsed.edits);
+        }
+        self.complete = complete;
         self.parse = Some((name, parsed));
     }
 
@@ -345,6 +353,11 @@ fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
     } else {
         edits.len()
     }
+}
+
+/// An edit the format could not read (a cut edit is not damaged: it waits).
+fn damaged(e: &Edit) -> bool {
+    matches!(&e.op, Op::Invalid { code, .. } if *code != Code::Truncated)
 }
 
 /// The file the prose above edit `i` names (mentions are in edit order).
