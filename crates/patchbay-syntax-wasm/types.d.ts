@@ -4,10 +4,29 @@
 export type FormatName = "search-replace" | "whole" | "apply-patch" | "hashline" | "lines" | "tool-call" | "udiff" | "auto";
 
 /**
- * The definitions of a file, in document order (parents before members).
+ * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
+ * A code is never reused for another meaning; new ones are added at the end.
  */
 
-export type Outline = { language: Language, symbols: Array<OutlineSymbol>, };
+export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";
+
+/**
+ * Status of one edit after a transaction.
+ */
+
+export type EditStatus = "applied" | "failed" | "skipped";
+
+export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
+/**
+ * The new text of an applied or created file.
+ */
+content?: string, };
+
+/**
+ * What happened to one file.
+ */
+
+export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
 
 /**
  * A language patchbay-syntax knows. Every variant exists whatever the
@@ -16,6 +35,18 @@ export type Outline = { language: Language, symbols: Array<OutlineSymbol>, };
  */
 
 export type Language = "rust" | "python" | "javascript" | "typescript" | "tsx" | "go" | "java" | "c" | "cpp";
+
+/**
+ * A rung of the ladder; the receipt records the one that found the match.
+ */
+
+export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
+
+/**
+ * The definitions of a file, in document order (parents before members).
+ */
+
+export type Outline = { language: Language, symbols: Array<OutlineSymbol>, };
 
 /**
  * One definition.
@@ -58,17 +89,43 @@ depth: number,
 from: number, to: number, };
 
 /**
- * What a symbol is. Names are lowercase in JSON and JS.
+ * The typed receipt for one edit.
  */
 
-export type SymbolKind = "function" | "method" | "class" | "struct" | "enum" | "union" | "trait" | "interface" | "impl" | "module" | "type" | "macro";
-
+export type Receipt = { 
 /**
- * A range of the file: `bytes` is half-open `[start, end)` in the text as
- * given (a BOM counts), `lines` is 1-based and inclusive.
+ * 1-based number of the edit in the output.
  */
+index: number, status: EditStatus, code?: Code, 
+/**
+ * The matcher level that located the edit.
+ */
+strategy?: Level, 
+/**
+ * 1-based inclusive line range in the original file that the edit
+ * replaced (`[n, n-1]` for an insertion before line n).
+ */
+lines?: [number, number], message?: string, 
+/**
+ * 1-based line range of the edit in the model output.
+ */
+outputLines?: [number, number], 
+/**
+ * `lines` as UTF-16 offsets into the original text, the way editors
+ * index a JS string: `from` where the first replaced line starts, `to`
+ * past the last one's line break (`from == to` for an insertion).
+ */
+from?: number, to?: number, };
 
-export type Span = { bytes: [number, number], lines: [number, number], };
+export type Report = { status: Status, format: FormatName, 
+/**
+ * Set when the failure is not tied to one edit (`no_edits`).
+ */
+code?: Code, files: Array<FileReport>, 
+/**
+ * Model-readable text: what failed and how to fix it.
+ */
+feedback: string, };
 
 /**
  * One entry of [`sections`]: what a budget planner needs of a symbol.
@@ -117,25 +174,6 @@ fileCrc: number,
 text: string, };
 
 /**
- * One syntax problem in a text.
- */
-
-export type SyntaxIssue = { 
-/**
- * `error` (text the grammar could not parse) or `missing` (a token
- * tree-sitter had to assume, such as a closing brace).
- */
-kind: string, 
-/**
- * 1-based inclusive lines in the text that has the issue.
- */
-lines: [number, number], 
-/**
- * `syntax error at `...`` or `missing `}``.
- */
-message: string, };
-
-/**
  * What a transaction on a slice runs on: the slice as a file of its own.
  */
 
@@ -155,15 +193,12 @@ files: { [key in string]: string }, };
 
 export type SliceResult = { report: Report, text: string, };
 
-export type Report = { status: Status, format: FormatName, 
 /**
- * Set when the failure is not tied to one edit (`no_edits`).
+ * A range of the file: `bytes` is half-open `[start, end)` in the text as
+ * given (a BOM counts), `lines` is 1-based and inclusive.
  */
-code?: Code, files: Array<FileReport>, 
-/**
- * Model-readable text: what failed and how to fix it.
- */
-feedback: string, };
+
+export type Span = { bytes: [number, number], lines: [number, number], };
 
 /**
  * Outcome of the whole transaction.
@@ -172,61 +207,26 @@ feedback: string, };
 export type Status = "applied" | "failed" | "truncated";
 
 /**
- * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
- * A code is never reused for another meaning; new ones are added at the end.
+ * What a symbol is. Names are lowercase in JSON and JS.
  */
 
-export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";
-
-export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
-/**
- * The new text of an applied or created file.
- */
-content?: string, };
+export type SymbolKind = "function" | "method" | "class" | "struct" | "enum" | "union" | "trait" | "interface" | "impl" | "module" | "type" | "macro";
 
 /**
- * The typed receipt for one edit.
+ * One syntax problem in a text.
  */
 
-export type Receipt = { 
+export type SyntaxIssue = { 
 /**
- * 1-based number of the edit in the output.
+ * `error` (text the grammar could not parse) or `missing` (a token
+ * tree-sitter had to assume, such as a closing brace).
  */
-index: number, status: EditStatus, code?: Code, 
+kind: string, 
 /**
- * The matcher level that located the edit.
+ * 1-based inclusive lines in the text that has the issue.
  */
-strategy?: Level, 
+lines: [number, number], 
 /**
- * 1-based inclusive line range in the original file that the edit
- * replaced (`[n, n-1]` for an insertion before line n).
+ * `syntax error at `...`` or `missing `}``.
  */
-lines?: [number, number], message?: string, 
-/**
- * 1-based line range of the edit in the model output.
- */
-outputLines?: [number, number], 
-/**
- * `lines` as UTF-16 offsets into the original text, the way editors
- * index a JS string: `from` where the first replaced line starts, `to`
- * past the last one's line break (`from == to` for an insertion).
- */
-from?: number, to?: number, };
-
-/**
- * Status of one edit after a transaction.
- */
-
-export type EditStatus = "applied" | "failed" | "skipped";
-
-/**
- * A rung of the ladder; the receipt records the one that found the match.
- */
-
-export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
-
-/**
- * What happened to one file.
- */
-
-export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
+message: string, };

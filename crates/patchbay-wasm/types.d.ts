@@ -49,72 +49,17 @@ stopReason: StopReason | null,
 overwrite: boolean, }>;
 
 /**
- * How tags are computed.
+ * What [`check`] reads: the protocol the reply was asked to follow and the
+ * server's stop reason, when known.
  */
 
-export type TagOptions = Partial<{ 
-/**
- * Characters per tag, 2 to 8.
- */
-len: number, 
-/**
- * Whether the line number is part of the hashed text.
- */
-withLine: boolean, }>;
+export type CheckOptions = Partial<{ protocol: Protocol, stopReason: string | null, }>;
 
 /**
- * The snapshot a caller keeps between showing files and applying edits:
- * path -> what was shown. Serialises as a plain JSON object, e.g.
- * `{"src/app.py": {"crc32": "1a2b3c4d", "lines": [[10, 305419896]]}}`, so
- * the CLI and JavaScript can keep it as JSON.
+ * The check of a reply and the prompt that asks for the rest of it.
  */
 
-export type SeenLines = { [key in string]: SeenFile };
-
-/**
- * What the model was shown of one file.
- */
-
-export type SeenFile = Partial<{ 
-/**
- * CRC-32 of the whole file when it was shown (hex, as in the view
- * header). With `lines` empty it means the whole file was shown
- * (`file-crc` mode); with `lines` it only tells that nothing changed.
- */
-crc32?: string, 
-/**
- * The lines shown: `(1-based line, line_hash)`, in any order.
- */
-lines: Array<[number, number]>, }>;
-
-/**
- * A rung of the ladder; the receipt records the one that found the match.
- */
-
-export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
-
-/**
- * Why a model stopped generating, as its server reports it (Ollama's
- * `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
- */
-
-export type StopReason = "stop" | "length";
-
-export type Report = { status: Status, format: FormatName, 
-/**
- * Set when the failure is not tied to one edit (`no_edits`).
- */
-code?: Code, files: Array<FileReport>, 
-/**
- * Model-readable text: what failed and how to fix it.
- */
-feedback: string, };
-
-/**
- * Outcome of the whole transaction.
- */
-
-export type Status = "applied" | "failed" | "truncated";
+export type Checked = { check: OutputCheck, continuation: string, };
 
 /**
  * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
@@ -122,74 +67,6 @@ export type Status = "applied" | "failed" | "truncated";
  */
 
 export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";
-
-export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
-/**
- * The new text of an applied or created file.
- */
-content?: string, };
-
-/**
- * The typed receipt for one edit.
- */
-
-export type Receipt = { 
-/**
- * 1-based number of the edit in the output.
- */
-index: number, status: EditStatus, code?: Code, 
-/**
- * The matcher level that located the edit.
- */
-strategy?: Level, 
-/**
- * 1-based inclusive line range in the original file that the edit
- * replaced (`[n, n-1]` for an insertion before line n).
- */
-lines?: [number, number], message?: string, 
-/**
- * 1-based line range of the edit in the model output.
- */
-outputLines?: [number, number], 
-/**
- * `lines` as UTF-16 offsets into the original text, the way editors
- * index a JS string: `from` where the first replaced line starts, `to`
- * past the last one's line break (`from == to` for an insertion).
- */
-from?: number, to?: number, };
-
-/**
- * Status of one edit after a transaction.
- */
-
-export type EditStatus = "applied" | "failed" | "skipped";
-
-/**
- * What happened to one file.
- */
-
-export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
-
-/**
- * One edit judged early.
- */
-
-export type StreamEvent = { 
-/**
- * The edit's path as resolved (empty when it has none).
- */
-path: string, 
-/**
- * The receipt of the edit located on its own against the original.
- * Overlaps with later edits are only known at the end.
- */
-receipt: Receipt, };
-
-/**
- * A guess of the format of an output, with a confidence in `0.0..=1.0`.
- */
-
-export type Detection = { format: FormatName, confidence: number, reason: string, };
 
 /**
  * Options of [`compare`]; every field has a default.
@@ -230,74 +107,16 @@ changeRatio: number, tokenizer: string,
 formats: Array<FormatCost>, recommendation: Recommendation, };
 
 /**
- * One format's canonical edit.
+ * A guess of the format of an output, with a confidence in `0.0..=1.0`.
  */
 
-export type FormatCost = { format: FormatName, bytes: number, tokens: number, 
-/**
- * The edit applied to BEFORE gives AFTER exactly.
- */
-unambiguous: boolean, 
-/**
- * Why it did not, when it did not.
- */
-problem?: string, edit: string, };
+export type Detection = { format: FormatName, confidence: number, reason: string, };
 
 /**
- * The advice.
+ * Status of one edit after a transaction.
  */
 
-export type Recommendation = { 
-/**
- * A format name, or `none` when nothing changes.
- */
-format: FormatName, reason: string, };
-
-/**
- * A model family: which vocabulary the count should match.
- */
-
-export type Family = "o200k_base" | "cl100k_base" | "llama3" | "qwen2" | "deepseek_v3" | "gemma";
-
-/**
- * Everything one model call should see.
- */
-
-export type PlanRequest = Partial<{ window: number, system: string, 
-/**
- * Tokens reserved for the reply.
- */
-reserve: number, 
-/**
- * Oldest first.
- */
-memory: Array<string>, context: Array<Named>, task: string, files: Array<FileInput>, options: PlanOptions, }>;
-
-/**
- * A named piece of context (a folder summary, a project map).
- */
-
-export type Named = Partial<{ name: string, text: string, }>;
-
-/**
- * Knobs of [`plan`]; every field has a default.
- */
-
-export type PlanOptions = Partial<{ tokenizer: string, 
-/**
- * Files with more lines than this are sent as sections.
- */
-indexThreshold: number, lineNumbers: LineNumbers, 
-/**
- * Tokens the chat template adds around the messages.
- */
-overhead: number, expectedOutput: ExpectedOutput | null, }>;
-
-/**
- * How an excerpt shows line numbers.
- */
-
-export type LineNumbers = "sections" | "every";
+export type EditStatus = "applied" | "failed" | "skipped";
 
 /**
  * Seed 003's output check: the reply is `items` of about `per_item`
@@ -307,54 +126,17 @@ export type LineNumbers = "sections" | "every";
 export type ExpectedOutput = Partial<{ perItem: number, items: number, }>;
 
 /**
+ * A model family: which vocabulary the count should match.
+ */
+
+export type Family = "o200k_base" | "cl100k_base" | "llama3" | "qwen2" | "deepseek_v3" | "gemma";
+
+/**
  * A file to send, with an optional outline to use instead of the
  * heuristic line index (any [`Section`]s; they are normalised).
  */
 
 export type FileInput = Partial<{ path: string, text: string, sections: Array<Section> | null, }>;
-
-/**
- * A part of a file: 1-based inclusive line range, a name (the symbol it
- * defines, when there is one) and a kind (`function`, `class`, `impl`,
- * `heading`, `imports`, `block`, ...).
- */
-
-export type Section = { name: string, kind: string, startLine: number, endLine: number, };
-
-/**
- * The answer of [`plan`].
- */
-
-export type Plan = { window: number, tokenizer: string, totals: Totals, parts: Array<Part>, files: Array<FilePlan>, warnings: Array<string>, };
-
-/**
- * The tokens of each kind of part that was kept.
- */
-
-export type Totals = { system: number, task: number, reserve: number, overhead: number, memory: number, context: number, code: number, 
-/**
- * The window less everything above: unused room.
- */
-free: number, 
-/**
- * What code could have had: the window less system, task, reserve,
- * overhead, and the memory and context kept.
- */
-codeBudget: number, };
-
-/**
- * One part of the prompt and what the plan did with it.
- */
-
-export type Part = { 
-/**
- * `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
- */
-kind: string, name: string, tokens: number, 
-/**
- * `kept`, `dropped`, `trimmed`.
- */
-status: string, reason: string, };
 
 /**
  * What is sent of one file.
@@ -386,130 +168,17 @@ index: Array<PlannedSection>,
  */
 excerpt: string, };
 
+export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
 /**
- * A section of a file in the plan.
+ * The new text of an applied or created file.
  */
-
-export type PlannedSection = { tokens: number, selected: boolean, 
-/**
- * Why it was chosen (or what made it a candidate).
- */
-reason: string, name: string, kind: string, startLine: number, endLine: number, };
+content?: string, };
 
 /**
- * What [`check`] reads: the protocol the reply was asked to follow and the
- * server's stop reason, when known.
+ * What happened to one file.
  */
 
-export type CheckOptions = Partial<{ protocol: Protocol, stopReason: string | null, }>;
-
-/**
- * The labels of a reply protocol.
- */
-
-export type Protocol = Partial<{ total: string, order: string, 
-/**
- * Heading word of an item: `## <heading> n/N`.
- */
-heading: string, 
-/**
- * Field labels, in order; each item has all of them.
- */
-fields: Array<string>, 
-/**
- * Index into `fields` of the one that locates an item (file:line).
- */
-location: number, }>;
-
-/**
- * The check of a reply and the prompt that asks for the rest of it.
- */
-
-export type Checked = { check: OutputCheck, continuation: string, };
-
-/**
- * What [`check_output`] found.
- */
-
-export type OutputCheck = { declaredTotal: number | null, order: string | null, items: Array<Item>, 
-/**
- * Number of the last complete item.
- */
-lastComplete: number | null, 
-/**
- * A partial item after the last complete one was dropped.
- */
-droppedPartial: boolean, json: boolean, } & ({ "verdict": "complete" } | { "verdict": "truncated", missing: number | null, } | { "verdict": "inconsistent", reason: string, });
-
-/**
- * One complete item.
- */
-
-export type Item = { 
-/**
- * Its number `n` and the total `N` it declares.
- */
-n: number, of: number | null, 
-/**
- * Field values in protocol order.
- */
-fields: Array<string>, 
-/**
- * The locating field's value.
- */
-location: string, };
-
-/**
- * The kit of one format.
- */
-
-export type Kit = { format: FormatName, 
-/**
- * What the system prompt says about the format.
- */
-instructions: string, 
-/**
- * What the model is shown of the file in this format (a tagged view
- * for hashline, numbered lines for lines, the plain file otherwise).
- */
-exampleView: string, 
-/**
- * A perfect reply to [`EXAMPLE_TASK`].
- */
-exampleReply: string, 
-/**
- * Estimated o200k tokens of the instructions and of the whole system
- * prompt (instructions + example): what the kit costs in a context.
- */
-instructionTokens: number, systemPromptTokens: number, };
-
-/**
- * Everything found about one hunk.
- */
-
-export type HunkDiagnosis = { 
-/**
- * 1-based number of the hunk in the output.
- */
-hunk: number, 
-/**
- * The file it targets, as written.
- */
-path: string | null, 
-/**
- * 1-based output line of its `@@` header.
- */
-outputLine: number, header: string, 
-/**
- * Strict mode (exact context, counts and markers as `git apply`
- * wants them) applies it.
- */
-strictOk: boolean, 
-/**
- * Where the default mode applies it: 1-based first and last original
- * line replaced (`[n, n-1]` inserts before line n).
- */
-lenientLines: [number, number] | null, findings: Array<Finding>, };
+export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
 
 /**
  * One thing found about a hunk.
@@ -526,6 +195,20 @@ fatal: boolean, };
  */
 
 export type FindingKind = "truncated" | "no_numbers" | "old_count" | "new_count" | "missing_prefix" | "blank_line" | "unsupported" | "no_path" | "path_escape" | "file_missing" | "file_exists" | "creates" | "deletes" | "no_context" | "found" | "offset" | "by_hint" | "git_anchor" | "tolerated" | "reread" | "ambiguous" | "not_found";
+
+/**
+ * One format's canonical edit.
+ */
+
+export type FormatCost = { format: FormatName, bytes: number, tokens: number, 
+/**
+ * The edit applied to BEFORE gives AFTER exactly.
+ */
+unambiguous: boolean, 
+/**
+ * Why it did not, when it did not.
+ */
+problem?: string, edit: string, };
 
 /**
  * Where GNU `patch` would put one hunk.
@@ -572,3 +255,320 @@ safeLine: number | null, verdict: FuzzVerdict, message: string, };
  */
 
 export type FuzzVerdict = "agrees" | "misplaced" | "no_safe_place" | "rejected" | "malformed" | "not_reached" | "no_file" | "skipped" | "unsupported";
+
+/**
+ * Everything found about one hunk.
+ */
+
+export type HunkDiagnosis = { 
+/**
+ * 1-based number of the hunk in the output.
+ */
+hunk: number, 
+/**
+ * The file it targets, as written.
+ */
+path: string | null, 
+/**
+ * 1-based output line of its `@@` header.
+ */
+outputLine: number, header: string, 
+/**
+ * Strict mode (exact context, counts and markers as `git apply`
+ * wants them) applies it.
+ */
+strictOk: boolean, 
+/**
+ * Where the default mode applies it: 1-based first and last original
+ * line replaced (`[n, n-1]` inserts before line n).
+ */
+lenientLines: [number, number] | null, findings: Array<Finding>, };
+
+/**
+ * One complete item.
+ */
+
+export type Item = { 
+/**
+ * Its number `n` and the total `N` it declares.
+ */
+n: number, of: number | null, 
+/**
+ * Field values in protocol order.
+ */
+fields: Array<string>, 
+/**
+ * The locating field's value.
+ */
+location: string, };
+
+/**
+ * The kit of one format.
+ */
+
+export type Kit = { format: FormatName, 
+/**
+ * What the system prompt says about the format.
+ */
+instructions: string, 
+/**
+ * What the model is shown of the file in this format (a tagged view
+ * for hashline, numbered lines for lines, the plain file otherwise).
+ */
+exampleView: string, 
+/**
+ * A perfect reply to [`EXAMPLE_TASK`].
+ */
+exampleReply: string, 
+/**
+ * Estimated o200k tokens of the instructions and of the whole system
+ * prompt (instructions + example): what the kit costs in a context.
+ */
+instructionTokens: number, systemPromptTokens: number, };
+
+/**
+ * A rung of the ladder; the receipt records the one that found the match.
+ */
+
+export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" | "unicode";
+
+/**
+ * How an excerpt shows line numbers.
+ */
+
+export type LineNumbers = "sections" | "every";
+
+/**
+ * A named piece of context (a folder summary, a project map).
+ */
+
+export type Named = Partial<{ name: string, text: string, }>;
+
+/**
+ * What [`check_output`] found.
+ */
+
+export type OutputCheck = { declaredTotal: number | null, order: string | null, items: Array<Item>, 
+/**
+ * Number of the last complete item.
+ */
+lastComplete: number | null, 
+/**
+ * A partial item after the last complete one was dropped.
+ */
+droppedPartial: boolean, json: boolean, } & ({ "verdict": "complete" } | { "verdict": "truncated", missing: number | null, } | { "verdict": "inconsistent", reason: string, });
+
+/**
+ * One part of the prompt and what the plan did with it.
+ */
+
+export type Part = { 
+/**
+ * `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
+ */
+kind: string, name: string, tokens: number, 
+/**
+ * `kept`, `dropped`, `trimmed`.
+ */
+status: string, reason: string, };
+
+/**
+ * The answer of [`plan`].
+ */
+
+export type Plan = { window: number, tokenizer: string, totals: Totals, parts: Array<Part>, files: Array<FilePlan>, warnings: Array<string>, };
+
+/**
+ * Knobs of [`plan`]; every field has a default.
+ */
+
+export type PlanOptions = Partial<{ tokenizer: string, 
+/**
+ * Files with more lines than this are sent as sections.
+ */
+indexThreshold: number, lineNumbers: LineNumbers, 
+/**
+ * Tokens the chat template adds around the messages.
+ */
+overhead: number, expectedOutput: ExpectedOutput | null, }>;
+
+/**
+ * Everything one model call should see.
+ */
+
+export type PlanRequest = Partial<{ window: number, system: string, 
+/**
+ * Tokens reserved for the reply.
+ */
+reserve: number, 
+/**
+ * Oldest first.
+ */
+memory: Array<string>, context: Array<Named>, task: string, files: Array<FileInput>, options: PlanOptions, }>;
+
+/**
+ * A section of a file in the plan.
+ */
+
+export type PlannedSection = { tokens: number, selected: boolean, 
+/**
+ * Why it was chosen (or what made it a candidate).
+ */
+reason: string, name: string, kind: string, startLine: number, endLine: number, };
+
+/**
+ * The labels of a reply protocol.
+ */
+
+export type Protocol = Partial<{ total: string, order: string, 
+/**
+ * Heading word of an item: `## <heading> n/N`.
+ */
+heading: string, 
+/**
+ * Field labels, in order; each item has all of them.
+ */
+fields: Array<string>, 
+/**
+ * Index into `fields` of the one that locates an item (file:line).
+ */
+location: number, }>;
+
+/**
+ * The typed receipt for one edit.
+ */
+
+export type Receipt = { 
+/**
+ * 1-based number of the edit in the output.
+ */
+index: number, status: EditStatus, code?: Code, 
+/**
+ * The matcher level that located the edit.
+ */
+strategy?: Level, 
+/**
+ * 1-based inclusive line range in the original file that the edit
+ * replaced (`[n, n-1]` for an insertion before line n).
+ */
+lines?: [number, number], message?: string, 
+/**
+ * 1-based line range of the edit in the model output.
+ */
+outputLines?: [number, number], 
+/**
+ * `lines` as UTF-16 offsets into the original text, the way editors
+ * index a JS string: `from` where the first replaced line starts, `to`
+ * past the last one's line break (`from == to` for an insertion).
+ */
+from?: number, to?: number, };
+
+/**
+ * The advice.
+ */
+
+export type Recommendation = { 
+/**
+ * A format name, or `none` when nothing changes.
+ */
+format: FormatName, reason: string, };
+
+export type Report = { status: Status, format: FormatName, 
+/**
+ * Set when the failure is not tied to one edit (`no_edits`).
+ */
+code?: Code, files: Array<FileReport>, 
+/**
+ * Model-readable text: what failed and how to fix it.
+ */
+feedback: string, };
+
+/**
+ * A part of a file: 1-based inclusive line range, a name (the symbol it
+ * defines, when there is one) and a kind (`function`, `class`, `impl`,
+ * `heading`, `imports`, `block`, ...).
+ */
+
+export type Section = { name: string, kind: string, startLine: number, endLine: number, };
+
+/**
+ * What the model was shown of one file.
+ */
+
+export type SeenFile = Partial<{ 
+/**
+ * CRC-32 of the whole file when it was shown (hex, as in the view
+ * header). With `lines` empty it means the whole file was shown
+ * (`file-crc` mode); with `lines` it only tells that nothing changed.
+ */
+crc32?: string, 
+/**
+ * The lines shown: `(1-based line, line_hash)`, in any order.
+ */
+lines: Array<[number, number]>, }>;
+
+/**
+ * The snapshot a caller keeps between showing files and applying edits:
+ * path -> what was shown. Serialises as a plain JSON object, e.g.
+ * `{"src/app.py": {"crc32": "1a2b3c4d", "lines": [[10, 305419896]]}}`, so
+ * the CLI and JavaScript can keep it as JSON.
+ */
+
+export type SeenLines = { [key in string]: SeenFile };
+
+/**
+ * Outcome of the whole transaction.
+ */
+
+export type Status = "applied" | "failed" | "truncated";
+
+/**
+ * Why a model stopped generating, as its server reports it (Ollama's
+ * `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
+ */
+
+export type StopReason = "stop" | "length";
+
+/**
+ * One edit judged early.
+ */
+
+export type StreamEvent = { 
+/**
+ * The edit's path as resolved (empty when it has none).
+ */
+path: string, 
+/**
+ * The receipt of the edit located on its own against the original.
+ * Overlaps with later edits are only known at the end.
+ */
+receipt: Receipt, };
+
+/**
+ * How tags are computed.
+ */
+
+export type TagOptions = Partial<{ 
+/**
+ * Characters per tag, 2 to 8.
+ */
+len: number, 
+/**
+ * Whether the line number is part of the hashed text.
+ */
+withLine: boolean, }>;
+
+/**
+ * The tokens of each kind of part that was kept.
+ */
+
+export type Totals = { system: number, task: number, reserve: number, overhead: number, memory: number, context: number, code: number, 
+/**
+ * The window less everything above: unused room.
+ */
+free: number, 
+/**
+ * What code could have had: the window less system, task, reserve,
+ * overhead, and the memory and context kept.
+ */
+codeBudget: number, };

@@ -13,11 +13,13 @@ use std::collections::HashSet;
 use ts_rs::{Config, TypeVisitor, TS};
 
 /// Declarations collected from root types and everything they name, each
-/// once, in the order first reached.
+/// once.
 struct Decls {
     cfg: Config,
     seen: HashSet<TypeId>,
-    out: Vec<String>,
+    /// (name, declaration); sorted by name when written, since the order
+    /// ts-rs visits dependencies in is not stable between builds.
+    out: Vec<(String, String)>,
     /// Types a caller writes (options, requests): every field optional, as
     /// serde's `default` reads them.
     inputs: &'static [&'static str],
@@ -36,7 +38,7 @@ impl TypeVisitor for Decls {
             decl
         };
         let docs = T::docs().map(|d| format!("{d}\n")).unwrap_or_default();
-        self.out.push(format!("{docs}export {decl}"));
+        self.out.push((name, format!("{docs}export {decl}")));
         T::visit_dependencies(self);
     }
 }
@@ -59,10 +61,11 @@ impl Decls {
         }
     }
 
-    fn text(self, head: &str) -> String {
+    fn text(mut self, head: &str) -> String {
+        self.out.sort();
         let mut s = String::from(HEADER);
         s.push_str(head);
-        for d in self.out {
+        for (_, d) in self.out {
             s.push('\n');
             s.push_str(&d);
             s.push('\n');
