@@ -10,13 +10,14 @@
 #   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
 #   scripts/setup.sh e2e        node packages of tests/e2e
 #   scripts/setup.sh web        node packages of web/ (esbuild, CodeMirror, lz-string)
+#   scripts/setup.sh package    node packages of tests/package (typescript)
 #   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web tools)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -121,9 +122,12 @@ setup_e2e() { npm_packages tests/e2e; }
 # the lock file) and the CodeMirror packages it bundles.
 setup_web() { npm_packages web; }
 
+# The npm package's tests: typescript (pinned) for `tsc --strict`.
+setup_package() { npm_packages tests/package; }
+
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e | web | tools) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, tools)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | web | package | tools) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools)" >&2; exit 2 ;;
   esac
 done

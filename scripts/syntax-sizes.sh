@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Sizes of the syntax module (web/pkg-syntax) per set of grammars: builds
+# Sizes of the syntax module (patchbay/syntax, web/pkg-syntax) per set of grammars: builds
 # patchbay-syntax-wasm with each language alone, with none (the tree-sitter
-# runtime and the binding only) and with all, runs wasm-bindgen on each, and
+# runtime, the binding and the parts of the core a slice uses) and with all, runs wasm-bindgen on each, and
 # prints a Markdown table of raw and gzip -9 sizes. See docs/benchmarks.md.
 #
 #   scripts/syntax-sizes.sh                 the default sets
 #   scripts/syntax-sizes.sh rust,python     only these sets (comma-separated
 #                                           features; "none" for the runtime)
-# Needs what scripts/setup.sh wasm installs. Each set is one release build
-# (the grammars' C is compiled once and reused); about half a minute each.
+# Needs what scripts/setup.sh wasm installs. Each set is one build with the
+# package's `wasm` profile and wasm-bindgen flags (scripts/build-package.sh),
+# so the sizes are the package's; the grammars' C is compiled once and
+# reused. `PATCHBAY_SYNTAX_SIZES=1 scripts/build-package.sh` runs it too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -30,11 +32,11 @@ for set in "${sets[@]}"; do
     *) features=(--features "$set") ;;
   esac
   echo "syntax-sizes: building $set" >&2
-  CFLAGS_wasm32_unknown_unknown=$cflags cargo build --release --target wasm32-unknown-unknown \
+  CFLAGS_wasm32_unknown_unknown=$cflags cargo build --profile wasm --target wasm32-unknown-unknown \
     -p patchbay-syntax-wasm --no-default-features "${features[@]}" >&2
   rm -rf "$tmp/pkg"
-  wasm-bindgen --target web --out-dir "$tmp/pkg" \
-    "$target_dir/wasm32-unknown-unknown/release/patchbay_syntax_wasm.wasm"
+  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp/pkg" \
+    "$target_dir/wasm32-unknown-unknown/wasm/patchbay_syntax_wasm.wasm"
   module="$tmp/pkg/patchbay_syntax_wasm_bg.wasm"
   node scripts/check-wasm-imports.mjs "$module" >&2
   raw=$(wc -c <"$module")

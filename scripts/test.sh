@@ -47,5 +47,6 @@ step "hostile inputs, full size (release)" cargo test --release -p patchbay --te
 step "syntax hostile inputs, full size (release)" cargo test --release -p patchbay-syntax --test hostile
 step "fuzz smoke (15 s a target)" env FUZZ_SEED=1 bash scripts/fuzz.sh 15
 step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
-step "build web (wasm + glue + import check)" bash scripts/build-web.sh
+step "build package + web (wasm, glue, import check)" bash scripts/build-web.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'
+step "package: packed tarball, node + chromium" bash -c 'cd tests/package && node --test'

@@ -8,9 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 const pkg = new URL('../../web/pkg-syntax/', import.meta.url);
 if (!existsSync(new URL('patchbay_syntax_wasm_bg.wasm', pkg))) throw new Error('web/pkg-syntax is missing: run scripts/build-web.sh');
 const syntax = await import(new URL('patchbay_syntax_wasm.js', pkg));
+// applyToSlice composes the syntax module with the core module: the
+// package's entry (scripts/build-package.sh builds it with the page's).
+const composed = await import(new URL('../../packages/patchbay/syntax.js', import.meta.url));
 
 before(() => {
   syntax.initSync({ module: readFileSync(new URL('patchbay_syntax_wasm_bg.wasm', pkg)) });
+  composed.initSync();
 });
 
 const RUST = [
@@ -86,7 +90,7 @@ test('outlines a Python file: nested classes, decorators', () => {
     ['top', 'function', [13, 15], 0],
   ]);
   assert.deepEqual(o.symbols[2].leading.lines, [8, 8], 'the decorator leads the method');
-  assert.deepEqual(syntax.sections('app.py', PYTHON)[3], { name: 'top', kind: 'function', start_line: 13, end_line: 15 });
+  assert.deepEqual(syntax.sections('app.py', PYTHON)[3], { name: 'top', kind: 'function', startLine: 13, endLine: 15 });
 });
 
 test('slice, edit, splice: the file changes only there; a changed file is refused', () => {
@@ -103,7 +107,7 @@ test('slice, edit, splice: the file changes only there; a changed file is refuse
 test('applyToSlice: a SEARCH/REPLACE reply against the slice lands in the file with mapped lines', () => {
   const s = syntax.slice('src/lib.rs', RUST, 'Greeter::hello');
   const reply = 'src/lib.rs\n<<<<<<< SEARCH\n    format!("Hello, {}", self.name)\n=======\n    format!("Hey, {}!", self.name)\n>>>>>>> REPLACE\n';
-  const { report, text } = syntax.applyToSlice(RUST, s, reply, { format: 'search-replace' });
+  const { report, text } = composed.applyToSlice(RUST, s, reply, { format: 'search-replace' });
   assert.equal(report.status, 'applied');
   assert.equal(text, RUST.replace('"Hello, {}"', '"Hey, {}!"'));
   assert.deepEqual(report.files[0].edits[0].lines, [10, 10], 'line 3 of the slice is line 10 of the file');

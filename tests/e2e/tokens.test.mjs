@@ -56,7 +56,7 @@ test('compare lists every format and advises', () => {
   const after = before.replace('compute(200)', 'compute(201)');
   const c = wasm.compare(before, after, { path: 'src/values.rs' });
   assert.equal(c.formats.length, wasm.formats().length - 1); // all but `auto`
-  assert.equal(c.changed_lines, 1);
+  assert.equal(c.changedLines, 1);
   const rec = c.formats.find((f) => f.format === c.recommendation.format);
   assert.ok(rec.unambiguous && rec.format !== 'whole', c.recommendation.reason);
   assert.ok(rec.edit.includes('compute(201)'));
@@ -75,7 +75,7 @@ test('plan fits an 8k agent and throws clearly when nothing fits', () => {
     task: 'Fix handler_40',
     files: [{ path: 'src/h.rs', text: file }],
   };
-  const p = wasm.plan(request);
+  const p = wasm.planBudget(request);
   const t = p.totals;
   assert.equal(t.system + t.task + t.reserve + t.memory + t.context + t.code + t.free, 8192);
   assert.equal(p.files[0].mode, 'sections');
@@ -84,7 +84,7 @@ test('plan fits an 8k agent and throws clearly when nothing fits', () => {
   // An outline passed in replaces the heuristic.
   const lines = file.split('\n').length - 1;
   const outline = [{ name: 'head', kind: 'block', startLine: 1, endLine: 5 }, { name: 'rest', kind: 'block', startLine: 6, endLine: lines }];
-  const withOutline = wasm.plan({ ...request, window: 32000, files: [{ path: 'src/h.rs', text: file, sections: outline }] });
+  const withOutline = wasm.planBudget({ ...request, window: 32000, files: [{ path: 'src/h.rs', text: file, sections: outline }] });
   assert.deepEqual(withOutline.files[0].index.map((s) => s.name), ['head', 'rest']);
-  assert.throws(() => wasm.plan({ ...request, window: 1000 }), /more than the window of 1000/);
+  assert.throws(() => wasm.planBudget({ ...request, window: 1000 }), /more than the window of 1000/);
 });

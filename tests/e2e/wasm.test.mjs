@@ -80,7 +80,7 @@ test('formats, detectFormat and render', () => {
 test('bad arguments throw a JS Error with a message', () => {
   assert.throws(() => wasm.applyEdits({ 'a.py': 'x\n' }, 'x', { format: 'nope' }), (e) => e instanceof Error && /unknown format "nope"/.test(e.message));
   assert.throws(() => wasm.applyEdits({ 'a.py': 'x\n' }, 'x', { maxLevel: 'psychic' }), (e) => e instanceof Error && /unknown variant `psychic`/.test(e.message));
-  assert.throws(() => wasm.applyEdits({ 'a.py': 42 }, 'x'), (e) => e instanceof Error && /expected a string/.test(e.message));
+  assert.throws(() => wasm.applyEdits({ 'a.py': 42 }, 'x'), (e) => e instanceof TypeError && /must be a string/.test(e.message));
   assert.throws(() => wasm.render('nope', 'a', '', ''), (e) => e instanceof Error && /unknown format/.test(e.message));
 });
 
@@ -90,14 +90,14 @@ test('tag view, declared-count check and prompt kit from the core', () => {
   assert.match(wasm.crcView('a.txt', 'x\n'), /^# file: a\.txt crc32=[0-9a-f]{8}/);
   const item = (n) => `## Item ${n}/3\n- Location: a.rs:${n}\n- Severity: low\n- Claim: c\n- Quote: q\n`;
   const cut = `Total: 3\nOrder: file\n${item(1)}${item(2)}## Item 3/3\n- Loc`;
-  const r = wasm.checkOutput(cut, 'length');
+  const r = wasm.checkOutput(cut, { stopReason: 'length' });
   assert.equal(r.check.verdict, 'truncated');
   assert.equal(r.check.missing, 1);
   assert.equal(r.check.items.length, 2);
   assert.match(r.continuation, /from 3\/3/);
   const kit = wasm.promptKit('search-replace');
-  assert.ok(kit.instruction_tokens > 20, String(kit.instruction_tokens));
-  assert.match(kit.example_reply, /<<<<<<< SEARCH/);
+  assert.ok(kit.instructionTokens > 20, String(kit.instructionTokens));
+  assert.match(kit.exampleReply, /<<<<<<< SEARCH/);
   assert.throws(() => wasm.promptKit('nope'), /no prompt kit/);
 });
 
@@ -109,25 +109,25 @@ const BROKEN = '```diff\n--- a/app.py\n+++ b/app.py\n@@ -14,3 +14,3 @@\ndef gree
 const PRICES = 'import math\n\ndef net(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef gross(amount):\n    value = amount * 1.0\n    return round(value, 2)\n\ndef tax(amount):\n    return gross(amount) - net(amount)\n';
 const TRAP = '--- a/prices.py\n+++ b/prices.py\n@@ -2,5 +2,5 @@\n \n def gross(amount):\n     value = amount * 1.0\n-    return round(value, 2)\n+    return round(value * 1.2, 2)\n \n';
 
-test('udiffDiagnose explains each hunk as plain objects', () => {
-  const [d, ...rest] = wasm.udiffDiagnose(BROKEN, { 'app.py': APP });
+test('diagnoseUdiff explains each hunk as plain objects', () => {
+  const [d, ...rest] = wasm.diagnoseUdiff({ 'app.py': APP }, BROKEN);
   assert.equal(rest.length, 0);
   assert.equal(Object.getPrototypeOf(d), Object.prototype);
   assert.deepEqual(
-    [d.hunk, d.path, d.output_line, d.header, d.strict_ok, d.lenient_lines],
+    [d.hunk, d.path, d.outputLine, d.header, d.strictOk, d.lenientLines],
     [1, 'app.py', 4, '@@ -14,3 +14,3 @@', false, [1, 3]],
   );
   assert.deepEqual(d.findings.map((f) => [f.kind, f.fatal]), [['missing_prefix', true], ['offset', false], ['git_anchor', false]]);
   assert.match(d.findings[0].message, /line 1 of the hunk lacks its prefix \(output line 5: `def greet\(name\):`\)/);
   assert.equal(d.findings[1].message, 'context found at line 1, header says 14');
   // A missing file and a reply without a diff are data too.
-  assert.equal(wasm.udiffDiagnose(BROKEN, {})[0].findings.at(-1).kind, 'file_missing');
-  assert.deepEqual(wasm.udiffDiagnose('no diff here', {}), []);
+  assert.equal(wasm.diagnoseUdiff({}, BROKEN)[0].findings.at(-1).kind, 'file_missing');
+  assert.deepEqual(wasm.diagnoseUdiff({}, 'no diff here'), []);
 });
 
-test('udiffRepair returns a diff that git-style strict mode applies, to the same result', () => {
+test('repairUdiff returns a diff that git-style strict mode applies, to the same result', () => {
   const files = { 'app.py': APP };
-  const fixed = wasm.udiffRepair(BROKEN, files);
+  const fixed = wasm.repairUdiff(files, BROKEN);
   assert.equal(
     fixed,
     'diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1,6 +1,6 @@\n def greet(name):\n     name = name.strip()\n-    print("Hello, " + name)\n+    print("Hello, " + name.title())\n \n \n def main():\n',
@@ -135,23 +135,23 @@ test('udiffRepair returns a diff that git-style strict mode applies, to the same
   const strict = wasm.applyEdits(files, fixed, { format: 'udiff', strict: true });
   assert.equal(strict.status, 'applied');
   assert.equal(strict.files[0].content, wasm.applyEdits(files, BROKEN).files[0].content);
-  assert.equal(wasm.udiffDiagnose(fixed, files).every((h) => h.strict_ok), true);
+  assert.equal(wasm.diagnoseUdiff(files, fixed).every((h) => h.strictOk), true);
 });
 
-test('udiffRepair throws an Error with the problems when the default mode would refuse', () => {
+test('repairUdiff throws an Error with the problems when the default mode would refuse', () => {
   const gone = BROKEN.replace('def greet(name):', 'def hello(name):');
   assert.throws(
-    () => wasm.udiffRepair(gone, { 'app.py': APP }),
+    () => wasm.repairUdiff({ 'app.py': APP }, gone),
     (e) => e instanceof Error && /^cannot repair: app\.py, hunk 1 \(output line 4\): the context was not found/.test(e.message)
       && Array.isArray(e.problems) && e.problems.length === 1,
   );
-  assert.throws(() => wasm.udiffRepair('no diff here', {}), (e) => e instanceof Error && /holds no unified diff/.test(e.message));
+  assert.throws(() => wasm.repairUdiff({}, 'no diff here'), (e) => e instanceof Error && /holds no unified diff/.test(e.message));
 });
 
-test('udiffPatchFuzz flags where GNU patch with fuzz 2 would silently misapply', () => {
-  const [r] = wasm.udiffPatchFuzz(TRAP, { 'prices.py': PRICES });
+test('simulatePatchFuzz flags where GNU patch with fuzz 2 would silently misapply', () => {
+  const [r] = wasm.simulatePatchFuzz({ 'prices.py': PRICES }, TRAP);
   assert.deepEqual(
-    [r.hunk, r.path, r.verdict, r.stated_line, r.patch_line, r.fuzz, r.safe_line],
+    [r.hunk, r.path, r.verdict, r.statedLine, r.patchLine, r.fuzz, r.safeLine],
     [1, 'prices.py', 'misplaced', 2, 2, 2, 6],
   );
   assert.match(r.message, /patch applies it at line 2 with fuzz 2, but the whole hunk matches only at line 6: a silent misapply/);
@@ -159,13 +159,13 @@ test('udiffPatchFuzz flags where GNU patch with fuzz 2 would silently misapply',
   const report = wasm.applyEdits({ 'prices.py': PRICES }, TRAP);
   assert.deepEqual(report.files[0].edits[0].lines, [6, 10]);
   // With the right line, patch agrees.
-  const ok = wasm.udiffPatchFuzz(TRAP.replace('@@ -2,5 +2,5 @@', '@@ -6,5 +6,5 @@'), { 'prices.py': PRICES });
-  assert.deepEqual([ok[0].verdict, ok[0].patch_line], ['agrees', 6]);
-  assert.equal(wasm.udiffPatchFuzz(TRAP, {})[0].verdict, 'no_file');
+  const ok = wasm.simulatePatchFuzz({ 'prices.py': PRICES }, TRAP.replace('@@ -2,5 +2,5 @@', '@@ -6,5 +6,5 @@'));
+  assert.deepEqual([ok[0].verdict, ok[0].patchLine], ['agrees', 6]);
+  assert.equal(wasm.simulatePatchFuzz({}, TRAP)[0].verdict, 'no_file');
 });
 
-test('the udiff tools throw a JS Error for bad files arguments', () => {
-  for (const f of [wasm.udiffDiagnose, wasm.udiffRepair, wasm.udiffPatchFuzz]) {
-    assert.throws(() => f(TRAP, { 'prices.py': 42 }), (e) => e instanceof Error && /expected a string/.test(e.message), f.name);
+test('the udiff tools throw a TypeError for bad files arguments', () => {
+  for (const f of [wasm.diagnoseUdiff, wasm.repairUdiff, wasm.simulatePatchFuzz]) {
+    assert.throws(() => f({ 'prices.py': 42 }, TRAP), (e) => e instanceof TypeError && /must be a string/.test(e.message), f.name);
   }
 });

@@ -672,7 +672,7 @@ fn check_output_exit_codes_and_continuation() {
     );
     let o = run_in(&sb.dir, &["check-output", "cut.txt", "--json"], None);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!(v["declared_total"], 3);
+    assert_eq!(v["declaredTotal"], 3);
     assert_eq!(v["verdict"], "truncated");
 }
 
@@ -783,8 +783,8 @@ fn diagnose_explains_repairs_and_simulates_fuzz() {
     );
     let o = run_in(&sb.dir, &["diagnose", "d.diff", "--json"], None);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!(v[0]["strict_ok"], false);
-    assert_eq!(v[0]["lenient_lines"], serde_json::json!([12, 14]));
+    assert_eq!(v[0]["strictOk"], false);
+    assert_eq!(v[0]["lenientLines"], serde_json::json!([12, 14]));
     // The repaired diff applies strictly.
     let o = run_in(&sb.dir, &["diagnose", "d.diff", "--repair"], None);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -810,7 +810,7 @@ fn diagnose_explains_repairs_and_simulates_fuzz() {
     // written, so wherever patch puts it, it is not a safe place.
     let o = run_in(&sb.dir, &["diagnose", "d.diff", "--fuzz", "--json"], None);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!(v[0]["safe_line"], Value::Null);
+    assert_eq!(v[0]["safeLine"], Value::Null);
     assert_ne!(v[0]["verdict"], "agrees", "{}", o.stdout);
 }
 

@@ -27,6 +27,8 @@ use tree_sitter::Node;
 
 /// One syntax problem in a text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct SyntaxIssue {
     /// `error` (text the grammar could not parse) or `missing` (a token
     /// tree-sitter had to assume, such as a closing brace).
@@ -39,6 +41,7 @@ pub struct SyntaxIssue {
 
 /// How [`check_report`] treats new syntax errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Policy {
     /// Append a warning to the receipt of the edit that caused it.
@@ -51,6 +54,8 @@ pub enum Policy {
 
 /// The new syntax issues of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct FileIssues {
     pub path: String,
     pub issues: Vec<SyntaxIssue>,

@@ -13,6 +13,7 @@ use std::fmt;
 /// features; one whose grammar is not compiled in fails with
 /// [`Error::LanguageDisabled`] when it is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     Rust,

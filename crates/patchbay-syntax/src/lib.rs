@@ -48,7 +48,7 @@ pub use check::{check_report, new_issues, FileIssues, Policy, SyntaxIssue};
 pub use lang::Language;
 pub use outline::{outline, sections, Kind, Outline, Section, Span, Symbol};
 pub use slice::Slice;
-pub use splice::apply_to_slice;
+pub use splice::{apply_to_slice, slice_input, splice_report, SliceInput, SliceResult};
 pub use walk::{MAX_DEPTH, MAX_QUALIFIED};
 
 use std::fmt;

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 /// What a symbol is. Names are lowercase in JSON and JS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "SymbolKind"))]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Function,
@@ -68,6 +70,8 @@ impl Kind {
 /// A range of the file: `bytes` is half-open `[start, end)` in the text as
 /// given (a BOM counts), `lines` is 1-based and inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Span {
     pub bytes: [usize; 2],
     pub lines: [usize; 2],
@@ -75,6 +79,9 @@ pub struct Span {
 
 /// One definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "OutlineSymbol"))]
+#[serde(rename_all = "camelCase")]
 pub struct Symbol {
     pub name: String,
     /// The name with its enclosing symbols: `Greeter::hello` (Rust, C,
@@ -89,19 +96,28 @@ pub struct Symbol {
     /// Its leading doc comments and attributes, decorators or annotations
     /// (those inside the definition too, so it may overlap `span`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub leading: Option<Span>,
     /// The lines a slice of this symbol takes: from its first leading line
     /// to its last line, 1-based inclusive.
     pub lines: [usize; 2],
     /// Index of the enclosing symbol in [`Outline::symbols`].
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub parent: Option<usize>,
     /// 0 for top-level symbols.
     pub depth: usize,
+    /// `span` in UTF-16 offsets (JS string indices), for editors.
+    #[serde(default)]
+    pub from: usize,
+    #[serde(default)]
+    pub to: usize,
 }
 
 /// The definitions of a file, in document order (parents before members).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Outline {
     pub language: Language,
     pub symbols: Vec<Symbol>,
@@ -109,6 +125,8 @@ pub struct Outline {
 
 /// One entry of [`sections`]: what a budget planner needs of a symbol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Section {
     /// The qualified name.
     pub name: String,
@@ -130,9 +148,15 @@ pub fn outline(text: &str, lang: Language) -> Result<Outline, Error> {
     };
     let body = body.as_ref();
     let tree = lang::parse(body, lang)?;
+    let mut symbols = crate::walk::collect(tree.root_node(), body, base, lang);
+    let bytes: Vec<usize> = symbols.iter().flat_map(|s| s.span.bytes).collect();
+    let units = patchbay::text::utf16_offsets(text, &bytes);
+    for (s, u) in symbols.iter_mut().zip(units.chunks(2)) {
+        (s.from, s.to) = (u[0], u[1]);
+    }
     Ok(Outline {
         language: lang,
-        symbols: crate::walk::collect(tree.root_node(), body, base, lang),
+        symbols,
     })
 }
 

@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 /// A symbol cut out of a file. Its JSON is what `patchbay slice --json`
 /// prints and `patchbay splice` reads back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Slice {
     /// The file's path as given; the virtual file has the same name.
     pub path: String,

@@ -120,18 +120,59 @@ pub fn apply_to_slice(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(Report, String), Error> {
+    let input = slice_input(original, slice)?;
+    let mut opt = opt.clone();
+    if opt.default_path.is_none() {
+        opt.default_path = Some(input.path.clone());
+    }
+    let report = patchbay::apply(output, &input.files, &opt)
+        .map_err(|e| Error::UnknownFormat(e.to_string()))?;
+    splice_report(original, slice, report)
+}
+
+/// What a transaction on a slice runs on: the slice as a file of its own.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SliceInput {
+    /// The slice's path made relative; the default path of its edits.
+    pub path: String,
+    /// That one file, path -> the slice's text.
+    pub files: BTreeMap<String, String>,
+}
+
+/// What applying a reply to a slice gives: the report and the new file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SliceResult {
+    pub report: Report,
+    pub text: String,
+}
+
+/// The first half of [`apply_to_slice`]: the slice checked against
+/// `original` and turned into files for the core's `apply`. A binding whose
+/// core lives in another module runs `apply` there and passes its report to
+/// [`splice_report`].
+pub fn slice_input(original: &str, slice: &Slice) -> Result<SliceInput, Error> {
     validate(slice)?;
     check_fresh(original, slice)?;
     // A slice made up by hand could claim line 0; check before shifting.
     check_lines(slice.lines, Text::new(original).len())?;
     let path = virtual_path(&slice.path);
     let files = BTreeMap::from([(path.clone(), slice.text.clone())]);
-    let mut opt = opt.clone();
-    if opt.default_path.is_none() {
-        opt.default_path = Some(path.clone());
-    }
-    let mut report =
-        patchbay::apply(output, &files, &opt).map_err(|e| Error::UnknownFormat(e.to_string()))?;
+    Ok(SliceInput { path, files })
+}
+
+/// The second half of [`apply_to_slice`]: the report of `apply` on the
+/// slice's file, with its receipts moved to `original`'s lines, and the
+/// new file.
+pub fn splice_report(
+    original: &str,
+    slice: &Slice,
+    mut report: Report,
+) -> Result<(Report, String), Error> {
+    let SliceInput { path, .. } = slice_input(original, slice)?;
     let shift = slice.lines[0] - 1;
     let mut new_text = original.to_owned();
     for f in report.files.iter_mut().filter(|f| f.path == path) {
@@ -149,6 +190,11 @@ pub fn apply_to_slice(
             f.content = Some(new_text.clone());
             f.status = FileStatus::Applied;
         }
+    }
+    // Receipts' UTF-16 offsets, too, point into the original file.
+    let utf16 = patchbay::text::Utf16Lines::new(original);
+    for f in report.files.iter_mut().filter(|f| f.path == path) {
+        utf16.mark(&mut f.edits);
     }
     Ok((report, new_text))
 }

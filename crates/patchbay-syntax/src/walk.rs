@@ -135,6 +135,8 @@ pub(crate) fn collect(root: Node, src: &str, base: usize, lang: Language) -> Vec
             lines: [first_line, span.lines[1]],
             parent: f.parent,
             depth,
+            from: 0,
+            to: 0,
         });
         if let Some((members, _)) = def.members.filter(|_| depth + 1 < MAX_DEPTH) {
             // The members' node among the definition's children, so that a

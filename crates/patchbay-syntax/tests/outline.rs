@@ -126,7 +126,9 @@ fn outline_json_has_the_documented_shape() {
                 "name": "f", "qualified": "f", "kind": "function",
                 "span": {"bytes": [19, 32], "lines": [3, 3]},
                 "leading": {"bytes": [0, 18], "lines": [1, 2]},
-                "lines": [1, 3], "depth": 0
+                "lines": [1, 3], "depth": 0,
+                // ASCII: the UTF-16 offsets are the byte offsets.
+                "from": 19, "to": 32
             }]
         })
     );

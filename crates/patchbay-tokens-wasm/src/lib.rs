@@ -11,12 +11,19 @@
 //! tokenizer overflowed wasm's default 1 MB.
 
 use patchbay::tokens::{Family, Tokenizer};
+use patchbay_js::range_error;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(start, skip_typescript)]
+fn start() {
+    patchbay_js::install_panic_hook();
+}
+
+/// An encoding this module cannot count exactly is a `RangeError`.
 fn exact(name: &str) -> Result<Tokenizer, JsValue> {
-    let family = Family::from_name(name)
-        .ok_or_else(|| js_sys::Error::new(&format!("unknown encoding {name:?}")))?;
-    Tokenizer::exact(family).map_err(|e| js_sys::Error::new(&e.to_string()).into())
+    let family =
+        Family::from_name(name).ok_or_else(|| range_error(format!("unknown encoding {name:?}")))?;
+    Tokenizer::exact(family).map_err(range_error)
 }
 
 /// The exact token count of `text` (special-token text counts as text).

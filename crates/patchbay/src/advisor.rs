@@ -16,11 +16,13 @@ use std::collections::BTreeMap;
 
 /// Options of [`compare`]; every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct CompareOptions {
     /// The path the edits name (an absolute path is shortened to its file
     /// name, as a model would write it).
     pub path: String,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     /// Files with fewer lines than this are rewritten whole.
     pub whole_below_lines: usize,
@@ -41,7 +43,10 @@ impl Default for CompareOptions {
 
 /// One format's canonical edit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct FormatCost {
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: String,
     pub bytes: usize,
     pub tokens: usize,
@@ -49,20 +54,26 @@ pub struct FormatCost {
     pub unambiguous: bool,
     /// Why it did not, when it did not.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub problem: Option<String>,
     pub edit: String,
 }
 
 /// The advice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Recommendation {
     /// A format name, or `none` when nothing changes.
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: String,
     pub reason: String,
 }
 
 /// What [`compare`] found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Comparison {
     pub lines_before: usize,
     pub lines_after: usize,
@@ -71,6 +82,7 @@ pub struct Comparison {
     pub changed_lines: usize,
     /// `changed_lines` over the lines of BEFORE.
     pub change_ratio: f64,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     /// Cheapest first.
     pub formats: Vec<FormatCost>,

@@ -31,6 +31,7 @@ pub const COMMON_HEADINGS: [&str; 8] = [
 
 /// The labels of a reply protocol.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct Protocol {
     pub total: String,
@@ -95,6 +96,8 @@ impl Protocol {
 
 /// One complete item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Item {
     /// Its number `n` and the total `N` it declares.
     pub n: usize,
@@ -107,6 +110,7 @@ pub struct Item {
 
 /// The judgement of a reply.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {
     Complete,
@@ -122,6 +126,8 @@ pub enum Verdict {
 
 /// What [`check_output`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct OutputCheck {
     pub declared_total: Option<usize>,
     pub order: Option<String>,
@@ -391,6 +397,35 @@ fn complete_objects(text: &str) -> Vec<serde_json::Value> {
         }
     }
     out
+}
+
+/// What [`check`] reads: the protocol the reply was asked to follow and the
+/// server's stop reason, when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(default, rename_all = "camelCase")]
+pub struct CheckOptions {
+    pub protocol: Protocol,
+    pub stop_reason: Option<String>,
+}
+
+/// The check of a reply and the prompt that asks for the rest of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Checked {
+    pub check: OutputCheck,
+    pub continuation: String,
+}
+
+/// [`check_output`] with its [`continuation_prompt`].
+pub fn check(text: &str, opt: &CheckOptions) -> Checked {
+    let check = check_output(text, &opt.protocol, opt.stop_reason.as_deref());
+    let continuation = continuation_prompt(&check, &opt.protocol);
+    Checked {
+        check,
+        continuation,
+    }
 }
 
 /// The second request after a cut: names the received items only by their

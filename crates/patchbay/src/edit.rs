@@ -11,6 +11,7 @@ use std::ops::Range;
 /// CLI.
 /// A code is never reused for another meaning; new ones are added at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
     NotFound,
@@ -192,6 +193,7 @@ pub struct Parsed {
 
 /// Status of one edit after a transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EditStatus {
     Applied,
@@ -202,22 +204,38 @@ pub enum EditStatus {
 
 /// The typed receipt for one edit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Receipt {
     /// 1-based number of the edit in the output.
     pub index: usize,
     pub status: EditStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub code: Option<Code>,
     /// The matcher level that located the edit.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub strategy: Option<Level>,
     /// 1-based inclusive line range in the original file that the edit
     /// replaced (`[n, n-1]` for an insertion before line n).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub lines: Option<[usize; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub message: Option<String>,
     /// 1-based line range of the edit in the model output.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub output_lines: Option<[usize; 2]>,
+    /// `lines` as UTF-16 offsets into the original text, the way editors
+    /// index a JS string: `from` where the first replaced line starts, `to`
+    /// past the last one's line break (`from == to` for an insertion).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub from: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub to: Option<usize>,
 }

@@ -53,8 +53,10 @@ use std::collections::BTreeMap;
 
 /// Options of [`apply`]: the format (`auto` detects it) and the transaction.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: String,
     pub partial: bool,
     /// Target for edits without a path.
@@ -85,6 +87,7 @@ pub struct ApplyOptions {
 /// Why a model stopped generating, as its server reports it (Ollama's
 /// `done_reason`, OpenAI's `finish_reason`, Anthropic's `stop_reason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// It ended on its own (`stop`, `end_turn`, `stop_sequence`).

@@ -31,6 +31,7 @@ use std::cell::OnceCell;
 
 /// A rung of the ladder; the receipt records the one that found the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     Exact,

@@ -17,7 +17,10 @@ pub const EXAMPLE_TASK: &str =
 
 /// The kit of one format.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Kit {
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: &'static str,
     /// What the system prompt says about the format.
     pub instructions: String,

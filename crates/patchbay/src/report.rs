@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Outcome of the whole transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Applied,
@@ -17,6 +18,7 @@ pub enum Status {
 
 /// What happened to one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FileStatus {
     /// Edited in place.
@@ -30,21 +32,28 @@ pub enum FileStatus {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct FileReport {
     pub path: String,
     pub status: FileStatus,
     pub edits: Vec<Receipt>,
     /// The new text of an applied or created file.
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub content: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
     pub status: Status,
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: String,
     /// Set when the failure is not tied to one edit (`no_edits`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub code: Option<Code>,
     pub files: Vec<FileReport>,
     /// Model-readable text: what failed and how to fix it.

@@ -40,7 +40,8 @@ pub fn line_hash(line: &str) -> u32 {
 
 /// What the model was shown of one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
 pub struct SeenFile {
     /// CRC-32 of the whole file when it was shown (hex, as in the view
     /// header). With `lines` empty it means the whole file was shown
@@ -51,6 +52,7 @@ pub struct SeenFile {
         deserialize_with = "hex_de",
         skip_serializing_if = "Option::is_none"
     )]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
     pub crc: Option<u32>,
     /// The lines shown: `(1-based line, line_hash)`, in any order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -92,6 +94,7 @@ pub fn parse_crc(s: &str) -> Option<u32> {
 /// `{"src/app.py": {"crc32": "1a2b3c4d", "lines": [[10, 305419896]]}}`, so
 /// the CLI and JavaScript can keep it as JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct SeenLines(pub BTreeMap<String, SeenFile>);
 

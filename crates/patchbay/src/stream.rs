@@ -15,20 +15,24 @@
 //! reading agrees with the whole one, so a push costs `O(chunk)` amortised
 //! for replies of bounded edits; else the text so far. The edits complete
 //! at one [`Stream::judge`] are located together, each alone, on their own
-//! spans ([`transaction::run_alone`]): one split and index of a file per
-//! judge that emits (`O(N)` for an `N`-byte file, as in the transaction),
-//! however many of its edits it emits.
+//! spans ([`transaction::run_alone`]), with each file's split and index
+//! built once for the whole stream ([`transaction::Prepared`], kept beside
+//! the files it borrows): `O(N)` once for an `N`-byte file, as in the
+//! transaction, however many edits the stream emits.
 
 mod tail;
 
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::report::Report;
 use crate::scan::OutputLines;
+use crate::transaction::Prepared;
 use crate::{formats, transaction, ApplyOptions};
 use std::collections::BTreeMap;
 
 /// One edit judged early.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "StreamEvent"))]
+#[serde(rename_all = "camelCase")]
 pub struct Event {
     /// The edit's path as resolved (empty when it has none).
     pub path: String,
@@ -37,9 +41,25 @@ pub struct Event {
     pub receipt: Receipt,
 }
 
+self_cell::self_cell!(
+    /// The files and the per-file work ([`transaction::Prepared`]) of the
+    /// edits located early, built once per file for the whole stream.
+    struct Files {
+        owner: BTreeMap<String, String>,
+        #[not_covariant]
+        dependent: Prepared,
+    }
+);
+
+impl Files {
+    fn fresh(files: BTreeMap<String, String>) -> Self {
+        Files::new(files, |_| Prepared::default())
+    }
+}
+
 /// An incremental parser and locator for one reply.
 pub struct Stream {
-    files: BTreeMap<String, String>,
+    files: Files,
     opt: ApplyOptions,
     buf: String,
     /// The format, fixed by the first edit that was emitted.
@@ -102,7 +122,7 @@ impl Stream {
     /// does.
     pub fn new(files: BTreeMap<String, String>, opt: ApplyOptions) -> Self {
         Stream {
-            files,
+            files: Files::fresh(files),
             opt,
             buf: String::new(),
             format: None,
@@ -146,12 +166,16 @@ impl Stream {
 
     /// Whether the stream already knows the text of `path`.
     pub fn has_file(&self, path: &str) -> bool {
-        self.files.contains_key(path)
+        self.files.borrow_owner().contains_key(path)
     }
 
     /// Makes an existing file known before the edits that touch it are judged.
     pub fn add_file(&mut self, path: String, text: String) {
-        self.files.insert(path, text);
+        // The prepared work borrows the files: a new file starts it afresh.
+        let mut files =
+            std::mem::replace(&mut self.files, Files::fresh(BTreeMap::new())).into_owner();
+        files.insert(path, text);
+        self.files = Files::fresh(files);
     }
 
     /// The text received so far.
@@ -192,7 +216,8 @@ impl Stream {
             }
             _ => None,
         };
-        let parsed = match resumed {
+        let from_tail = resumed.is_some();
+        let mut parsed = match resumed {
             Some(new) => {
                 let mut p = self.parse.take().map(|p| p.1).unwrap_or_default();
                 let keep = self.complete;
@@ -205,7 +230,14 @@ impl Stream {
             }
             None => f.parse(&self.buf, &popt),
         };
-        self.complete = ready(name, &self.buf, &parsed.edits);
+        let mut complete = ready(name, &self.buf, &parsed.edits);
+        // A damaged edit read from the tail may count its output lines from
+        // the tail's start: complete, it is read from the top (`tail`).
+        if from_tail && complete == parsed.edits.len() && parsed.edits.last().is_some_and(damaged) {
+            parsed = f.parse(&self.buf, &popt);
+            complete = ready(name, &self.buf, &parsed.edits);
+        }
+        self.complete = complete;
         self.parse = Some((name, parsed));
     }
 
@@ -225,8 +257,8 @@ impl Stream {
     /// Judges what is complete in the text received so far (after files
     /// were added, say). The edits that became complete are located
     /// together, each alone against the original files
-    /// ([`transaction::run_alone`]): one split and index of a file serves
-    /// all of them.
+    /// ([`transaction::run_alone`]): the stream's one split and index of
+    /// each file serves all of them.
     pub fn judge(&mut self) -> Vec<Event> {
         let Some((name, parsed)) = self.parse.take() else {
             return vec![];
@@ -255,7 +287,10 @@ impl Stream {
         } else {
             let declared = self.head.declared(&self.buf);
             let opt = self.opt.transaction();
-            transaction::run_alone(name, &batch, declared, &self.files, &opt)
+            self.files
+                .with_dependent_mut(|files, prepared| {
+                    transaction::run_alone(name, &batch, declared, files, &opt, prepared)
+                })
                 .into_iter()
                 .map(|(path, receipt)| Event { path, receipt })
                 .collect()
@@ -285,7 +320,7 @@ impl Stream {
     /// on the whole text.
     pub fn finish(self) -> Report {
         let opt = self.opt;
-        match crate::apply(&self.buf, &self.files, &opt) {
+        match crate::apply(&self.buf, self.files.borrow_owner(), &opt) {
             Ok(r) => r,
             Err(e) => Report {
                 status: crate::Status::Failed,
@@ -318,6 +353,11 @@ fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
     } else {
         edits.len()
     }
+}
+
+/// An edit the format could not read (a cut edit is not damaged: it waits).
+fn damaged(e: &Edit) -> bool {
+    matches!(&e.op, Op::Invalid { code, .. } if *code != Code::Truncated)
 }
 
 /// The file the prose above edit `i` names (mentions are in edit order).

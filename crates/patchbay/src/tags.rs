@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// How tags are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct TagOptions {
     /// Characters per tag, 2 to 8.

@@ -277,6 +277,80 @@ pub fn split_lines(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where each line of a text starts in UTF-16 code units (JS string
+/// indices), to give receipts the offsets editors place decorations with.
+/// Built in one pass; line 1 starts after a BOM, a line's range ends past its
+/// terminator (`\n` or `\r\n`).
+pub struct Utf16Lines {
+    /// `starts[i]`: the offset of 1-based line `i + 1`; the last entry is
+    /// the text's length.
+    starts: Vec<usize>,
+}
+
+impl Utf16Lines {
+    pub fn new(text: &str) -> Self {
+        let bom = usize::from(text.starts_with('\u{feff}'));
+        let mut starts = vec![bom];
+        let mut units = 0;
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            units += utf16_units(std::slice::from_ref(&b));
+            if b == b'\n' && i + 1 < text.len() {
+                starts.push(units);
+            }
+        }
+        if *starts.last().unwrap_or(&0) != units {
+            starts.push(units);
+        }
+        Utf16Lines { starts }
+    }
+
+    /// The half-open UTF-16 range of 1-based inclusive `lines` (`[n, n-1]`
+    /// is the empty range where line `n` starts), clamped to the text.
+    pub fn range(&self, lines: [usize; 2]) -> [usize; 2] {
+        let at = |line: usize| self.starts[line.min(self.starts.len() - 1)];
+        let from = at(lines[0].saturating_sub(1));
+        [from, at(lines[1]).max(from)]
+    }
+
+    /// Sets `from`/`to` on every receipt that has `lines`.
+    pub fn mark(&self, receipts: &mut [crate::edit::Receipt]) {
+        for r in receipts {
+            if let Some(lines) = r.lines {
+                let [from, to] = self.range(lines);
+                (r.from, r.to) = (Some(from), Some(to));
+            }
+        }
+    }
+}
+
+/// UTF-16 code units of UTF-8 bytes: a lead byte starts one, a 4-byte one
+/// (outside the BMP) a surrogate pair; continuation bytes add none.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// [`byte_to_utf16`] for many offsets of one text in one pass over it
+/// (outline symbols carry the UTF-16 range of their bytes).
+pub fn utf16_offsets(s: &str, bytes: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..bytes.len()).collect();
+    order.sort_by_key(|&i| bytes[i]);
+    let mut out = vec![0; bytes.len()];
+    let (mut at, mut units) = (0, 0);
+    for i in order {
+        let mut b = bytes[i].min(s.len());
+        while !s.is_char_boundary(b) {
+            b -= 1;
+        }
+        units += utf16_units(&s.as_bytes()[at.min(b)..b]);
+        at = at.max(b);
+        out[i] = units;
+    }
+    out
+}
+
 /// UTF-16 code-unit offset of byte offset `byte` in `s` (clamped, and moved
 /// back to a char boundary).
 pub fn byte_to_utf16(s: &str, byte: usize) -> usize {
@@ -303,6 +377,39 @@ pub fn utf16_to_byte(s: &str, u16off: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Line starts counted by hand in UTF-16 units: `é` and `漢` are one
+    /// unit each, `🎉` two, `\r\n` two.
+    #[test]
+    fn utf16_lines_count_code_units() {
+        let src = "é🎉\r\n漢字\nlast";
+        let u = Utf16Lines::new(src);
+        assert_eq!(u.range([1, 1]), [0, 5]);
+        assert_eq!(u.range([2, 2]), [5, 8]);
+        assert_eq!(u.range([3, 3]), [8, 12]);
+        assert_eq!(u.range([2, 3]), [5, 12]);
+        // An insertion before line 2, and past the end.
+        assert_eq!(u.range([2, 1]), [5, 5]);
+        assert_eq!(u.range([4, 3]), [12, 12]);
+        let total: usize = src.chars().map(char::len_utf16).sum();
+        assert_eq!(total, 12);
+    }
+
+    #[test]
+    fn utf16_offsets_agree_with_one_at_a_time() {
+        let src = "a🎉\r\n漢x";
+        let bytes = [9, 0, 5, 2, 100, 1];
+        let want: Vec<usize> = bytes.iter().map(|&b| byte_to_utf16(src, b)).collect();
+        assert_eq!(utf16_offsets(src, &bytes), want);
+        assert_eq!(want, vec![5, 0, 3, 1, 7, 1]);
+    }
+
+    #[test]
+    fn utf16_lines_skip_a_bom_and_handle_empty_text() {
+        let u = Utf16Lines::new("\u{feff}ab\n");
+        assert_eq!(u.range([1, 1]), [1, 4]);
+        assert_eq!(Utf16Lines::new("").range([1, 0]), [0, 0]);
+    }
 
     #[test]
     fn keeps_mixed_endings_and_final_newline() {

@@ -20,7 +20,7 @@ use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::paths;
 use crate::report::{FileReport, FileStatus, Report, Status};
 use crate::scan::OutputLines;
-use crate::text::Text;
+use crate::text::{Text, Utf16Lines};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
@@ -88,6 +88,8 @@ struct FileWork<'a> {
     /// its edits reads: built once, shared by the file's edits.
     seen: std::cell::OnceCell<Check>,
     relocator: crate::seen::Relocator,
+    /// UTF-16 line starts of the original, for early receipts' offsets.
+    utf16: std::cell::OnceCell<Utf16Lines>,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -187,6 +189,9 @@ pub fn run(
         // Borrowed, not copied: only a move needs the original text.
         let original = w.original;
         let mut f = finish(w, apply, truncated);
+        if let Some(text) = original {
+            Utf16Lines::new(text).mark(&mut f.edits);
+        }
         // A move: the old path is deleted, the new one created with the
         // edited (or unchanged) text.
         if let Some(to) =
@@ -282,7 +287,31 @@ impl<'a> Works<'a> {
         } else {
             None
         };
-        self.list.push(FileWork {
+        self.list.push(FileWork::new(path, original));
+        self.list.last_mut().expect("just pushed")
+    }
+
+    /// [`Works::get`] for an edit located alone: a work made for a refused
+    /// edit of the path (no original) does not stand for a usable one.
+    fn get_alone(
+        &mut self,
+        path: String,
+        usable: bool,
+        files: &'a BTreeMap<String, String>,
+    ) -> &mut FileWork<'a> {
+        if let (true, Some(&k), Some(text)) = (usable, self.by_path.get(&path), files.get(&path)) {
+            if self.list[k].original.is_none() {
+                self.list[k] = FileWork::new(path, Some(text));
+                return &mut self.list[k];
+            }
+        }
+        self.get(path, usable, files)
+    }
+}
+
+impl<'a> FileWork<'a> {
+    fn new(path: String, original: Option<&'a str>) -> Self {
+        FileWork {
             path,
             original,
             text: Text::new(original.unwrap_or("")),
@@ -294,8 +323,8 @@ impl<'a> Works<'a> {
             not_found: 0,
             seen: std::cell::OnceCell::new(),
             relocator: Default::default(),
-        });
-        self.list.last_mut().expect("just pushed")
+            utf16: std::cell::OnceCell::new(),
+        }
     }
 }
 
@@ -303,23 +332,33 @@ impl<'a> Works<'a> {
 /// lines, and the file the prose above it names (see `Parsed::mentions`).
 pub type Alone<'e> = (usize, &'e Edit, [usize; 2], Option<&'e str>);
 
+/// The per-file work [`run_alone`] keeps between calls: each file's split,
+/// matcher index and UTF-16 line starts, built on first use. A stream
+/// locates its edits as they complete, a few at a time; with one `Prepared`
+/// for the whole stream that costs one pass over each file, not one per
+/// emitted edit.
+#[derive(Default)]
+pub struct Prepared<'a>(Works<'a>);
+
 /// Receipts of edits each located alone against the original files, as
 /// [`run`] gives for a reply of that one edit (what a stream emits early),
-/// but sharing each file's split and matcher index across the edits:
-/// [`Alone`] edits in, `(path, receipt)` out. `declared` is
-/// the reply's declared edit count (`EDITS: N`).
-pub fn run_alone(
+/// but sharing each file's split and matcher index across the edits and
+/// across calls with the same `prepared` (which must come from the same
+/// `files`): [`Alone`] edits in, `(path, receipt)` out. `declared` is the
+/// reply's declared edit count (`EDITS: N`).
+pub fn run_alone<'a>(
     format: &str,
     edits: &[Alone],
     declared: Option<usize>,
-    files: &BTreeMap<String, String>,
+    files: &'a BTreeMap<String, String>,
     opt: &Options,
+    prepared: &mut Prepared<'a>,
 ) -> Vec<(String, Receipt)> {
-    let mut works = Works::default();
+    let works = &mut prepared.0;
     let mut out = vec![];
     for &(idx, edit, out_lines, mention) in edits {
         let (path, bad) = resolve(edit, mention, opt);
-        let w = works.get(path, bad.is_none(), files);
+        let w = works.get_alone(path, bad.is_none(), files);
         // Alone: nothing the file's earlier edits planned counts.
         w.receipts.clear();
         w.planned.clear();
@@ -337,6 +376,10 @@ pub fn run_alone(
         let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
             hold_back(&mut r, true);
+        }
+        if let Some(text) = w.original {
+            let lines = w.utf16.get_or_init(|| Utf16Lines::new(text));
+            lines.mark(std::slice::from_mut(&mut r));
         }
         out.push((w.path.clone(), r));
     }
@@ -375,6 +418,8 @@ fn receipt(
         lines: None,
         message: None,
         output_lines: Some(out_lines),
+        from: None,
+        to: None,
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),

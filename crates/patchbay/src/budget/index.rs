@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 /// defines, when there is one) and a kind (`function`, `class`, `impl`,
 /// `heading`, `imports`, `block`, ...).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     pub name: String,

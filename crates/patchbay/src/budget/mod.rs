@@ -32,7 +32,8 @@ use std::collections::BTreeSet;
 
 /// A named piece of context (a folder summary, a project map).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
 pub struct Named {
     pub name: String,
     pub text: String,
@@ -41,7 +42,8 @@ pub struct Named {
 /// A file to send, with an optional outline to use instead of the
 /// heuristic line index (any [`Section`]s; they are normalised).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
 pub struct FileInput {
     pub path: String,
     pub text: String,
@@ -51,6 +53,7 @@ pub struct FileInput {
 /// Seed 003's output check: the reply is `items` of about `per_item`
 /// tokens each.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExpectedOutput {
     pub per_item: usize,
@@ -59,8 +62,10 @@ pub struct ExpectedOutput {
 
 /// Knobs of [`plan`]; every field has a default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct PlanOptions {
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     /// Files with more lines than this are sent as sections.
     pub index_threshold: usize,
@@ -84,7 +89,8 @@ impl Default for PlanOptions {
 
 /// Everything one model call should see.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PlanRequest"))]
+#[serde(rename_all = "camelCase", default)]
 pub struct Request {
     pub window: usize,
     pub system: String,
@@ -100,6 +106,8 @@ pub struct Request {
 
 /// One part of the prompt and what the plan did with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Part {
     /// `system`, `task`, `reserve`, `overhead`, `memory`, `context`, `file`.
     pub kind: String,
@@ -113,6 +121,7 @@ pub struct Part {
 
 /// A section of a file in the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedSection {
     #[serde(flatten)]
@@ -126,6 +135,7 @@ pub struct PlannedSection {
 
 /// What is sent of one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct FilePlan {
     pub path: String,
@@ -146,6 +156,8 @@ pub struct FilePlan {
 
 /// The tokens of each kind of part that was kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Totals {
     pub system: usize,
     pub task: usize,
@@ -163,8 +175,11 @@ pub struct Totals {
 
 /// The answer of [`plan`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Plan {
     pub window: usize,
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
     pub totals: Totals,
     pub parts: Vec<Part>,
@@ -174,6 +189,7 @@ pub struct Plan {
 
 /// Why no plan exists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum PlanError {
     /// Even the minimum does not fit: `need` tokens for a `window`.

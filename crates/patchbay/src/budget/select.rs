@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How an excerpt shows line numbers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum LineNumbers {
     /// A `[lines A-B]` marker before each run of lines (cheap).

@@ -137,7 +137,10 @@ fn lines_outside_fences(text: &[String]) -> Vec<usize> {
 
 /// A guess of the format of an output, with a confidence in `0.0..=1.0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Detection {
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
     pub format: &'static str,
     pub confidence: f64,
     pub reason: String,

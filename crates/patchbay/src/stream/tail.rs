@@ -12,10 +12,12 @@
 //! unnamed blocks), the stream parses the whole text as before.
 //!
 //! Messages of damaged edits can name output lines counted from the tail's
-//! start, so a tail holding one (other than the cut last edit, which waits)
-//! is not used either.
+//! start, so a tail holding one is not used either, except as the last,
+//! open edit: that one waits, and once it is complete the stream reads it
+//! from the top. Refusing it there made a chunk that ends inside a block's
+//! REPLACE text re-parse the whole reply.
 
-use crate::edit::{Code, Edit, Op, Parsed};
+use crate::edit::{Edit, Op, Parsed};
 use crate::formats::{Format, ParseOptions};
 
 /// Lines of context before an edit's span that its format reads, or `None`
@@ -45,6 +47,14 @@ fn start_before(buf: &str, at: usize, lines: usize) -> usize {
         from = buf[..from - 1].rfind('\n').map_or(0, |k| k + 1);
     }
     from
+}
+
+/// Whether an edit ends at `now` as it ended at `before`: the same place,
+/// or with the line break that arrived after its closing marker (an edit
+/// is complete once the marker is there, before its line ends).
+fn same_end(buf: &str, now: usize, before: usize) -> bool {
+    let added = buf.get(before..now);
+    now == before || matches!(added, Some("\n" | "\r\n" | "\r"))
 }
 
 /// The edits after `stable` (the complete edits of the previous parse) in
@@ -78,16 +88,18 @@ pub(super) fn resume(
             t.path == s.path
                 && t.op == s.op
                 && t.span.start + from == s.span.start
-                && t.span.end + from == s.span.end
+                && same_end(buf, t.span.end + from, s.span.end)
         });
     if !same {
         return None;
     }
     let new = &tail[j + group.len()..];
-    let damaged = new.iter().enumerate().any(|(k, e)| match &e.op {
-        Op::Invalid { code, .. } => !(*code == Code::Truncated && k + 1 == new.len()),
-        _ => false,
-    });
+    // The last edit may be damaged: it is still open (a block cut inside
+    // its REPLACE text reads as one without its marker), and the stream
+    // reads it from the top once it is complete (`Stream::refresh`).
+    let damaged = new[..new.len().saturating_sub(1)]
+        .iter()
+        .any(|e| matches!(e.op, Op::Invalid { .. }));
     if damaged {
         return None;
     }

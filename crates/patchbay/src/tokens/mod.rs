@@ -34,6 +34,7 @@ use std::ops::Range;
 
 /// A model family: which vocabulary the count should match.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Family {
     /// GPT-4o, GPT-4.1, GPT-5, o-series.
     #[default]

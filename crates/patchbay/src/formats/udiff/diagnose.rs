@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 
 /// What a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     Truncated,
@@ -49,6 +50,8 @@ pub enum FindingKind {
 
 /// One thing found about a hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Finding {
     pub kind: FindingKind,
     pub message: String,
@@ -58,6 +61,8 @@ pub struct Finding {
 
 /// Everything found about one hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct HunkDiagnosis {
     /// 1-based number of the hunk in the output.
     pub hunk: usize,

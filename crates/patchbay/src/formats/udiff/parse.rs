@@ -23,6 +23,7 @@ use std::ops::Range;
 
 /// What a body line does, as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Context,
@@ -32,6 +33,7 @@ pub enum Kind {
 
 /// How a body line deviates from the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Damage {
     /// An empty line; git and GNU patch read it as an empty unchanged line.

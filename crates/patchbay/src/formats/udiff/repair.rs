@@ -27,6 +27,8 @@ use std::collections::BTreeMap;
 
 /// Why a diff could not be repaired: one message per problem.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct RepairError {
     pub problems: Vec<String>,
 }

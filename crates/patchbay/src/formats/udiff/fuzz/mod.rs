@@ -43,6 +43,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How `patch`'s placement compares with where the hunk belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FuzzVerdict {
     /// `patch` applies the hunk where it belongs: the one place where it
@@ -73,6 +74,8 @@ pub enum FuzzVerdict {
 
 /// Where GNU `patch` would put one hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct FuzzReport {
     /// 1-based number of the hunk in the output.
     pub hunk: usize,

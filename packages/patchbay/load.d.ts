@@ -1,0 +1,6 @@
+/** What `init` accepts: a URL (or request) to fetch, a `Response`, the bytes, or a compiled module. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+/** What `initSync` accepts: the bytes or a compiled module. */
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+export declare function wasmInput(input: InitInput | Promise<InitInput> | undefined, url: URL): Promise<InitInput>;
+export declare function wasmInputSync(input: SyncInitInput | undefined, url: URL): SyncInitInput;

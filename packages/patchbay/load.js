@@ -1,0 +1,26 @@
+// How each module finds its .wasm: what the caller passed, else the file
+// beside the glue. Browsers and workers fetch that URL (bundlers rewrite
+// `new URL('./x.wasm', import.meta.url)`); node reads the file, since its
+// fetch does not take file: URLs.
+
+const nodeFs = () => globalThis.process?.getBuiltinModule?.('node:fs');
+
+/** The input for wasm-bindgen's async init. */
+export async function wasmInput(input, url) {
+  if (input !== undefined) return input;
+  if (url.protocol === 'file:') {
+    const fs = nodeFs() ?? (await import('node:fs'));
+    return fs.readFileSync(url);
+  }
+  return url;
+}
+
+/** The input for wasm-bindgen's initSync: bytes or a compiled module. */
+export function wasmInputSync(input, url) {
+  if (input !== undefined) return input;
+  const fs = url.protocol === 'file:' ? nodeFs() : undefined;
+  if (!fs) {
+    throw new TypeError('initSync() needs the module: pass its bytes or a WebAssembly.Module (only node can read it itself)');
+  }
+  return fs.readFileSync(url);
+}

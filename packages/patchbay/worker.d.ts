@@ -1,0 +1,29 @@
+import type * as api from './index.js';
+import type { InitInput } from './load.js';
+
+/** The functions a worker answers. */
+export type Method =
+  | 'applyEdits' | 'detectFormat' | 'render' | 'formats' | 'estimateTokens' | 'compare' | 'planBudget'
+  | 'tagView' | 'crcView' | 'checkOutput' | 'promptKit' | 'diagnoseUdiff' | 'repairUdiff' | 'simulatePatchFuzz';
+export declare const METHODS: readonly Method[];
+
+type Fn<K extends Method> = (typeof api)[K];
+/** Each method as a promise of what the core function returns; errors keep their type (TypeError, RangeError, Error). */
+export type PatchbayWorker = { [K in Method]: (...args: Parameters<Fn<K>>) => Promise<ReturnType<Fn<K>>> } & {
+  call<K extends Method>(method: K, ...args: Parameters<Fn<K>>): Promise<ReturnType<Fn<K>>>;
+  terminate(): void;
+};
+
+/** The end of a channel: a `Worker`, the worker's own scope, or a `MessagePort`. */
+export interface Endpoint {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  start?(): void;
+  terminate?(): void;
+  close?(): void;
+}
+
+/** Answers requests posted to `scope` (the worker's global scope by default). */
+export declare function serve(scope?: Endpoint, input?: InitInput | Promise<InitInput>): void;
+/** A promise API over a worker that runs `serve()`. */
+export declare function connect(worker: Endpoint): PatchbayWorker;

@@ -1,0 +1,71 @@
+// The installed package in Chromium: the README's browser example from a
+// plain page, and its worker example (patchbay/worker) in a module worker.
+// Needs /usr/bin/chromium (`scripts/setup.sh browser`) and playwright-core
+// from tests/e2e.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { createRequire } from 'node:module';
+import { installPackage, repo } from './install.mjs';
+import { examples, resolved } from './examples.mjs';
+
+const { chromium } = createRequire(join(repo, 'tests', 'e2e', 'package.json'))('playwright-core');
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
+let server, base, context, page, profile;
+const problems = [];
+
+before(async () => {
+  const { dir } = installPackage();
+  const ex = examples();
+  writeFileSync(join(dir, 'browser.html'), `<!doctype html><meta charset="utf-8"><title>patchbay</title><body>${ex.browser}</body>`);
+  writeFileSync(join(dir, 'worker.js'), resolved(ex.worker));
+  writeFileSync(join(dir, 'worker-page.js'), resolved(ex['worker-page']));
+  writeFileSync(join(dir, 'worker.html'), '<!doctype html><meta charset="utf-8"><title>worker</title><body><script type="module" src="./worker-page.js"></script></body>');
+  server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end();
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    try {
+      const body = readFileSync(join(dir, path));
+      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+}, { timeout: 180_000 });
+
+after(async () => {
+  await context?.close();
+  server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const T = { timeout: 60_000 };
+
+test('a plain page imports the package and gets UTF-16 offsets', T, async () => {
+  await page.goto(`${base}browser.html`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
+  assert.deepEqual(result, ['applied', 'b = "漢字 🎉"\r\n']);
+  assert.deepEqual(problems, []);
+});
+
+test('a module worker runs a reply through patchbay/worker', T, async () => {
+  await page.goto(`${base}worker.html`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.result), 'hello, world\n');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,70 @@
+// Calls every export of the package with realistic arguments; `tsc --noEmit
+// --strict` on it (types.test.mjs) checks the declarations an IDE author
+// sees. Never run, only type-checked.
+import init, {
+  initSync, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
+  crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
+  type Report, type Receipt, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
+  type Files, type Plan, type Comparison, type Checked, type Kit, type HunkDiagnosis, type FuzzReport,
+} from 'patchbay';
+import initSyntax, { languages, outline, sections, slice, splice, parseCheck, applyToSlice, type Outline, type Slice, type SliceResult, type OutlineSymbol } from 'patchbay/syntax';
+import initTokens, { countTokens, countTokensEach, encodings } from 'patchbay/tokens';
+import { connect, serve, METHODS, type PatchbayWorker } from 'patchbay/worker';
+
+export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker): Promise<number> {
+  await init(new URL('https://example.com/patchbay.wasm'));
+  await init(fetch('/patchbay.wasm'));
+  await init(bytes);
+  initSync(await WebAssembly.compile(bytes));
+  const files: Files = { 'src/app.py': 'def f():\n    return 1\n' };
+  const options: ApplyOptions = { format: 'search-replace', partial: false, maxLevel: 'unicode', tags: { len: 4 }, stopReason: 'stop' };
+  const report: Report = applyEdits(files, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', options);
+  const receipts: Receipt[] = report.files.flatMap((f) => f.edits);
+  const codes: (Code | undefined)[] = receipts.map((r) => r.code);
+  const levels: (Level | undefined)[] = receipts.map((r) => r.strategy);
+  const spans: number[] = receipts.map((r) => (r.to ?? 0) - (r.from ?? 0));
+  const name: FormatName = detectFormat('@@ -1 +1 @@\n-a\n+b\n').format;
+  const rendered: string = render(name, 'a.txt', 'a\n', 'b\n');
+  const all: FormatName[] = formats();
+  const n: number = estimateTokens(rendered, 'llama3') + estimateTokens(rendered);
+  const cmp: Comparison = compare('a\n', 'b\n', { path: 'a.txt', wholeBelowLines: 10 });
+  const plan: Plan = planBudget({ window: 8000, task: 'fix it', files: [{ path: 'a.py', text: 'x = 1\n' }], options: { lineNumbers: 'sections' } });
+  const view: string = tagView('a\nb\n', { len: 3, withLine: true }) + tagView('a\n') + crcView('a.txt', 'a\n');
+  const checked: Checked = checkOutput('Total: 3\n## Item 1/3\n', { stopReason: 'length' });
+  const kit: Kit = promptKit('udiff');
+  const hunks: HunkDiagnosis[] = diagnoseUdiff(files, '--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-x\n+y\n');
+  const repaired: string = repairUdiff(files, '');
+  const fuzz: FuzzReport[] = simulatePatchFuzz(files, '');
+  const parser = new StreamParser(files, { format: 'auto' });
+  const events: StreamEvent[] = parser.push('src/app.py\n```\n');
+  const final: Report = parser.finish();
+  parser.free();
+  {
+    using disposable = new StreamParser(files);
+    disposable.push('');
+  }
+
+  await initSyntax();
+  const langs: string[] = languages();
+  const o: Outline = outline('a.py', files['src/app.py']!, 'python');
+  const symbols: OutlineSymbol[] = o.symbols;
+  const secs = sections('a.py', files['src/app.py']!);
+  const s: Slice = slice('src/app.py', files['src/app.py']!, 'f');
+  const spliced: string = splice(files['src/app.py']!, s, 'def f():\n    return 3\n');
+  const r: SliceResult = applyToSlice(files['src/app.py']!, s, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', { partial: true });
+  const issues = parseCheck('a.py', 'x = 1\n', 'x = (\n');
+
+  await initTokens();
+  const exact: number = countTokens('hello', 'o200k_base') + countTokensEach(['a', 'b'], 'cl100k_base').length + encodings().length;
+
+  serve();
+  const pb: PatchbayWorker = connect(worker);
+  const remote: Report = await pb.applyEdits(files, rendered, options);
+  const viaCall: string = await pb.call('tagView', 'a\n', { len: 2 });
+  pb.terminate();
+
+  return codes.length + levels.length + spans.length + all.length + n + cmp.formats.length + plan.window + view.length
+    + checked.continuation.length + kit.format.length + hunks.length + repaired.length + fuzz.length + events.length
+    + final.files.length + langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length
+    + exact + remote.files.length + viaCall.length + METHODS.length;
+}

@@ -1,0 +1,70 @@
+// Receipts and outline symbols carry UTF-16 offsets (`from`, `to`) into the
+// original text; the expected values come from JS's own string indexing.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { installPackage } from './install.mjs';
+
+let pb, syntax;
+before(async () => {
+  const installed = installPackage();
+  pb = await import(installed.module('index.js'));
+  syntax = await import(installed.module('syntax.js'));
+  await syntax.default();
+}, { timeout: 120_000 });
+
+const text = '# 漢字のメモ 🎉🎉\r\nx = "😀"\r\ny = 2\r\nz = 3\r\nw = "末尾"\r\n';
+
+test('receipts locate their lines in UTF-16 offsets (emoji, CJK, CRLF)', () => {
+  const reply = [
+    'a.py', '```', '<<<<<<< SEARCH', 'y = 2', 'z = 3', '=======', 'y = 20', 'z = 30', '>>>>>>> REPLACE', '```',
+    'a.py', '```', '<<<<<<< SEARCH', 'w = "末尾"', '=======', 'w = "終"', '>>>>>>> REPLACE', '```', '',
+  ].join('\n');
+  const report = pb.applyEdits({ 'a.py': text }, reply);
+  assert.equal(report.status, 'applied');
+  const [first, second] = report.files[0].edits;
+  assert.deepEqual(first.lines, [3, 4]);
+  assert.equal(first.from, text.indexOf('y = 2'));
+  assert.equal(first.to, text.indexOf('w = '));
+  assert.equal(text.slice(first.from, first.to), 'y = 2\r\nz = 3\r\n');
+  assert.deepEqual([second.from, second.to], [text.indexOf('w = '), text.length]);
+});
+
+test('an insertion is an empty range where its line starts', () => {
+  const reply = '<<<<<<< SEARCH\n=======\nv = 0\n>>>>>>> REPLACE\n';
+  const report = pb.applyEdits({ 'a.py': text }, reply, { defaultPath: 'a.py' });
+  const r = report.files[0].edits[0];
+  assert.equal(r.status, 'applied');
+  assert.equal(r.from, r.to);
+  assert.equal(r.from, text.length);
+});
+
+test('the stream parser\'s early receipts carry the same offsets', () => {
+  const reply = 'a.py\n```\n<<<<<<< SEARCH\nx = "😀"\n=======\nx = "🙂"\n>>>>>>> REPLACE\n```\n';
+  const p = new pb.StreamParser({ 'a.py': text });
+  const [e] = p.push(reply);
+  assert.equal(e.receipt.from, text.indexOf('x = '));
+  assert.equal(e.receipt.to, text.indexOf('y = 2'));
+  p.free();
+});
+
+test('outline symbols carry UTF-16 offsets of their definitions', () => {
+  const src = '"""🎉 模块 docs"""\r\n\r\ndef grüß(x):\r\n    return "日本"\r\n\r\nclass 🙂Box:\r\n    pass\r\n';
+  const ascii = 'src = "漢字"\n\ndef f():\n    return 1\n';
+  const o = syntax.outline('m.py', ascii);
+  const f = o.symbols.find((s) => s.name === 'f');
+  assert.equal(ascii.slice(f.from, f.to), 'def f():\n    return 1');
+  const o2 = syntax.outline('m.py', src);
+  const g = o2.symbols.find((s) => s.name === 'grüß');
+  assert.equal(src.slice(g.from, g.to), 'def grüß(x):\r\n    return "日本"');
+});
+
+test('applyToSlice edits one symbol through the core module', () => {
+  const src = 'import os\n\ndef top():\n    return 1\n\ndef other():\n    return 2\n';
+  const s = syntax.slice('m.py', src, 'top');
+  const reply = '<<<<<<< SEARCH\n    return 1\n=======\n    return 10\n>>>>>>> REPLACE\n';
+  const { report, text: out } = syntax.applyToSlice(src, s, reply);
+  assert.equal(report.status, 'applied');
+  assert.equal(out, src.replace('return 1', 'return 10'));
+  assert.deepEqual(report.files[0].edits[0].lines, [4, 4]);
+  assert.equal(report.files[0].edits[0].from, src.indexOf('    return 1'));
+});

@@ -1,0 +1,67 @@
+//! The native side of `scripts/bench-package.mjs`: the same workloads, read
+//! from the files the script wrote into DIR, timed here (best of `runs`)
+//! and printed as one JSON object of milliseconds.
+//!
+//! `cargo run --release -p patchbay-tests --bin package-bench DIR`
+
+use patchbay::stream::Stream;
+use patchbay::{tags, tokens, ApplyOptions};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The best of `runs` timings of `f`, in milliseconds.
+fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let dir = std::path::PathBuf::from(std::env::args().nth(1).expect("usage: package-bench DIR"));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
+    let files = BTreeMap::from([("big.rs".to_owned(), read("big.rs"))]);
+    let reply = read("reply.txt");
+    let ten = read("ten.txt");
+    let stream_files = BTreeMap::from([("s.rs".to_owned(), read("s.rs"))]);
+    let stream_reply = read("stream.txt");
+    let opt = ApplyOptions::default();
+    let runs = 5;
+    let apply = best(runs, || patchbay::apply(&reply, &files, &opt));
+    let tag_view = best(runs, || tags::view(&ten, Default::default()));
+    let estimate = best(runs, || tokens::estimate(&ten, Default::default()));
+    let stream_apply = best(runs, || patchbay::apply(&stream_reply, &stream_files, &opt));
+    let stream = best(runs, || {
+        let mut s = Stream::new(stream_files.clone(), opt.clone());
+        let mut events = 0;
+        for chunk in chunks(&stream_reply, 20) {
+            events += s.push(chunk).len();
+        }
+        (events, s.finish())
+    });
+    println!(
+        "{}",
+        serde_json::json!({
+            "apply": apply, "tagView": tag_view, "estimate": estimate,
+            "streamApply": stream_apply, "stream": stream,
+        })
+    );
+}
+
+/// `text` in pieces of about `n` bytes, cut at char boundaries.
+fn chunks(text: &str, n: usize) -> Vec<&str> {
+    let mut out = vec![];
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + n).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[at..end]);
+        at = end;
+    }
+    out
+}
