@@ -9,7 +9,7 @@ use crate::args::ApplyArgs;
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Resolved, Root, Stamp};
 use crate::Failure;
-use patchbay::transaction::{self, target_path};
+use patchbay::apply::transaction::{self, target_path};
 use patchbay::{Code, FileStatus, Op, Options, Parsed, Report, Status};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -227,7 +227,7 @@ pub fn read_output(edits: &str) -> Result<String, Failure> {
 fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, code: Code, msg: &str) -> usize {
     let mut n = 0;
     for e in &mut parsed.edits {
-        let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::paths::normalize(to).as_deref() == Ok(rel));
+        let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::apply::paths::normalize(to).as_deref() == Ok(rel));
         let hits = moves_there || matches!(target_path(e, default), Ok(p) if p == rel);
         if hits && !matches!(e.op, Op::Invalid { .. }) {
             e.op = Op::Invalid {

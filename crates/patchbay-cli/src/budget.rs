@@ -7,11 +7,11 @@
 use crate::small::read;
 pub use crate::token_args::{help, parse, BudgetArgs, TokenCmd};
 use crate::{out, Failure};
-use patchbay::advisor::{compare, CompareOptions};
+use patchbay::budget::advisor::{compare, CompareOptions};
+use patchbay::budget::tokens::Tokenizer;
 use patchbay::budget::{
     plan, ExpectedOutput, FileInput, LineNumbers, Named, PlanOptions, Request, Section,
 };
-use patchbay::tokens::Tokenizer;
 
 fn tokenizer(name: &str) -> Result<Tokenizer, Failure> {
     Tokenizer::parse(name).map_err(|e| Failure::Usage(e.to_string()))

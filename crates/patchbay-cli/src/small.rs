@@ -4,8 +4,8 @@
 use crate::args::{CheckArgs, DiagnoseArgs, TagArgs};
 use crate::fsio::{self, Root};
 use crate::{out, Failure};
-use patchbay::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
 use patchbay::formats::udiff;
+use patchbay::reply::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
 use std::collections::BTreeMap;
 
 /// Reads a text argument (`-` is stdin); shared by the small commands.
@@ -40,7 +40,7 @@ pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
         out(&patchbay::crc_view(&a.file, &text));
         return Ok(0);
     }
-    out(&patchbay::tags::view(
+    out(&patchbay::formats::hashline::tags::view(
         &text,
         patchbay::TagOptions {
             len: a.len,

@@ -19,8 +19,8 @@
 
 use crate::lang::{self, Language};
 use crate::Error;
+use patchbay::apply::report::{Report, Status};
 use patchbay::edit::{Code, EditStatus, Receipt};
-use patchbay::report::{Report, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use tree_sitter::Node;
@@ -116,7 +116,7 @@ fn keyed(source: &str, lang: Language) -> Result<Vec<(Key, SyntaxIssue)>, Error>
             } else {
                 e.row
             };
-            let crc = patchbay::tags::file_crc(match n.is_missing() {
+            let crc = patchbay::formats::hashline::tags::file_crc(match n.is_missing() {
                 true => n.kind(),
                 false => src.get(start_byte..n.end_byte()).unwrap_or(""),
             });
@@ -248,7 +248,7 @@ pub fn check_report(
             }
         }
         // The summary said every edit applied: say what happened instead.
-        report.feedback = patchbay::feedback::summary(report, false);
+        report.feedback = patchbay::apply::feedback::summary(report, false);
         text.push_str(
             "\nNothing was applied. Fix these edits so that the file parses, and send them again.",
         );
@@ -288,15 +288,15 @@ fn blame(edits: &[Receipt], old: [usize; 2]) -> Option<usize> {
 
 /// Maps lines of an edited text back to the original, through a line diff.
 struct LineMap {
-    changes: Vec<patchbay::diff::Change>,
+    changes: Vec<patchbay::apply::diff::Change>,
 }
 
 impl LineMap {
     fn new(before: &str, after: &str) -> LineMap {
-        let b = patchbay::text::Text::new(before);
-        let a = patchbay::text::Text::new(after);
+        let b = patchbay::apply::text::Text::new(before);
+        let a = patchbay::apply::text::Text::new(after);
         LineMap {
-            changes: patchbay::diff::changes_linear(&b.lines(), &a.lines()),
+            changes: patchbay::apply::diff::changes_linear(&b.lines(), &a.lines()),
         }
     }
 

@@ -220,11 +220,11 @@ pub fn estimate_tokens(
     #[wasm_bindgen(unchecked_param_type = "Family")] family: Option<String>,
 ) -> JsResult<usize> {
     let family = match family {
-        None => patchbay::tokens::Family::default(),
-        Some(f) => patchbay::tokens::Family::from_name(&f)
+        None => patchbay::budget::tokens::Family::default(),
+        Some(f) => patchbay::budget::tokens::Family::from_name(&f)
             .ok_or_else(|| js_error(format!("unknown model family {f:?}")))?,
     };
-    Ok(patchbay::tokens::estimate(text, family))
+    Ok(patchbay::budget::tokens::estimate(text, family))
 }
 
 /// Every format's canonical edit from `before` to `after`, its size, and
@@ -235,11 +235,11 @@ pub fn compare(
     after: &str,
     #[wasm_bindgen(unchecked_param_type = "CompareOptions")] options: Option<JsValue>,
 ) -> JsResult {
-    let options: patchbay::advisor::CompareOptions = match options {
+    let options: patchbay::budget::advisor::CompareOptions = match options {
         Some(o) => from_value(plain(&o)?).map_err(js_error)?,
         None => Default::default(),
     };
-    to_js(&patchbay::advisor::compare(before, after, &options))
+    to_js(&patchbay::budget::advisor::compare(before, after, &options))
 }
 
 /// Plans what fits in a context window; throws with the numbers when even
@@ -257,7 +257,7 @@ pub fn tag_view(text: &str, tag_len: Option<usize>, with_line: Option<bool>) -> 
         len: tag_len.unwrap_or(4),
         with_line: with_line.unwrap_or(false),
     };
-    patchbay::tags::view(text, opts)
+    patchbay::formats::hashline::tags::view(text, opts)
 }
 
 /// The numbered view with the file's CRC-32 header, for `lines` edits.
@@ -270,14 +270,14 @@ pub fn crc_view(path: &str, text: &str) -> String {
 /// cut JSON reply), with the continuation prompt for a cut reply.
 #[wasm_bindgen(js_name = checkOutput)]
 pub fn check_output(text: &str, stop_reason: Option<String>) -> JsResult {
-    let p = patchbay::counts::Protocol::default();
-    let check = patchbay::counts::check_output(text, &p, stop_reason.as_deref());
+    let p = patchbay::reply::counts::Protocol::default();
+    let check = patchbay::reply::counts::check_output(text, &p, stop_reason.as_deref());
     #[derive(Serialize)]
     struct Checked {
-        check: patchbay::counts::OutputCheck,
+        check: patchbay::reply::counts::OutputCheck,
         continuation: String,
     }
-    let continuation = patchbay::counts::continuation_prompt(&check, &p);
+    let continuation = patchbay::reply::counts::continuation_prompt(&check, &p);
     to_js(&Checked {
         check,
         continuation,
@@ -287,7 +287,7 @@ pub fn check_output(text: &str, stop_reason: Option<String>) -> JsResult {
 /// The prompt kit of a format: instructions, worked example, token costs.
 #[wasm_bindgen(js_name = promptKit)]
 pub fn prompt_kit(format: &str) -> JsResult {
-    let kit = patchbay::prompts::kit(format)
+    let kit = patchbay::budget::prompts::kit(format)
         .ok_or_else(|| js_error(format!("no prompt kit for {format:?}")))?;
     to_js(&kit)
 }

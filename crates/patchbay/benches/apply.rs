@@ -34,8 +34,9 @@
 //! `scripts/bench.sh` uses them) and exits. Without `--bench` (as under
 //! `cargo test --benches`) every case runs once, checked, untimed.
 
-use patchbay::matcher::{FindOptions, Haystack, Miss};
-use patchbay::{tags, transaction};
+use patchbay::apply::matcher::{FindOptions, Haystack, Miss};
+use patchbay::apply::transaction;
+use patchbay::formats::hashline::tags;
 use patchbay::{ApplyOptions, Check, Code, Edit, Op, Options, Parsed, Status, TagOptions};
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -611,7 +612,7 @@ fn lookup_case() -> Case {
     let lines: Vec<&str> = text.lines().collect();
     match Haystack::new(lines).find(&block, FindOptions::default()) {
         Err(Miss::Ambiguous { candidates, .. }) => {
-            assert_eq!(candidates.len(), patchbay::matcher::CANDIDATE_CAP)
+            assert_eq!(candidates.len(), patchbay::apply::matcher::CANDIDATE_CAP)
         }
         other => panic!("{other:?}"),
     }

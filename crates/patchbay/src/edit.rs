@@ -2,7 +2,7 @@
 //! codes, receipts. Formats only parse into these; the transaction applies
 //! them. Nothing here does work.
 
-use crate::matcher::Level;
+use crate::apply::matcher::Level;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -133,9 +133,9 @@ pub enum Op {
     },
     /// Alternative readings of one damaged block edit, most likely first
     /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
-    /// `Replace`. The file decides: see [`crate::readings`] (the readings
+    /// `Replace`. The file decides: see [`crate::apply::readings`] (the readings
     /// that locate must agree on one place, else `ambiguous`).
-    OneOf(Vec<crate::readings::Reading>),
+    OneOf(Vec<crate::apply::readings::Reading>),
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
     Invalid { code: Code, message: String },
@@ -150,15 +150,15 @@ pub enum Check {
     /// `(1-based line, tag)` pairs the model quoted from a tagged view.
     Tags {
         tags: Vec<(usize, String)>,
-        opts: crate::tags::TagOptions,
+        opts: crate::formats::hashline::tags::TagOptions,
     },
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
     /// The lines the model was shown of this file, with their hashes (see
-    /// [`crate::seen`]): the edited lines must be among them, unchanged; a
+    /// [`crate::formats::lines::seen`]): the edited lines must be among them, unchanged; a
     /// shown block that moved is found again. The transaction sets it for
     /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
-    Seen(crate::seen::SeenFile),
+    Seen(crate::formats::lines::seen::SeenFile),
     /// Plain line numbers that must be held to what the model was shown,
     /// which the caller keeps (`ApplyOptions::seen`: seen lines, or the file
     /// CRC); refused as `malformed` when there is no such snapshot.

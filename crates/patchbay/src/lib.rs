@@ -16,36 +16,19 @@
 //! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
 //! ```
 
-pub mod advisor;
+pub mod apply;
 pub mod budget;
-pub mod counts;
-pub mod diff;
 pub mod edit;
-pub mod elision;
-pub mod feedback;
-pub mod fold;
 pub mod formats;
-pub mod locate;
-pub mod matcher;
-pub mod paths;
-pub mod prompts;
-pub mod readings;
-pub mod report;
-pub mod scan;
-pub mod seen;
-pub mod stream;
-pub mod tags;
-pub mod text;
-pub mod tokens;
-pub mod transaction;
+pub mod reply;
 
+pub use apply::matcher::Level;
+pub use apply::report::{FileReport, FileStatus, Report, Status};
+pub use apply::transaction::Options;
 pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
+pub use formats::hashline::tags::TagOptions;
+pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
 pub use formats::ParseOptions;
-pub use matcher::Level;
-pub use report::{FileReport, FileStatus, Report, Status};
-pub use seen::{crc_view, seen_view, SeenLines};
-pub use tags::TagOptions;
-pub use transaction::Options;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -190,11 +173,11 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
     let mut v: Vec<String> = parsed
         .edits
         .iter()
-        .filter_map(|e| transaction::target_path(e, default_path).ok())
+        .filter_map(|e| apply::transaction::target_path(e, default_path).ok())
         .collect();
     // Rename targets are loaded too, so that an existing one is refused.
     v.extend(parsed.edits.iter().filter_map(|e| match &e.op {
-        Op::Rename { to } => paths::normalize(to).ok(),
+        Op::Rename { to } => apply::paths::normalize(to).ok(),
         _ => None,
     }));
     v.sort();
@@ -210,7 +193,7 @@ pub fn apply(
     opt: &ApplyOptions,
 ) -> Result<Report, UnknownFormat> {
     let (name, parsed) = parse_reply(output, opt)?;
-    Ok(transaction::run(
+    Ok(apply::transaction::run(
         name,
         output,
         &parsed,
@@ -242,7 +225,7 @@ fn cut_in_a_line(output: &str, parsed: &mut Parsed) {
     if parsed.truncated {
         return;
     }
-    let Some(last) = scan::partial_structure(output) else {
+    let Some(last) = reply::scan::partial_structure(output) else {
         return;
     };
     parsed.truncated = true;

@@ -3,7 +3,7 @@
 //! that only moved, and refuses a changed one; a hashline edit with a wrong
 //! tag never applies; JSON and header soup never panics.
 
-use patchbay::tags::{tag, TagOptions};
+use patchbay::formats::hashline::tags::{tag, TagOptions};
 use patchbay::{apply, seen_view, ApplyOptions, Code, EditStatus, Status};
 use proptest::prelude::*;
 use std::collections::BTreeMap;

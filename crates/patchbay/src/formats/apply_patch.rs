@@ -35,21 +35,21 @@
 //! context line left with an odd indentation (`   x` for `    x`) may be an
 //! indented line that lost its marker: such a chunk is offered in three
 //! readings (as written, odd lines whole, every context line whole) and the
-//! file chooses ([`crate::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
+//! file chooses ([`crate::apply::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
 //! sections before the cut are located and held back, nothing applies.
 //!
 //! Rendering writes the patch a careful model would: one `@@` chunk per
 //! change with the least context that is unique (see
-//! [`crate::diff::unique_blocks`]), so it needs no anchors. One pass,
+//! [`crate::apply::diff::unique_blocks`]), so it needs no anchors. One pass,
 //! `O(len)`; rendering costs a line diff.
 
 use super::{Format, ParseOptions};
-use crate::diff::{changes, unique_blocks};
+use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::matcher::Level;
+use crate::apply::readings::Reading;
+use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
-use crate::scan::{out_lines, OutLine};
-use crate::text::Text;
+use crate::reply::scan::{out_lines, OutLine};
 use std::ops::Range;
 
 pub struct ApplyPatch;
@@ -145,7 +145,7 @@ struct Chunk {
     whole_new: Vec<String>,
     /// A space-marked context line leaves an odd indentation (3 spaces):
     /// likely a line indented 4 that lost its marker. The chunk is then
-    /// offered in both readings and the file decides (`crate::readings`).
+    /// offered in both readings and the file decides (`crate::apply::readings`).
     doubtful: bool,
     /// Content lines read (context, `-`, `+`).
     body: usize,

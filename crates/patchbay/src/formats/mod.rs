@@ -6,9 +6,7 @@
 use crate::edit::Parsed;
 
 pub mod apply_patch;
-pub mod detect;
 pub mod hashline;
-pub mod json_edits;
 pub mod lines;
 pub mod search_replace;
 pub mod tool_call;
@@ -22,7 +20,7 @@ pub struct ParseOptions {
     /// numbers and counts are honoured, missing prefixes are errors).
     pub strict: bool,
     /// How hashline tags are computed.
-    pub tags: crate::tags::TagOptions,
+    pub tags: crate::formats::hashline::tags::TagOptions,
     /// The caller knows the reply ended on its own (the model's stop reason
     /// was `stop`): an ending that only may be a cut (a unified diff whose
     /// last hunk is shorter than its header says) is read as complete.
@@ -102,7 +100,7 @@ pub fn foreign_marker(
         }
     }
     let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
-    if let Some(h) = first(&detect::hunk_header).filter(|_| !patch_file) {
+    if let Some(h) = first(&crate::reply::detect::hunk_header).filter(|_| !patch_file) {
         let changes = text[h + 1..]
             .iter()
             .any(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"));
@@ -121,12 +119,12 @@ pub fn foreign_marker(
 /// Indexes of the lines of `text` that are not inside a fenced block.
 fn lines_outside_fences(text: &[String]) -> Vec<usize> {
     let mut out = vec![];
-    let mut fence: Option<crate::scan::Fence> = None;
+    let mut fence: Option<crate::reply::scan::Fence> = None;
     for (k, line) in text.iter().enumerate() {
         match &fence {
-            Some(f) if crate::scan::fence_closes(line, f) => fence = None,
+            Some(f) if crate::reply::scan::fence_closes(line, f) => fence = None,
             Some(_) => {}
-            None => match crate::scan::fence_open(line) {
+            None => match crate::reply::scan::fence_open(line) {
                 Some(f) => fence = Some(f),
                 None => out.push(k),
             },
@@ -144,7 +142,7 @@ pub struct Detection {
 }
 
 /// Detects the format of an output from its markers: every format's, the
-/// first marker in the output winning (see [`detect::detect`]).
+/// first marker in the output winning (see [`crate::reply::detect::detect`]).
 pub fn detect(output: &str) -> Detection {
-    detect::detect(output)
+    crate::reply::detect::detect(output)
 }

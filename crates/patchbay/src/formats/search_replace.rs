@@ -13,7 +13,7 @@
 //!
 //! Markers take 5 to 9 `<`, `=` or `>`. The path is a line above the fence
 //! (or above `<<<<<<< SEARCH`), blank lines and a few short lines of prose
-//! between them allowed ([`crate::scan::path_above`]); a block without one
+//! between them allowed ([`crate::reply::scan::path_above`]); a block without one
 //! reuses the previous block's path (Aider does the same), else the default
 //! file, unless the prose above it names another file: then it is refused
 //! as `path_unclear` rather than applied to the wrong file. An empty SEARCH
@@ -30,12 +30,12 @@
 //! One pass, `O(len)`.
 
 use super::Format;
-use crate::diff::unique_blocks;
+use crate::apply::diff::unique_blocks;
+use crate::apply::matcher::Level;
+use crate::apply::readings::Reading;
+use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
-use crate::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
-use crate::text::Text;
+use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
 
 pub struct SearchReplace;
 
@@ -154,7 +154,7 @@ fn texts(lines: &[OutLine]) -> Vec<String> {
 
 /// The edit of a complete block: the lines between head `h` and tail `t`.
 /// Several candidate dividers make several readings, and the file decides
-/// which one (see [`crate::readings`]): a Markdown underline or a conflict
+/// which one (see [`crate::apply::readings`]): a Markdown underline or a conflict
 /// marker in the text is a `=======` line too.
 fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
     let mut ds = dividers(lines, h + 1, t, n);
@@ -371,7 +371,7 @@ fn path_before(lines: &[OutLine], head: usize, floor: usize) -> PathAbove {
         return PathAbove::Nothing;
     };
     match fence_open(lines[prev].text) {
-        Some(f) => match crate::scan::path_from_info(f.info) {
+        Some(f) => match crate::reply::scan::path_from_info(f.info) {
             Some(p) => PathAbove::Named(p),
             None => path_above(lines, prev, floor),
         },

@@ -37,11 +37,11 @@
 //! one pass over the output; rendering costs a line diff plus one substring
 //! count per region.
 
-use super::json_edits::{self, field, leaves, number, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::unique_blocks;
+use crate::apply::diff::unique_blocks;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::text::Text;
+use crate::reply::json_edits::{self, field, leaves, number, text_lines, Piece};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::ops::Range;

@@ -6,15 +6,17 @@
 //! fences survives when the model fences it with a longer run, and nested
 //! fences that carry a language are tracked. Placeholders such as
 //! `# ... rest of the file unchanged` are refused by the transaction as
-//! `elided` (see [`crate::elision`]); an unclosed fence is `truncated`.
+//! `elided` (see [`crate::apply::elision`]); an unclosed fence is `truncated`.
 //! Fenced blocks without a path are ignored when another block names one
 //! (they are examples or shell commands); when none names a path, a single
 //! block targets the default file. One pass, `O(len)`.
 
 use super::Format;
+use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::scan::{fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove};
-use crate::text::Text;
+use crate::reply::scan::{
+    fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove,
+};
 
 pub struct Whole;
 
@@ -135,7 +137,7 @@ fn take_unnamed(parsed: &mut Parsed, mut unnamed: Vec<(Edit, Option<String>)>) {
 
 /// Whether a path line names the block of the fence at `fence` (blank
 /// lines and a few short lines of prose may stand between them).
-pub(super) fn named_above(lines: &[crate::scan::OutLine], fence: usize) -> bool {
+pub(crate) fn named_above(lines: &[crate::reply::scan::OutLine], fence: usize) -> bool {
     matches!(path_above(lines, fence, 0), PathAbove::Named(_))
 }
 

@@ -13,9 +13,9 @@
 use super::edits::{as_written, count_problems, cut_message, old_new, prefix_problem, Body};
 use super::parse::{read, Damage, FileDiff, Hunk, Kind};
 use super::place::{self, Placed};
-use crate::fold::visible_ws;
-use crate::matcher::{FindOptions, Haystack, Level, Miss};
-use crate::text::Text;
+use crate::apply::fold::visible_ws;
+use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
+use crate::apply::text::Text;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -134,7 +134,7 @@ fn one(f: &FileDiff, h: &Hunk, files: &BTreeMap<String, String>, d: &mut HunkDia
             "the diff names no file; start it with `--- a/PATH` and `+++ b/PATH`".into(),
         );
     };
-    let path = match crate::paths::normalize(target) {
+    let path = match crate::apply::paths::normalize(target) {
         Ok(p) => p,
         Err(m) => return add(d, K::PathEscape, true, m),
     };
@@ -302,8 +302,8 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
             out.conflict = Some(format!("context matches {} places at the `{}` level (starting on lines {}); add unchanged lines until it is unique", candidates.len(), level.name(), at.join(", ")));
         }
         Placed::Conflict(places) => {
-            out.conflict = Some(crate::readings::conflict_message(
-                crate::feedback::words("udiff"),
+            out.conflict = Some(crate::apply::readings::conflict_message(
+                crate::apply::feedback::words("udiff"),
                 "the file",
                 &places,
             ));
@@ -342,7 +342,7 @@ fn reread(written: &Body, chosen: &Body) -> String {
 /// "context not found; closest region lines X-Y", with the first difference.
 fn not_found(path: &str, file: &[&str], old: &[String]) -> String {
     let block: Vec<&str> = old.iter().map(String::as_str).collect();
-    let Some((s, ratio)) = crate::feedback::closest(file, &block) else {
+    let Some((s, ratio)) = crate::apply::feedback::closest(file, &block) else {
         return format!("context not found; no line of it occurs in {path}");
     };
     let e = (s + block.len()).min(file.len());

@@ -13,7 +13,7 @@
 //! one space more (on the doubtful lines, or on every indented unchanged
 //! line: a model that drops the marker usually drops it everywhere), or one
 //! space less. When that gives a hunk several readings, the hunk becomes an
-//! [`Op::OneOf`] and the file decides (see [`crate::readings`]); nothing
+//! [`Op::OneOf`] and the file decides (see [`crate::apply::readings`]); nothing
 //! here guesses a place. When the output ends inside the hunk's last line,
 //! readings shorter than the header's counts are left out: reading a cut
 //! line as added would fit only a hunk that was cut.
@@ -25,9 +25,9 @@
 //! one when no line is in doubt.
 
 use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
+use crate::apply::matcher::Level;
+use crate::apply::readings::Reading;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
 
 /// A hunk body with every line's kind decided.
 pub type Body = Vec<(Kind, String)>;
@@ -292,7 +292,7 @@ pub fn cut_message(h: &Hunk) -> String {
             h.out_line,
             plural(ho.1, "old line"),
             plural(hn.1, "new line"),
-            crate::feedback::CUT_OR_MISCOUNTED,
+            crate::apply::feedback::CUT_OR_MISCOUNTED,
             ho.0,
             hn.0
         ),

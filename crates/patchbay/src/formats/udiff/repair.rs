@@ -13,16 +13,16 @@
 //! Creations, deletions (all lines of the file) and renames are written in
 //! git's form. Anything the default mode would refuse is an error instead.
 //!
-//! Cost: the lookups of [`crate::transaction`] per hunk, plus one small
+//! Cost: the lookups of [`crate::apply::transaction`] per hunk, plus one small
 //! Myers diff per rebuilt hunk.
 
 use super::edits::{cut_message, no_context_message, old_new, Body};
 use super::parse::{read, FileDiff, Hunk, Kind};
 use super::place::{place, Placed};
 use super::render::{header, push_line, quote};
-use crate::matcher::Level;
-use crate::readings::conflict_message;
-use crate::text::Text;
+use crate::apply::matcher::Level;
+use crate::apply::readings::conflict_message;
+use crate::apply::text::Text;
 use std::collections::BTreeMap;
 
 /// Why a diff could not be repaired: one message per problem.
@@ -87,7 +87,7 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
     let target = f.target().ok_or_else(|| {
         one("a diff names no file; start it with `--- a/PATH` and `+++ b/PATH`".into())
     })?;
-    let path = crate::paths::normalize(target).map_err(one)?;
+    let path = crate::apply::paths::normalize(target).map_err(one)?;
     let (a, b) = (quote("a/", &path), quote("b/", &path));
     let text = files.get(&path);
     if f.created {
@@ -163,7 +163,7 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
     let spots = widen(merge(spots), &lines);
     let mut out = match &f.rename {
         Some((_, to)) => {
-            let to = crate::paths::normalize(to).map_err(one)?;
+            let to = crate::apply::paths::normalize(to).map_err(one)?;
             format!(
                 "diff --git {a} {}\nrename from {path}\nrename to {to}\n",
                 quote("b/", &to)
@@ -175,7 +175,7 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
         let to_b = f
             .rename
             .as_ref()
-            .and_then(|r| crate::paths::normalize(&r.1).ok())
+            .and_then(|r| crate::apply::paths::normalize(&r.1).ok())
             .map_or(b, |to| quote("b/", &to));
         out.push_str(&format!("--- {a}\n+++ {to_b}\n"));
     }
@@ -201,7 +201,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             } else {
                 // Rebuilt from the file's real lines and the replacement
                 // the transaction would write there.
-                let fresh = crate::transaction::replacement(&old, &new, &found, lines);
+                let fresh = crate::apply::transaction::replacement(&old, &new, &found, lines);
                 interleave(
                     &lines[found.start..found.end],
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -220,7 +220,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
         }),
         Placed::NoContext => Err(no_context_message(h)),
         Placed::Conflict(places) => Err(conflict_message(
-            crate::feedback::words("udiff"),
+            crate::apply::feedback::words("udiff"),
             "the file",
             &places,
         )),
@@ -246,11 +246,11 @@ fn interleave<S: AsRef<str> + PartialEq>(old: &[S], new: &[S]) -> Body {
     let n: Vec<&str> = new.iter().map(|s| s.as_ref()).collect();
     let mut body = vec![];
     let mut i = 0;
-    let tail = crate::diff::Change {
+    let tail = crate::apply::diff::Change {
         old: o.len()..o.len(),
         new: n.len()..n.len(),
     };
-    for c in crate::diff::changes(&o, &n)
+    for c in crate::apply::diff::changes(&o, &n)
         .iter()
         .chain(std::iter::once(&tail))
     {

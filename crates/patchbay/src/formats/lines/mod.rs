@@ -1,5 +1,5 @@
 //! `lines`: edits by plain line numbers and ranges, checked against what
-//! the model was shown (see [`crate::seen`] for the views and the check).
+//! the model was shown (see [`crate::formats::lines::seen`] for the views and the check).
 //!
 //! Text form: a header line, the new lines, and `@@ end` after the last
 //! block (or the end of the fence the blocks are in):
@@ -47,20 +47,21 @@
 //!
 //! Parsing is one pass over the output; rendering is one line diff.
 
-mod syntax;
+mod header;
+pub mod seen;
 
-use super::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::changes;
+use crate::apply::diff::changes;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::scan::{fence_closes, fence_open, out_lines, Fence};
-use crate::seen::parse_crc;
-use crate::tags::file_crc;
-use crate::text::Text;
+use crate::formats::hashline::tags::file_crc;
+use crate::formats::lines::seen::parse_crc;
+use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence};
+pub use header::is_header;
+use header::{header, header_path, list, range, verb, view_header, Header, Kind};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-pub use syntax::is_header;
-use syntax::{header, header_path, list, range, verb, view_header, Header, Kind};
 
 pub struct Lines;
 
@@ -336,7 +337,7 @@ impl Format for Lines {
 }
 
 /// The JSON form of the changes `cs` (see [`Lines::render`]).
-fn render_json(path: &str, crc: &str, cs: &[crate::diff::Change], al: &[&str]) -> String {
+fn render_json(path: &str, crc: &str, cs: &[crate::apply::diff::Change], al: &[&str]) -> String {
     let objs: Vec<String> = cs
         .iter()
         .map(|c| {

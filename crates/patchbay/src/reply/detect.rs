@@ -3,7 +3,7 @@
 //!
 //! Every format is recognised by its own markers here, including formats
 //! whose module is not registered yet; a guess is only returned when
-//! [`super::by_name`] knows the name, otherwise the next guess is taken.
+//! [`crate::formats::by_name`] knows the name, otherwise the next guess is taken.
 //!
 //! | format | marker |
 //! |---|---|
@@ -34,8 +34,8 @@
 //! JSON scan of each named fenced block.
 
 use super::json_edits::{self, leaves, Piece};
-use super::{by_name, lines, search_replace, whole, Detection};
-use crate::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
+use crate::formats::{by_name, lines, search_replace, whole, Detection};
+use crate::reply::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use serde_json::{Map, Value};
 use std::cell::OnceCell;
 use std::ops::Range;
@@ -203,7 +203,7 @@ fn line_guesses(ls: &[OutLine], files: &FileTexts, out: &mut Vec<Guess>) {
         } else if (t.starts_with("diff --git ")
             || (t.starts_with("--- ") && ls.get(i + 1).is_some_and(|n| n.text.starts_with("+++ ")))
             || hunk_header(t)
-            || super::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text)))
+            || crate::formats::udiff::bare_hunk_header(t, ls.get(i + 1).map(|n| n.text)))
             && !inside(&files.diff, l.start)
         {
             let hunk = *hunks.get_or_init(|| any(&hunk_header));

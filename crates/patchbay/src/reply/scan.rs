@@ -5,7 +5,7 @@
 //! uses these so that they agree on what a fence or a path line is. All
 //! functions are linear in their input.
 
-use crate::text::Text;
+use crate::apply::text::Text;
 
 /// A line of the model output with its byte range (terminator excluded).
 #[derive(Debug, Clone, Copy)]

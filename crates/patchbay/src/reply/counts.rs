@@ -365,7 +365,7 @@ fn scrape_total(text: &str) -> Option<usize> {
 
 /// Complete `{...}` objects inside the first array of a cut JSON text.
 fn complete_objects(text: &str) -> Vec<serde_json::Value> {
-    use crate::formats::json_edits::extent;
+    use crate::reply::json_edits::extent;
     let b = text.as_bytes();
     let Some(arr) = text.find('[') else {
         return vec![];

@@ -9,10 +9,10 @@
 //! extra context that tells them apart. Similarity only ever feeds these
 //! texts; it never chooses where to apply.
 
+use crate::apply::fold::{is_blank, visible_ws};
+use crate::apply::matcher::{Found, Level, Shift};
+use crate::apply::report::{Report, Status};
 use crate::edit::{Code, EditStatus};
-use crate::fold::{is_blank, visible_ws};
-use crate::matcher::{Found, Level, Shift};
-use crate::report::{Report, Status};
 use std::collections::HashMap;
 
 /// How a format names the parts of an edit, so that a message speaks the
@@ -28,7 +28,7 @@ pub struct Words {
     /// How to create a file instead.
     pub create: &'static str,
     /// Why an edit could be read in several ways, and how to write it so
-    /// that it cannot (for `crate::readings::conflict_message`).
+    /// that it cannot (for `crate::apply::readings::conflict_message`).
     pub readings: &'static str,
 }
 
@@ -261,7 +261,7 @@ pub fn ambiguous(
         .iter()
         .map(|&c| format!("{}-{}", c + 1, c + len))
         .collect();
-    let more = if cands.len() >= crate::matcher::CANDIDATE_CAP {
+    let more = if cands.len() >= crate::apply::matcher::CANDIDATE_CAP {
         " (and more)"
     } else {
         ""

@@ -1,5 +1,5 @@
 //! `hashline`: edits by line number and tag against the tagged view
-//! (`N:TAG content`, see [`crate::tags`]).
+//! (`N:TAG content`, see [`crate::formats::hashline::tags`]).
 //!
 //! Edits are JSON objects, one, an array, or one per line, fenced or bare,
 //! with prose around them ([`super::json_edits`]):
@@ -31,12 +31,14 @@
 //!
 //! Parsing is one pass over the output; rendering is one line diff.
 
-use super::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::changes;
+use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+pub mod tags;
+
+use crate::apply::diff::changes;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::tags::{tag, TagOptions};
-use crate::text::Text;
+use crate::formats::hashline::tags::{tag, TagOptions};
 use serde_json::{Map, Value};
 
 pub struct Hashline;

@@ -70,9 +70,11 @@ impl<'a> Text<'a> {
         self.src
     }
 
-    /// The CRC-32 of the whole text ([`crate::tags::file_crc`]), cached.
+    /// The CRC-32 of the whole text ([`crate::formats::hashline::tags::file_crc`]), cached.
     pub fn crc(&self) -> u32 {
-        *self.crc.get_or_init(|| crate::tags::file_crc(self.src))
+        *self
+            .crc
+            .get_or_init(|| crate::formats::hashline::tags::file_crc(self.src))
     }
     pub fn has_bom(&self) -> bool {
         self.bom

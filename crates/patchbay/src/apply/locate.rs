@@ -7,11 +7,11 @@
 //! the file once for occurrences (`O(N)`), and falls back to the matcher
 //! ladder when the substring is made of whole lines but is not found as is.
 
+use crate::apply::feedback;
+use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss, CANDIDATE_CAP};
+use crate::apply::text::{split_lines, LineSpan, Text};
 use crate::edit::{Check, Code};
-use crate::feedback;
-use crate::matcher::{FindOptions, Found, Haystack, Level, Miss, CANDIDATE_CAP};
-use crate::tags::{tag, TagOptions};
-use crate::text::{split_lines, LineSpan, Text};
+use crate::formats::hashline::tags::{tag, TagOptions};
 use std::cell::OnceCell;
 
 /// Messages about `str_replace` speak of `old_str`, as the tool does.
@@ -79,7 +79,7 @@ fn moved_hint(text: &Text, tags: &[(usize, String)], opts: TagOptions) -> String
 }
 
 /// Checks and locates a line-addressed edit; `cache` is the file's
-/// [`crate::seen::Relocator`], shared by its edits.
+/// [`crate::formats::lines::seen::Relocator`], shared by its edits.
 pub fn lines(
     text: &Text,
     path: &str,
@@ -87,12 +87,13 @@ pub fn lines(
     end: usize,
     new: &[String],
     check: &Check,
-    cache: &crate::seen::Relocator,
+    cache: &crate::formats::lines::seen::Relocator,
 ) -> Result<Spot, Failure> {
     // Seen lines come from an older view: check them and follow a shown
     // block that moved before the numbers are held to the current file.
     if let Check::Seen(seen) = check {
-        let (s, e, note) = crate::seen::relocate(text, path, (start, end), seen, cache)?;
+        let (s, e, note) =
+            crate::formats::lines::seen::relocate(text, path, (start, end), seen, cache)?;
         let spot = lines(text, path, s, e, new, &Check::None, cache)?;
         return Ok(Spot { note, ..spot });
     }
@@ -321,7 +322,7 @@ pub fn str_replace<'a>(
         Ok(f) => {
             // Lines new_str leaves as they were stay as the file has them.
             let new_lines =
-                crate::transaction::replacement(&old_lines, &split_lines(&new), &f, lines);
+                crate::apply::transaction::replacement(&old_lines, &split_lines(&new), &f, lines);
             let note = Some(feedback::tolerated(&f));
             Ok(Spot {
                 start: f.start,

@@ -4,8 +4,8 @@
 //! and every embedding use the same words; a test applies each example to
 //! its file, so an example can never drift from what the engine accepts.
 
-use crate::report::{Report, Status};
-use crate::tags::{tag, view, TagOptions};
+use crate::apply::report::{Report, Status};
+use crate::formats::hashline::tags::{tag, view, TagOptions};
 
 /// The file every example edits.
 pub const EXAMPLE_PATH: &str = "app.py";
@@ -89,11 +89,11 @@ pub fn kit(format: &str) -> Option<Kit> {
             )
         }
         "lines" => {
-            let crc = crate::tags::file_crc(EXAMPLE_BEFORE);
+            let crc = crate::formats::hashline::tags::file_crc(EXAMPLE_BEFORE);
             (
                 "lines",
                 format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
-                crate::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
+                crate::formats::lines::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
                 format!("EDITS: 1\n@@ app.py 2:2 crc32={crc:08x}\n    print(f\"Hello, {{name}}!\")\n@@ end\n"),
             )
         }
@@ -107,7 +107,7 @@ pub fn kit(format: &str) -> Option<Kit> {
         instruction_tokens: 0,
         system_prompt_tokens: 0,
     };
-    let est = |t: &str| crate::tokens::estimate(t, crate::tokens::Family::O200k);
+    let est = |t: &str| crate::budget::tokens::estimate(t, crate::budget::tokens::Family::O200k);
     k.instruction_tokens = est(&k.instructions);
     k.system_prompt_tokens = est(&k.system_prompt());
     Some(k)

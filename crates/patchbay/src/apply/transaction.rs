@@ -11,16 +11,16 @@
 //! each edit costs one lookup (see `matcher`); overlaps are found with one
 //! sort, `O(E log E)`; the splice copies the file once, `O(N + new text)`.
 
+use crate::apply::elision::find_elision;
+use crate::apply::feedback;
+use crate::apply::fold::is_blank;
+use crate::apply::locate;
+use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
+use crate::apply::paths;
+use crate::apply::report::{FileReport, FileStatus, Report, Status};
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
-use crate::elision::find_elision;
-use crate::feedback;
-use crate::fold::is_blank;
-use crate::locate;
-use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
-use crate::paths;
-use crate::report::{FileReport, FileStatus, Report, Status};
-use crate::scan::OutputLines;
-use crate::text::Text;
+use crate::reply::scan::OutputLines;
 use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
@@ -36,7 +36,7 @@ pub struct Options {
     pub max_level: Level,
     /// What the model was shown (the `lines` format's snapshot): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC).
-    pub seen: Option<crate::seen::SeenLines>,
+    pub seen: Option<crate::formats::lines::seen::SeenLines>,
     /// Codex's rule for files that exist: an added file (`*** Add File:`,
     /// a `create`) replaces it and a move may land on it. Off by default:
     /// a model that thinks a file is new has not seen what it would erase.
@@ -87,7 +87,7 @@ struct FileWork<'a> {
     /// The check of the caller's snapshot for this file, and what relocating
     /// its edits reads: built once, shared by the file's edits.
     seen: std::cell::OnceCell<Check>,
-    relocator: crate::seen::Relocator,
+    relocator: crate::formats::lines::seen::Relocator,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -165,7 +165,7 @@ pub fn run(
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
     // A reply that declared more edits (`EDITS: N`) than arrived complete
     // was cut between two edits, where no format can see the cut.
-    let declared = crate::counts::declared_edits(output);
+    let declared = crate::reply::counts::declared_edits(output);
     let complete = parsed
         .edits
         .iter()
@@ -482,7 +482,7 @@ fn locate(
 fn choose_reading(
     w: &mut FileWork,
     edit: &Edit,
-    readings: &[crate::readings::Reading],
+    readings: &[crate::apply::readings::Reading],
     idx: usize,
     r: &mut Receipt,
     opt: &Options,
@@ -490,8 +490,8 @@ fn choose_reading(
     words: &feedback::Words,
 ) {
     let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
-    match crate::readings::choose_in(hay, readings, find_options(opt, None)) {
-        crate::readings::Choice::One(k) => match readings.get(k) {
+    match crate::apply::readings::choose_in(hay, readings, find_options(opt, None)) {
+        crate::apply::readings::Choice::One(k) => match readings.get(k) {
             Some(reading) => {
                 let one = Edit {
                     op: reading.op.clone(),
@@ -505,10 +505,10 @@ fn choose_reading(
             }
             None => fail(r, Code::Malformed, "the edit has no readings".into()),
         },
-        crate::readings::Choice::Conflict(places) => fail(
+        crate::apply::readings::Choice::Conflict(places) => fail(
             r,
             Code::Ambiguous,
-            crate::readings::conflict_message(words, &w.path, &places),
+            crate::apply::readings::conflict_message(words, &w.path, &places),
         ),
     }
 }
@@ -808,7 +808,7 @@ pub fn replacement(old: &[String], new: &[String], f: &Found, file: &[&str]) -> 
     }
     // The matched region holds old[trimmed.0 .. len - trimmed.1], line for line.
     let (a, b) = (f.trimmed.0, old.len().saturating_sub(f.trimmed.1));
-    for (i, j) in crate::diff::equal_pairs(old, &new[lo..hi]) {
+    for (i, j) in crate::apply::diff::equal_pairs(old, &new[lo..hi]) {
         if (a..b).contains(&i) {
             if let Some(line) = file.get(f.start + i - a) {
                 out[j] = (*line).to_owned();
@@ -995,7 +995,7 @@ fn terminators<'a>(text: &Text<'a>, p: &Planned, fallback: &'a str) -> Vec<&'a s
     let new: Vec<&str> = p.new.iter().map(String::as_str).collect();
     let mut out = Vec::with_capacity(new.len());
     let (mut i, mut j) = (0, 0);
-    for c in crate::diff::changes_linear(&old, &new) {
+    for c in crate::apply::diff::changes_linear(&old, &new) {
         out.extend((i..c.old.start).map(|k| eol_of(p.start + k)));
         out.extend((0..c.new.len()).map(|k| match c.old.len() {
             0 => beside(p.start + c.old.start),

@@ -21,10 +21,11 @@
 
 mod tail;
 
+use crate::apply::report::Report;
+use crate::apply::transaction;
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
-use crate::report::Report;
-use crate::scan::OutputLines;
-use crate::{formats, transaction, ApplyOptions};
+use crate::reply::scan::OutputLines;
+use crate::{formats, ApplyOptions};
 use std::collections::BTreeMap;
 
 /// One edit judged early.
@@ -58,7 +59,7 @@ pub struct Stream {
 }
 
 /// The reply's declared edit count (`EDITS: N` in its first lines, see
-/// [`crate::counts::declared_edits`]), read as its lines arrive instead of
+/// [`crate::reply::counts::declared_edits`]), read as its lines arrive instead of
 /// from the top for every emitted edit (a one-line JSON reply made that a
 /// pass over the reply per edit).
 #[derive(Default)]
@@ -73,7 +74,7 @@ struct Head {
 
 impl Head {
     fn declared(&mut self, buf: &str) -> Option<usize> {
-        use crate::counts::{declared_in_line, DECLARED_LINES};
+        use crate::reply::counts::{declared_in_line, DECLARED_LINES};
         while self.found.is_none() && self.lines < DECLARED_LINES {
             let from = self.searched.max(self.pos);
             let Some(k) = memchr::memchr(b'\n', &buf.as_bytes()[from..]) else {
@@ -371,7 +372,7 @@ mod tests {
                 let mut k = 0;
                 while k < t.len() {
                     k = (k + step).min(t.len());
-                    let want = crate::counts::declared_edits(&t[..k]);
+                    let want = crate::reply::counts::declared_edits(&t[..k]);
                     assert_eq!(h.declared(&t[..k]), want, "{t:?} at {k}");
                 }
             }

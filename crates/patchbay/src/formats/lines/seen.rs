@@ -22,9 +22,9 @@
 //! changed since it was shown, then checks the places where the shown
 //! block's first line occurs, `O(w)` each for a block of `w` lines.
 
+use crate::apply::text::Text;
 use crate::edit::{Check, Code};
-use crate::tags::file_crc;
-use crate::text::Text;
+use crate::formats::hashline::tags::file_crc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
@@ -161,11 +161,11 @@ impl SeenLines {
     /// The record of a path (paths compare normalised); an unknown path was
     /// never shown, which is an empty record.
     pub fn file(&self, path: &str) -> SeenFile {
-        let want = crate::paths::normalize(path).unwrap_or_else(|_| path.to_owned());
+        let want = crate::apply::paths::normalize(path).unwrap_or_else(|_| path.to_owned());
         self.0
             .iter()
             .find(|(p, _)| {
-                p.as_str() == path || crate::paths::normalize(p).is_ok_and(|n| n == want)
+                p.as_str() == path || crate::apply::paths::normalize(p).is_ok_and(|n| n == want)
             })
             .map(|(_, f)| f.clone())
             .unwrap_or_default()

@@ -9,7 +9,7 @@
 //! Cost: one render, one apply and one token count per format (each about
 //! `O(file)`), and one line diff.
 
-use crate::tokens::Tokenizer;
+use crate::budget::tokens::Tokenizer;
 use crate::{apply, render, ApplyOptions, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -81,7 +81,7 @@ pub struct Comparison {
 pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
     let old: Vec<&str> = before.lines().collect();
     let new: Vec<&str> = after.lines().collect();
-    let changed: usize = crate::diff::changes(&old, &new)
+    let changed: usize = crate::apply::diff::changes(&old, &new)
         .iter()
         .map(|c| c.old.len().max(c.new.len()))
         .sum();
@@ -112,10 +112,10 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
 /// inside the root), else its last component (a model never writes an
 /// absolute path), else `file`.
 fn edit_path(path: &str) -> String {
-    crate::paths::normalize(path)
+    crate::apply::paths::normalize(path)
         .or_else(|_| {
             let last = path.rsplit(['/', '\\']).next().unwrap_or("");
-            crate::paths::normalize(last)
+            crate::apply::paths::normalize(last)
         })
         .unwrap_or_else(|_| "file".into())
 }
