@@ -85,7 +85,7 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
     };
     // The file is checked first: a changed file makes every other answer
     // unreliable.
-    let crc = patchbay::formats::hashline::tags::file_crc(text);
+    let crc = patchbay::file_crc(text);
     if crc != slice.file_crc {
         return refuse(&format!(
             "{} changed since the slice was cut (CRC-32 {:08x}, now {crc:08x}); slice it again and redo the edit",

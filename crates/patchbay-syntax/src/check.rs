@@ -116,7 +116,7 @@ fn keyed(source: &str, lang: Language) -> Result<Vec<(Key, SyntaxIssue)>, Error>
             } else {
                 e.row
             };
-            let crc = patchbay::formats::hashline::tags::file_crc(match n.is_missing() {
+            let crc = patchbay::file_crc(match n.is_missing() {
                 true => n.kind(),
                 false => src.get(start_byte..n.end_byte()).unwrap_or(""),
             });

@@ -60,7 +60,7 @@ pub fn cut(path: &str, text: &str, lang: Language, sym: &Symbol) -> Result<Slice
         kind: sym.kind,
         lines: [a, b],
         indent: indent.to_owned(),
-        file_crc: patchbay::formats::hashline::tags::file_crc(text),
+        file_crc: patchbay::file_crc(text),
         text: out,
     })
 }
@@ -109,7 +109,7 @@ pub fn looks_like_json(given: &str) -> bool {
 
 /// Refuses `current` unless it is the file the slice was cut from.
 pub(crate) fn check_fresh(current: &str, s: &Slice) -> Result<(), Error> {
-    let actual = patchbay::formats::hashline::tags::file_crc(current);
+    let actual = patchbay::file_crc(current);
     if actual != s.file_crc {
         return Err(Error::StaleSlice {
             path: s.path.clone(),
@@ -177,6 +177,6 @@ mod tests {
     }
 
     fn crc_of(s: &str) -> u32 {
-        patchbay::formats::hashline::tags::file_crc(s)
+        patchbay::file_crc(s)
     }
 }

@@ -132,7 +132,7 @@ pub fn apply_edits(files: Files, output: &str, options: Option<Options>) -> JsRe
 /// Guesses the format of a model reply.
 #[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "Detection")]
 pub fn detect_format(output: &str) -> JsResult {
-    to_js(&patchbay::formats::detect(output))
+    to_js(&patchbay::detect(output))
 }
 
 /// The canonical edit in `format` that turns `before` into `after`.

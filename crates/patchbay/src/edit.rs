@@ -3,7 +3,7 @@
 //! them. Nothing here does work.
 
 use crate::apply::matcher::Level;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::Range;
 
@@ -135,7 +135,7 @@ pub enum Op {
     /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
     /// `Replace`. The file decides: see [`crate::apply::readings`] (the readings
     /// that locate must agree on one place, else `ambiguous`).
-    OneOf(Vec<crate::apply::readings::Reading>),
+    OneOf(Vec<Reading>),
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
     Invalid { code: Code, message: String },
@@ -158,11 +158,55 @@ pub enum Check {
     /// [`crate::formats::lines::seen`]): the edited lines must be among them, unchanged; a
     /// shown block that moved is found again. The transaction sets it for
     /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
-    Seen(crate::formats::lines::seen::SeenFile),
+    Seen(SeenFile),
     /// Plain line numbers that must be held to what the model was shown,
     /// which the caller keeps (`ApplyOptions::seen`: seen lines, or the file
     /// CRC); refused as `malformed` when there is no such snapshot.
     Snapshot,
+}
+
+/// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
+/// matcher level it may be found at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    pub op: Op,
+    pub max_level: Level,
+}
+
+/// What the model was shown of one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SeenFile {
+    /// CRC-32 of the whole file when it was shown (hex, as in the view
+    /// header). With `lines` empty it means the whole file was shown
+    /// (`file-crc` mode); with `lines` it only tells that nothing changed.
+    #[serde(
+        rename = "crc32",
+        serialize_with = "hex_ser",
+        deserialize_with = "hex_de",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub crc: Option<u32>,
+    /// The lines shown: `(1-based line, line_hash)`, in any order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<(usize, u32)>,
+}
+
+fn hex_ser<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(c) => s.serialize_str(&format!("{c:08x}")),
+        None => s.serialize_none(),
+    }
+}
+
+fn hex_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let s: Option<String> = Option::deserialize(d)?;
+    match s {
+        None => Ok(None),
+        Some(s) => crate::apply::text::parse_crc(&s)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a CRC-32 in hex"))),
+    }
 }
 
 /// One edit as parsed from the model output.

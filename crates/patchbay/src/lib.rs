@@ -24,11 +24,13 @@ pub mod reply;
 
 pub use apply::matcher::Level;
 pub use apply::report::{FileReport, FileStatus, Report, Status};
+pub use apply::text::file_crc;
 pub use apply::transaction::Options;
 pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
 pub use formats::hashline::tags::TagOptions;
 pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
 pub use formats::ParseOptions;
+pub use reply::detect::{detect, Detection};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -159,7 +161,7 @@ pub fn parse_with(
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
     let f = if format == "auto" {
-        formats::by_name(formats::detect(output).format)
+        formats::by_name(detect(output).format)
     } else {
         formats::by_name(format)
     }

@@ -665,10 +665,7 @@ fn sr_blocks_with_divider_lines_in_their_text() {
 fn json_lines_ending_in_a_lone_brace_are_truncated() {
     let f = files("a.txt", "a\nb\nc\n");
     let tag = patchbay::formats::hashline::tags::tag("a", 1, Default::default());
-    let crc = format!(
-        "{:08x}",
-        patchbay::formats::hashline::tags::file_crc("a\nb\nc\n")
-    );
+    let crc = format!("{:08x}", patchbay::file_crc("a\nb\nc\n"));
     let edits = [
         (
             "tool-call",

@@ -8,6 +8,7 @@
 //! ladder when the substring is made of whole lines but is not found as is.
 
 use crate::apply::feedback;
+use crate::apply::fold::is_blank;
 use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss, CANDIDATE_CAP};
 use crate::apply::text::{split_lines, LineSpan, Text};
 use crate::edit::{Check, Code};
@@ -321,8 +322,7 @@ pub fn str_replace<'a>(
     match hay.find(&old_lines, FindOptions { hint, ..fo }) {
         Ok(f) => {
             // Lines new_str leaves as they were stay as the file has them.
-            let new_lines =
-                crate::apply::transaction::replacement(&old_lines, &split_lines(&new), &f, lines);
+            let new_lines = replacement(&old_lines, &split_lines(&new), &f, lines);
             let note = Some(feedback::tolerated(&f));
             Ok(Spot {
                 start: f.start,
@@ -536,6 +536,41 @@ pub fn find_in_regions(
             })
         }
     }
+}
+
+/// The replacement lines, minus the blank lines the matcher trimmed from the
+/// block, re-indented by the offset it found. Lines the edit leaves as they
+/// were (equal in its old and new text) are written as the file has them:
+/// a tolerance the matcher granted the old text (trailing spaces, look-alike
+/// quotes, other indentation) must not be copied into the file through the
+/// unchanged lines of a diff hunk or a SEARCH block. Public so that tools
+/// which rebuild an edit (the udiff repair) write exactly what would be
+/// applied. `file` is the whole file the match was found in.
+pub fn replacement(old: &[String], new: &[String], f: &Found, file: &[&str]) -> Vec<String> {
+    let mut lo = 0;
+    let mut hi = new.len();
+    while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
+        lo += 1;
+    }
+    let mut cut = 0;
+    while cut < f.trimmed.1 && hi > lo && is_blank(&new[hi - 1]) {
+        hi -= 1;
+        cut += 1;
+    }
+    let mut out = f.shift.apply(&new[lo..hi]);
+    if f.level == Level::Exact {
+        return out; // the unchanged lines are the file's already
+    }
+    // The matched region holds old[trimmed.0 .. len - trimmed.1], line for line.
+    let (a, b) = (f.trimmed.0, old.len().saturating_sub(f.trimmed.1));
+    for (i, j) in crate::apply::diff::equal_pairs(old, &new[lo..hi]) {
+        if (a..b).contains(&i) {
+            if let Some(line) = file.get(f.start + i - a) {
+                out[j] = (*line).to_owned();
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -32,15 +32,7 @@
 
 use crate::apply::feedback::Words;
 use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
-use crate::edit::Op;
-
-/// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
-/// matcher level it may be found at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reading {
-    pub op: Op,
-    pub max_level: Level,
-}
+use crate::edit::{Op, Reading};
 
 /// The outcome of [`choose`].
 #[derive(Debug, Clone, PartialEq, Eq)]

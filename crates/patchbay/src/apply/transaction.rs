@@ -482,7 +482,7 @@ fn locate(
 fn choose_reading(
     w: &mut FileWork,
     edit: &Edit,
-    readings: &[crate::apply::readings::Reading],
+    readings: &[crate::edit::Reading],
     idx: usize,
     r: &mut Receipt,
     opt: &Options,
@@ -688,7 +688,7 @@ fn place_block(
         Ok(found) => {
             r.strategy = Some(found.level);
             r.message = found_note(&found, b.hint);
-            let new = replacement(b.old, b.new, &found, hay.lines());
+            let new = locate::replacement(b.old, b.new, &found, hay.lines());
             Ok(Planned::new(idx, found.start, found.end, new))
         }
         Err(miss) => {
@@ -781,41 +781,6 @@ fn block_missed(
             ),
         ),
     }
-}
-
-/// The replacement lines, minus the blank lines the matcher trimmed from the
-/// block, re-indented by the offset it found. Lines the edit leaves as they
-/// were (equal in its old and new text) are written as the file has them:
-/// a tolerance the matcher granted the old text (trailing spaces, look-alike
-/// quotes, other indentation) must not be copied into the file through the
-/// unchanged lines of a diff hunk or a SEARCH block. Public so that tools
-/// which rebuild an edit (the udiff repair) write exactly what would be
-/// applied. `file` is the whole file the match was found in.
-pub fn replacement(old: &[String], new: &[String], f: &Found, file: &[&str]) -> Vec<String> {
-    let mut lo = 0;
-    let mut hi = new.len();
-    while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
-        lo += 1;
-    }
-    let mut cut = 0;
-    while cut < f.trimmed.1 && hi > lo && is_blank(&new[hi - 1]) {
-        hi -= 1;
-        cut += 1;
-    }
-    let mut out = f.shift.apply(&new[lo..hi]);
-    if f.level == Level::Exact {
-        return out; // the unchanged lines are the file's already
-    }
-    // The matched region holds old[trimmed.0 .. len - trimmed.1], line for line.
-    let (a, b) = (f.trimmed.0, old.len().saturating_sub(f.trimmed.1));
-    for (i, j) in crate::apply::diff::equal_pairs(old, &new[lo..hi]) {
-        if (a..b).contains(&i) {
-            if let Some(line) = file.get(f.start + i - a) {
-                out[j] = (*line).to_owned();
-            }
-        }
-    }
-    out
 }
 
 /// Fails every located edit that overlaps an earlier-sorted one.

@@ -89,7 +89,7 @@ pub fn kit(format: &str) -> Option<Kit> {
             )
         }
         "lines" => {
-            let crc = crate::formats::hashline::tags::file_crc(EXAMPLE_BEFORE);
+            let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
             (
                 "lines",
                 format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),

@@ -46,8 +46,8 @@
 use super::{Format, ParseOptions};
 use crate::apply::diff::{changes, unique_blocks};
 use crate::apply::matcher::Level;
-use crate::apply::readings::Reading;
 use crate::apply::text::Text;
+use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::reply::scan::{out_lines, OutLine};
 use std::ops::Range;

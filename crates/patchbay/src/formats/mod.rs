@@ -100,7 +100,7 @@ pub fn foreign_marker(
         }
     }
     let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
-    if let Some(h) = first(&crate::reply::detect::hunk_header).filter(|_| !patch_file) {
+    if let Some(h) = first(&udiff::hunk_header).filter(|_| !patch_file) {
         let changes = text[h + 1..]
             .iter()
             .any(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"));
@@ -131,18 +131,4 @@ fn lines_outside_fences(text: &[String]) -> Vec<usize> {
         }
     }
     out
-}
-
-/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Detection {
-    pub format: &'static str,
-    pub confidence: f64,
-    pub reason: String,
-}
-
-/// Detects the format of an output from its markers: every format's, the
-/// first marker in the output winning (see [`crate::reply::detect::detect`]).
-pub fn detect(output: &str) -> Detection {
-    crate::reply::detect::detect(output)
 }

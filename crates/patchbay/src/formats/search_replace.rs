@@ -32,8 +32,8 @@
 use super::Format;
 use crate::apply::diff::unique_blocks;
 use crate::apply::matcher::Level;
-use crate::apply::readings::Reading;
 use crate::apply::text::Text;
+use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
 

@@ -34,11 +34,20 @@
 //! JSON scan of each named fenced block.
 
 use super::json_edits::{self, leaves, Piece};
-use crate::formats::{by_name, lines, search_replace, whole, Detection};
+use crate::formats::udiff::hunk_header;
+use crate::formats::{by_name, lines, search_replace, whole};
 use crate::reply::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use serde_json::{Map, Value};
 use std::cell::OnceCell;
 use std::ops::Range;
+
+/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Detection {
+    pub format: &'static str,
+    pub confidence: f64,
+    pub reason: String,
+}
 
 /// A guess: a format, where its first marker is, how sure, why.
 struct Guess {
@@ -46,27 +55,6 @@ struct Guess {
     at: usize,
     confidence: f64,
     reason: String,
-}
-
-/// `@@ -N[,M] +N[,M] @@`: a unified-diff hunk header.
-pub(crate) fn hunk_header(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("@@ -") else {
-        return false;
-    };
-    let num = |s: &str| {
-        let mut p = s.splitn(2, ',');
-        let ok = |x: Option<&str>| {
-            x.is_some_and(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let a = p.next();
-        let b = p.next();
-        ok(a) && (b.is_none() || ok(b))
-    };
-    let mut t = rest.splitn(3, ' ');
-    let (Some(old), Some(new), Some(tail)) = (t.next(), t.next(), t.next()) else {
-        return false;
-    };
-    num(old) && new.strip_prefix('+').is_some_and(num) && tail.starts_with("@@")
 }
 
 fn v4a(line: &str) -> Option<bool> {

@@ -167,7 +167,7 @@ impl Stream {
             // Detection may change its mind as text arrives: emit early only
             // once it is sure; otherwise everything waits for `finish`.
             None if self.opt.format == "auto" => {
-                let d = formats::detect(&self.buf);
+                let d = crate::detect(&self.buf);
                 if d.confidence < 0.9 {
                     return None;
                 }

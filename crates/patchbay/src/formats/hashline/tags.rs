@@ -402,11 +402,6 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     String::from_utf8(out).expect("whole lines of a str and ASCII")
 }
 
-/// CRC-32 of a whole text (the `file-crc` check of the `lines` format).
-pub fn file_crc(text: &str) -> u32 {
-    crc32fast::hash(text.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -52,10 +52,10 @@ pub mod seen;
 
 use super::{Format, ParseOptions};
 use crate::apply::diff::changes;
+use crate::apply::text::file_crc;
+use crate::apply::text::parse_crc;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::formats::hashline::tags::file_crc;
-use crate::formats::lines::seen::parse_crc;
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence};
 pub use header::is_header;

@@ -22,10 +22,10 @@
 //! changed since it was shown, then checks the places where the shown
 //! block's first line occurs, `O(w)` each for a block of `w` lines.
 
+use crate::apply::text::file_crc;
 use crate::apply::text::Text;
-use crate::edit::{Check, Code};
-use crate::formats::hashline::tags::file_crc;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::edit::{Check, Code, SeenFile};
+use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -36,55 +36,6 @@ pub const CONTEXT: usize = 2;
 /// The hash of one line as recorded in a [`SeenLines`] snapshot.
 pub fn line_hash(line: &str) -> u32 {
     crc32fast::hash(line.trim_end().as_bytes())
-}
-
-/// What the model was shown of one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SeenFile {
-    /// CRC-32 of the whole file when it was shown (hex, as in the view
-    /// header). With `lines` empty it means the whole file was shown
-    /// (`file-crc` mode); with `lines` it only tells that nothing changed.
-    #[serde(
-        rename = "crc32",
-        serialize_with = "hex_ser",
-        deserialize_with = "hex_de",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub crc: Option<u32>,
-    /// The lines shown: `(1-based line, line_hash)`, in any order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub lines: Vec<(usize, u32)>,
-}
-
-fn hex_ser<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(c) => s.serialize_str(&format!("{c:08x}")),
-        None => s.serialize_none(),
-    }
-}
-
-fn hex_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-    let s: Option<String> = Option::deserialize(d)?;
-    match s {
-        None => Ok(None),
-        Some(s) => parse_crc(&s)
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a CRC-32 in hex"))),
-    }
-}
-
-/// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
-pub fn parse_crc(s: &str) -> Option<u32> {
-    let h = s.trim();
-    let h = h
-        .strip_prefix("0x")
-        .or_else(|| h.strip_prefix("0X"))
-        .unwrap_or(h);
-    if h.is_empty() || h.len() > 8 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(h, 16).ok()
 }
 
 /// The snapshot a caller keeps between showing files and applying edits:
@@ -466,6 +417,7 @@ pub fn relocate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply::text::parse_crc;
 
     fn seen_of(text: &str, a: usize, b: usize) -> SeenFile {
         seen_view("f", text, &[(a, b)]).1.file("f")

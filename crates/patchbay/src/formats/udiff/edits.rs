@@ -26,7 +26,7 @@
 
 use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
 use crate::apply::matcher::Level;
-use crate::apply::readings::Reading;
+use crate::edit::Reading;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 
 /// A hunk body with every line's kind decided.

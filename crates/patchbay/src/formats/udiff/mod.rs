@@ -95,5 +95,26 @@ pub fn bare_hunk_header(line: &str, next: Option<&str>) -> bool {
         && next.is_some_and(|n| n.starts_with([' ', '+', '-']))
 }
 
+/// `@@ -N[,M] +N[,M] @@`: a unified-diff hunk header.
+pub fn hunk_header(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("@@ -") else {
+        return false;
+    };
+    let num = |s: &str| {
+        let mut p = s.splitn(2, ',');
+        let ok = |x: Option<&str>| {
+            x.is_some_and(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let a = p.next();
+        let b = p.next();
+        ok(a) && (b.is_none() || ok(b))
+    };
+    let mut t = rest.splitn(3, ' ');
+    let (Some(old), Some(new), Some(tail)) = (t.next(), t.next(), t.next()) else {
+        return false;
+    };
+    num(old) && new.strip_prefix('+').is_some_and(num) && tail.starts_with("@@")
+}
+
 #[cfg(test)]
 mod tests;

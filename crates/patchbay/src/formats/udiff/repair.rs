@@ -201,7 +201,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             } else {
                 // Rebuilt from the file's real lines and the replacement
                 // the transaction would write there.
-                let fresh = crate::apply::transaction::replacement(&old, &new, &found, lines);
+                let fresh = crate::apply::locate::replacement(&old, &new, &found, lines);
                 interleave(
                     &lines[found.start..found.end],
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
