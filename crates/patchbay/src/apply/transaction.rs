@@ -11,11 +11,10 @@
 //! each edit costs one lookup (see `matcher`); overlaps are found with one
 //! sort, `O(E log E)`; the splice copies the file once, `O(N + new text)`.
 
-use crate::apply::elision::find_elision;
 use crate::apply::feedback;
-use crate::apply::fold::is_blank;
-use crate::apply::locate;
-use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
+use crate::apply::feedback::Words;
+use crate::apply::locate::{self, Rules, Spot, Target};
+use crate::apply::matcher::{FindOptions, Haystack, Level};
 use crate::apply::paths;
 use crate::apply::report::{FileReport, FileStatus, Report, Status};
 use crate::apply::text::Text;
@@ -233,12 +232,6 @@ pub fn run(
     report
 }
 
-/// Another format's marker in a whole-file text (see
-/// [`crate::formats::foreign_marker`]).
-fn foreign(w: &FileWork, text: &[String]) -> Option<(usize, &'static str)> {
-    crate::formats::foreign_marker(&w.path, text, w.original.unwrap_or(""))
-}
-
 /// The path an edit targets, and why it cannot be used when it cannot;
 /// `mention` is a file the prose above an edit without a path names.
 fn resolve(edit: &Edit, mention: Option<&str>, opt: &Options) -> (String, Option<(Code, String)>) {
@@ -389,44 +382,38 @@ fn fail(r: &mut Receipt, code: Code, msg: String) {
     r.message = Some(msg);
 }
 
-/// An edit placed, or why it could not be: the shape of every arm of
-/// [`locate`] that plans a change.
-type Placed = Result<Planned, (Code, String)>;
-
 impl Planned {
-    /// Original lines `start..end` become `new`.
-    fn new(idx: usize, start: usize, end: usize, new: Vec<String>) -> Planned {
+    fn new(idx: usize, spot: Spot) -> Planned {
         Planned {
             idx,
-            start,
-            end,
-            new,
-            exclusive: false,
-            delete: false,
-        }
-    }
-
-    /// A change of the whole file: nothing else may touch it.
-    fn exclusive(self) -> Planned {
-        Planned {
-            exclusive: true,
-            ..self
+            start: spot.start,
+            end: spot.end,
+            new: spot.new,
+            exclusive: spot.exclusive,
+            delete: spot.delete,
         }
     }
 }
 
-/// The lookup options every block search of this transaction starts from.
-fn find_options(opt: &Options, hint: Option<usize>) -> FindOptions {
-    FindOptions {
-        hint,
-        window: opt.window,
-        max_level: opt.max_level,
-        min_start: 0,
-        max_start: usize::MAX,
+impl<'a> FileWork<'a> {
+    /// The file as locate reads it.
+    fn target<'t>(&'t self, opt: &'t Options) -> Target<'t, 'a> {
+        Target {
+            path: &self.path,
+            original: self.original,
+            text: &self.text,
+            hay: &self.hay,
+            relocator: &self.relocator,
+            snapshot: opt.seen.as_ref(),
+            seen: &self.seen,
+            not_found: self.not_found,
+            planned: !self.planned.is_empty(),
+            exclusive: self.planned.iter().any(|p| p.exclusive),
+        }
     }
 }
 
-/// Locates one edit against the original text of its file.
+/// Locates one edit against the original text of its file and plans it.
 fn locate(
     w: &mut FileWork,
     edit: &Edit,
@@ -434,174 +421,35 @@ fn locate(
     r: &mut Receipt,
     opt: &Options,
     files: &BTreeMap<String, String>,
-    words: &feedback::Words,
+    words: &Words,
 ) {
-    let placed = match &edit.op {
-        Op::Invalid { code, message } => return fail(r, *code, message.clone()),
-        Op::OneOf(readings) => return choose_reading(w, edit, readings, idx, r, opt, files, words),
+    match &edit.op {
         Op::Rename { to } => return rename(w, to, r, opt, files),
         Op::View { range } => return view(w, *range, idx, r),
-        Op::Replace {
-            old,
-            new,
-            hint,
-            anchors,
-            at_end,
-        } => {
-            let block = Block {
-                old,
-                new,
-                hint: *hint,
-                anchors,
-                at_end: *at_end,
-            };
-            place_block(w, &block, idx, r, opt, words)
-        }
-        Op::Lines {
-            start,
-            end,
-            new,
-            check,
-        } => place_lines(w, (*start, *end), new, check, idx, r, opt),
-        Op::StrReplace { old, new, hint } => place_substring(w, (old, new), *hint, idx, r, opt),
-        whole => place_whole(w, whole, idx, opt),
+        _ => {}
+    }
+    let rules = Rules {
+        window: opt.window,
+        max_level: opt.max_level,
+        overwrite: opt.overwrite,
+        words,
     };
-    match placed {
-        Ok(planned) => {
+    match locate::locate(&w.target(opt), &edit.op, rules) {
+        Ok(spot) => {
             r.status = EditStatus::Applied;
-            r.lines = Some([planned.start + 1, planned.end]);
-            w.planned.push(planned);
+            r.strategy = spot.level;
+            r.message = spot.note.clone();
+            r.lines = Some([spot.start + 1, spot.end]);
+            w.planned.push(Planned::new(idx, spot));
         }
-        Err((code, msg)) => fail(r, code, msg),
-    }
-}
-
-/// Alternative readings: the file picks one, which is then located like
-/// any other edit (see `readings`).
-#[allow(clippy::too_many_arguments)]
-fn choose_reading(
-    w: &mut FileWork,
-    edit: &Edit,
-    readings: &[crate::edit::Reading],
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-    files: &BTreeMap<String, String>,
-    words: &feedback::Words,
-) {
-    let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
-    match crate::apply::readings::choose_in(hay, readings, find_options(opt, None)) {
-        crate::apply::readings::Choice::One(k) => match readings.get(k) {
-            Some(reading) => {
-                let one = Edit {
-                    op: reading.op.clone(),
-                    ..edit.clone()
-                };
-                let capped = Options {
-                    max_level: opt.max_level.min(reading.max_level),
-                    ..opt.clone()
-                };
-                locate(w, &one, idx, r, &capped, files, words)
+        Err(refusal) => {
+            w.not_found += usize::from(refusal.searched);
+            if refusal.level.is_some() {
+                r.strategy = refusal.level;
             }
-            None => fail(r, Code::Malformed, "the edit has no readings".into()),
-        },
-        crate::apply::readings::Choice::Conflict(places) => fail(
-            r,
-            Code::Ambiguous,
-            crate::apply::readings::conflict_message(words, &w.path, &places),
-        ),
-    }
-}
-
-/// Edits of the whole file: delete, create, write, create-or-append.
-fn place_whole(w: &FileWork, op: &Op, idx: usize, opt: &Options) -> Placed {
-    let n = w.text.len();
-    let creating = w.original.is_none();
-    let plan = |start, end, new: &[String]| Planned::new(idx, start, end, new.to_vec());
-    match op {
-        Op::Delete if creating => Err((
-            Code::FileMissing,
-            format!("cannot delete {}: it does not exist", w.path),
-        )),
-        Op::Delete => Ok(Planned {
-            delete: true,
-            ..plan(0, n, &[]).exclusive()
-        }),
-        Op::Create { text: t } | Op::Write { text: t } if foreign(w, t).is_some() => {
-            let (k, format) = foreign(w, t).expect("checked");
-            let msg = feedback::foreign_marker(&w.path, k, &t[k], format);
-            Err((Code::Malformed, msg))
+            fail(r, refusal.code, refusal.message);
         }
-        Op::Create { text: t } if !creating && opt.overwrite && w.planned.is_empty() => {
-            Ok(plan(0, n, t).exclusive())
-        }
-        Op::Create { .. } if !creating || w.planned.iter().any(|p| p.exclusive) => Err((
-            Code::FileExists,
-            format!(
-                "cannot create {}: it already exists; edit it instead",
-                w.path
-            ),
-        )),
-        Op::Create { text: t } => Ok(plan(0, 0, t).exclusive()),
-        Op::Write { text: t } => match find_elision(t, &w.text.lines()) {
-            Some(k) => Err((Code::Elided, feedback::elided(&w.path, k, &t[k]))),
-            None => Ok(plan(0, n, t).exclusive()),
-        },
-        Op::CreateOrAppend { text: t } => Ok(plan(n, n, t)),
-        other => Err((
-            Code::Malformed,
-            format!("internal: {other:?} is not a whole-file edit"),
-        )),
     }
-}
-
-/// Line-addressed edits, with their checks.
-fn place_lines(
-    w: &FileWork,
-    (start, end): (usize, usize),
-    new: &[String],
-    check: &Check,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-) -> Placed {
-    if w.original.is_none() {
-        return Err((Code::FileMissing, format!("{} does not exist", w.path)));
-    }
-    // Plain numbers are held to the caller's snapshot of the view, looked
-    // up once per file (it lists every line shown).
-    let held = match (check, &opt.seen) {
-        (Check::Snapshot, Some(seen)) => w.seen.get_or_init(|| seen.check_for(&w.path)),
-        _ => check,
-    };
-    let s = locate::lines(&w.text, &w.path, start, end, new, held, &w.relocator)?;
-    r.message = s.note;
-    Ok(Planned::new(idx, s.start, s.end, s.new))
-}
-
-/// A substring replacement (`str_replace`).
-fn place_substring(
-    w: &mut FileWork,
-    old_new: (&str, &str),
-    hint: Option<usize>,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-) -> Placed {
-    if w.original.is_none() {
-        let msg = format!("{} does not exist; create it first", w.path);
-        return Err((Code::FileMissing, msg));
-    }
-    let fo = find_options(opt, hint);
-    let detailed = w.not_found < feedback::DETAILED;
-    let found = locate::str_replace(&w.text, &w.hay, &w.path, old_new, hint, fo, detailed);
-    if matches!(found, Err((Code::NotFound, _))) {
-        w.not_found += 1;
-    }
-    let s = found?;
-    r.strategy = s.level;
-    r.message = s.note;
-    Ok(Planned::new(idx, s.start, s.end, s.new))
 }
 
 /// A move: recorded, carried out after the file's other edits.
@@ -640,147 +488,6 @@ fn view(w: &mut FileWork, range: Option<(usize, Option<usize>)>, idx: usize, r: 
         Err((code, msg)) => return fail(r, code, msg),
     }
     w.views.push(idx);
-}
-
-/// A block of old lines to replace (`Op::Replace`, borrowed).
-struct Block<'e> {
-    old: &'e [String],
-    new: &'e [String],
-    hint: Option<usize>,
-    anchors: &'e [String],
-    at_end: bool,
-}
-
-/// A block located by the matcher ladder, narrowed by its anchors.
-fn place_block(
-    w: &mut FileWork,
-    b: &Block,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-    words: &feedback::Words,
-) -> Placed {
-    if w.original.is_none() {
-        let msg = format!("{} does not exist; to create it, {}", w.path, words.create);
-        return Err((Code::FileMissing, msg));
-    }
-    let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
-    if let Some(k) = find_elision(b.new, hay.lines()) {
-        return Err((Code::Elided, feedback::elided(&w.path, k, &b.new[k])));
-    }
-    let fo = find_options(opt, b.hint);
-    let regions = locate::block_regions(hay, b.anchors, b.at_end, b.old.len(), fo)
-        .map_err(|miss| (miss.code(), miss.message(&w.path)))?;
-    // No old lines: an insertion at the end, or right after the anchor.
-    if b.old.is_empty() && (b.at_end || !b.anchors.is_empty()) {
-        if regions.len() > 1 {
-            let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
-            return Err((Code::Ambiguous, format!("the anchors occur at several places of {} (after lines {}) and the chunk has no context lines to tell them apart; use a more specific anchor", w.path, at.join(", "))));
-        }
-        let at = if b.at_end { w.text.len() } else { regions[0].0 };
-        return Ok(Planned::new(idx, at, at, b.new.to_vec()));
-    }
-    match locate::find_in_regions(hay, b.old, &regions, fo) {
-        Ok(found) if b.at_end && !hay.lines()[found.end..].iter().all(|l| is_blank(l)) => Err((
-            Code::NotFound,
-            format!("the lines before `*** End of File` are not the last lines of {}; they occur at lines {}-{}", w.path, found.start + 1, found.end),
-        )),
-        Ok(found) => {
-            r.strategy = Some(found.level);
-            r.message = found_note(&found, b.hint);
-            let new = locate::replacement(b.old, b.new, &found, hay.lines());
-            Ok(Planned::new(idx, found.start, found.end, new))
-        }
-        Err(miss) => {
-            if let Miss::Ambiguous { level, .. } = miss {
-                r.strategy = Some(level);
-            }
-            Err(block_missed(w, b, &miss, &regions, fo, words))
-        }
-    }
-}
-
-/// What the receipt of a located block says: the tolerance that found it,
-/// and a stated line that was off (a diff header; `git apply` reports it
-/// too).
-fn found_note(found: &Found, hint: Option<usize>) -> Option<String> {
-    let mut msg =
-        (found.level != Level::Exact || found.by_hint).then(|| feedback::tolerated(found));
-    if let Some(h) = hint.filter(|&h| h != found.start) {
-        let d = found.start as isize - h as isize;
-        let note = format!(
-            "found at line {}; the stated line was {} (offset {d:+})",
-            found.start + 1,
-            h + 1
-        );
-        msg = Some(match msg {
-            Some(m) => format!("{m}; {note}"),
-            None => note,
-        });
-    }
-    msg
-}
-
-/// Why a block was not placed: already applied, not found (with the
-/// closest region for the first failures of a file), ambiguous, or empty.
-fn block_missed(
-    w: &mut FileWork,
-    b: &Block,
-    miss: &Miss,
-    regions: &[(usize, usize)],
-    fo: FindOptions,
-    words: &feedback::Words,
-) -> (Code, String) {
-    let hay = w.hay.get().expect("built by place_block");
-    match miss {
-        Miss::NotFound => {
-            let at_most_ws = FindOptions {
-                max_level: Level::TrailingWs,
-                ..fo
-            };
-            let already = !b.new.iter().all(|l| is_blank(l))
-                && b.new != b.old
-                && hay.find(b.new, at_most_ws).is_ok();
-            if already {
-                return (
-                    Code::AlreadyApplied,
-                    feedback::already_applied(words, &w.path),
-                );
-            }
-            w.not_found += 1;
-            let mut msg = if w.not_found <= feedback::DETAILED {
-                feedback::not_found(words, &w.path, hay.lines(), b.old)
-            } else {
-                feedback::not_found_brief(words, &w.path, b.old.len())
-            };
-            if b.at_end {
-                msg.push_str(
-                    "\nThe block is marked `*** End of File`: it must end at the file's last line.",
-                );
-            }
-            (Code::NotFound, msg)
-        }
-        Miss::Ambiguous {
-            level,
-            candidates,
-            len,
-        } => {
-            let mut msg =
-                feedback::ambiguous(words, &w.path, hay.lines(), candidates, *len, *level);
-            if regions.len() > 1 {
-                let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
-                msg.push_str(&format!("\nThe anchor occurs at several places (lines {}) and the lines follow more than one; an outer anchor (such as `@@ class B:`) says which.", at.join(", ")));
-            }
-            (Code::Ambiguous, msg)
-        }
-        Miss::Empty => (
-            Code::Malformed,
-            format!(
-                "{} has only blank lines; quote the lines to replace",
-                words.old
-            ),
-        ),
-    }
 }
 
 /// Fails every located edit that overlaps an earlier-sorted one.
