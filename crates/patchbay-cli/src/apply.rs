@@ -72,7 +72,6 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         a,
         root: &root,
         name,
-        output: &output,
         default: default.as_deref(),
         opt: api.transaction(),
         loaded: &loaded,
@@ -85,7 +84,6 @@ struct Run<'a> {
     a: &'a ApplyArgs,
     root: &'a Root,
     name: &'a str,
-    output: &'a str,
     default: Option<&'a str>,
     opt: Options,
     loaded: &'a Loaded,
@@ -97,7 +95,7 @@ impl Run<'_> {
         let a = self.a;
         loop {
             let files = &self.loaded.files;
-            let mut report = transaction::run(self.name, self.output, parsed, files, &self.opt);
+            let mut report = transaction::run(self.name, parsed, files, &self.opt);
             if a.check_syntax {
                 crate::syntax::check(&mut report, files, a.fail_on_syntax);
             }

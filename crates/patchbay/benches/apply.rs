@@ -573,10 +573,11 @@ fn tagged_case() -> Case {
         }],
         truncated: false,
         mentions: vec![],
+        ..Parsed::default()
     };
     let files = files_of(&text);
     let opt = Options::default();
-    let report = transaction::run("hashline", "", &parsed, &files, &opt);
+    let report = transaction::run("hashline", &parsed, &files, &opt);
     assert_eq!(report.status, Status::Applied, "{}", report.feedback);
     let mut want = "\treturn nil\n".repeat(start);
     want.push_str("\treturn err\n");
@@ -590,7 +591,6 @@ fn tagged_case() -> Case {
         patchbay: Box::new(move || {
             black_box(transaction::run(
                 "hashline",
-                "",
                 black_box(&parsed),
                 &files,
                 &opt,

@@ -219,8 +219,9 @@ pub struct Edit {
     pub span: Range<usize>,
 }
 
-/// The result of parsing a model output.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The result of parsing a model output: everything the transaction needs,
+/// so that the reply is read once.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Parsed {
     pub edits: Vec<Edit>,
     /// The output ends inside an edit: that edit is an `Invalid` with code
@@ -231,6 +232,13 @@ pub struct Parsed {
     /// `(index into edits, path)`. The transaction refuses such an edit as
     /// `path_unclear` when its target does not agree.
     pub mentions: Vec<(usize, String)>,
+    /// Per edit, its first and last line in the reply (1-based, what a
+    /// receipt's `output_lines` says); filled by [`crate::reply::read`].
+    pub lines: Vec<[usize; 2]>,
+    /// The number of edits the reply declared (`EDITS: N`), if it did.
+    pub declared: Option<usize>,
+    /// How the format was detected, when it was (`auto`).
+    pub detection: Option<crate::Detection>,
 }
 
 /// Status of one edit after a transaction.

@@ -160,13 +160,24 @@ pub fn parse_with(
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let f = if format == "auto" {
-        formats::by_name(detect(output).format)
-    } else {
-        formats::by_name(format)
-    }
-    .ok_or_else(|| UnknownFormat(format.to_owned()))?;
-    Ok((f.name(), f.parse(output, opt)))
+    let (name, mut parsed) = parse_edits(output, format, opt)?;
+    reply::read(&mut parsed, output);
+    Ok((name, parsed))
+}
+
+/// The format's parse, with the detection when the format is `auto`; the
+/// reply-wide facts ([`reply::read`]) are left to the caller.
+fn parse_edits(
+    output: &str,
+    format: &str,
+    opt: &ParseOptions,
+) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let detection = (format == "auto").then(|| detect(output));
+    let name = detection.as_ref().map_or(format, |d| d.format);
+    let f = formats::by_name(name).ok_or_else(|| UnknownFormat(format.to_owned()))?;
+    let mut parsed = f.parse(output, opt);
+    parsed.detection = detection;
+    Ok((f.name(), parsed))
 }
 
 /// The normalised paths a parsed output touches (those that are valid), so
@@ -197,7 +208,6 @@ pub fn apply(
     let (name, parsed) = parse_reply(output, opt)?;
     Ok(apply::transaction::run(
         name,
-        output,
         &parsed,
         files,
         &opt.transaction(),
@@ -210,12 +220,13 @@ pub fn parse_reply(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let (name, mut parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
+    let (name, mut parsed) = parse_edits(output, &opt.format, &opt.parse_options())?;
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
         Some(StopReason::Stop) => {}
         None => cut_in_a_line(output, &mut parsed),
     }
+    reply::read(&mut parsed, output);
     Ok((name, parsed))
 }
 

@@ -19,7 +19,6 @@ use crate::apply::paths;
 use crate::apply::report::{FileReport, FileStatus, Report, Status};
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
-use crate::reply::scan::OutputLines;
 use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
@@ -126,7 +125,6 @@ fn unclear_path(edit: &Edit, target: &str, mention: &str) -> Option<(Code, Strin
 /// is absent does not exist).
 pub fn run(
     format: &str,
-    output: &str,
     parsed: &Parsed,
     files: &BTreeMap<String, String>,
     opt: &Options,
@@ -141,7 +139,6 @@ pub fn run(
         };
     }
     let mut works = Works::default();
-    let output_lines = OutputLines::new(output);
     let mentions: BTreeMap<usize, &str> = parsed
         .mentions
         .iter()
@@ -149,7 +146,7 @@ pub fn run(
         .collect();
     for (i, edit) in parsed.edits.iter().enumerate() {
         let idx = i + 1;
-        let out_lines = output_lines.range(&edit.span);
+        let out_lines = parsed.lines.get(i).copied();
         let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
         let w = works.get(path, bad.is_none(), files);
         let r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
@@ -164,7 +161,7 @@ pub fn run(
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
     // A reply that declared more edits (`EDITS: N`) than arrived complete
     // was cut between two edits, where no format can see the cut.
-    let declared = crate::reply::counts::declared_edits(output);
+    let declared = parsed.declared;
     let complete = parsed
         .edits
         .iter()
@@ -318,7 +315,7 @@ pub fn run_alone(
         w.planned.clear();
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
-        let mut r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
+        let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
         let cut = matches!(
             edit.op,
             Op::Invalid {
@@ -354,7 +351,7 @@ fn receipt(
     w: &mut FileWork,
     edit: &Edit,
     idx: usize,
-    out_lines: [usize; 2],
+    out_lines: Option<[usize; 2]>,
     bad: Option<(Code, String)>,
     opt: &Options,
     files: &BTreeMap<String, String>,
@@ -367,7 +364,7 @@ fn receipt(
         strategy: None,
         lines: None,
         message: None,
-        output_lines: Some(out_lines),
+        output_lines: out_lines,
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),

@@ -106,6 +106,8 @@ pub(super) fn resume(
             .filter(|(k, _)| *k >= first)
             .map(|(k, m)| (k - first, m))
             .collect(),
+        // The stream reads the reply's lines and count itself.
+        ..Parsed::default()
     })
 }
 
