@@ -291,24 +291,8 @@ pub fn relocate(
         (start, start)
     };
     let missing: Vec<usize> = (a..=b).filter(|n| !shown.contains_key(n)).collect();
-    if !missing.is_empty() {
-        let (lo, hi) = (missing[0], missing[missing.len() - 1]);
-        let you_saw = if shown_runs.is_empty() {
-            format!("you were shown no lines of {path}")
-        } else {
-            let r: Vec<String> = shown_runs.iter().map(|&(x, y)| span(x, y)).collect();
-            format!("you were shown lines {} of {path}", r.join(", "))
-        };
-        return Err((
-            Code::NotShown,
-            format!(
-                "{} {} of {path} {} never shown to you ({you_saw}); read lines {} first, then edit them",
-                noun(lo, hi),
-                span(lo, hi),
-                if lo == hi { "was" } else { "were" },
-                span(lo.saturating_sub(CONTEXT).max(1), hi + CONTEXT)
-            ),
-        ));
+    if let (Some(&lo), Some(&hi)) = (missing.first(), missing.last()) {
+        return Err(not_shown(path, shown_runs, lo, hi));
     }
     // Unchanged since it was shown: the numbers hold as they are.
     if seen.crc == Some(text.crc()) {
@@ -349,37 +333,14 @@ pub fn relocate(
         cands.retain(|&s| matches_at(lo, hi, s));
     }
     match cands.as_slice() {
-        [] => {
-            let changed: Vec<usize> = (lo..=hi).filter(|&n| !matches_at(n, n, 0)).collect();
-            let what = if changed.is_empty() {
-                format!("lines {} moved", span(lo, hi))
-            } else {
-                let r: Vec<String> = runs(&changed).iter().map(|&(x, y)| span(x, y)).collect();
-                let one = changed.len() == 1;
-                format!(
-                    "{} {} changed",
-                    if one { "line" } else { "lines" },
-                    r.join(", ")
-                )
-            };
-            let (va, vb) = (lo.saturating_sub(2).max(1), (hi + 2).min(text.len()));
-            let mut cur = String::new();
-            if va <= vb {
-                numbered(&mut cur, text, va, vb);
-            } else {
-                cur = "(the file is shorter now)\n".into();
-            }
-            Err((
-                Code::StaleTag,
-                format!(
-                    "{path} changed since you read it: {what}, and the lines you were shown around line {} are not found anywhere else. The current lines {}:\n{}Read lines {} again and redo the edit.",
-                    span(a, b),
-                    span(va, vb),
-                    cur.trim_end(),
-                    span(run_lo, run_hi)
-                ),
-            ))
-        }
+        [] => Err(lost(
+            text,
+            path,
+            (a, b),
+            (lo, hi),
+            (run_lo, run_hi),
+            &matches_at,
+        )),
         [s] => {
             let s = *s;
             let ns = (start as isize + s) as usize;
@@ -412,6 +373,67 @@ pub fn relocate(
             ))
         }
     }
+}
+
+/// The refusal of an edit of lines `lo..=hi` that the model was never shown.
+fn not_shown(path: &str, shown_runs: &[(usize, usize)], lo: usize, hi: usize) -> Failure {
+    let you_saw = if shown_runs.is_empty() {
+        format!("you were shown no lines of {path}")
+    } else {
+        let r: Vec<String> = shown_runs.iter().map(|&(x, y)| span(x, y)).collect();
+        format!("you were shown lines {} of {path}", r.join(", "))
+    };
+    (
+        Code::NotShown,
+        format!(
+            "{} {} of {path} {} never shown to you ({you_saw}); read lines {} first, then edit them",
+            noun(lo, hi),
+            span(lo, hi),
+            if lo == hi { "was" } else { "were" },
+            span(lo.saturating_sub(CONTEXT).max(1), hi + CONTEXT)
+        ),
+    )
+}
+
+/// The refusal of an edit whose shown block (lines `lo..=hi` around the
+/// edited `a..=b`, in the shown run `run`) is found nowhere in the file now.
+fn lost(
+    text: &Text,
+    path: &str,
+    (a, b): (usize, usize),
+    (lo, hi): (usize, usize),
+    (run_lo, run_hi): (usize, usize),
+    matches_at: &dyn Fn(usize, usize, isize) -> bool,
+) -> Failure {
+    let changed: Vec<usize> = (lo..=hi).filter(|&n| !matches_at(n, n, 0)).collect();
+    let what = if changed.is_empty() {
+        format!("lines {} moved", span(lo, hi))
+    } else {
+        let r: Vec<String> = runs(&changed).iter().map(|&(x, y)| span(x, y)).collect();
+        let one = changed.len() == 1;
+        format!(
+            "{} {} changed",
+            if one { "line" } else { "lines" },
+            r.join(", ")
+        )
+    };
+    let (va, vb) = (lo.saturating_sub(2).max(1), (hi + 2).min(text.len()));
+    let mut cur = String::new();
+    if va <= vb {
+        numbered(&mut cur, text, va, vb);
+    } else {
+        cur = "(the file is shorter now)\n".into();
+    }
+    (
+        Code::StaleTag,
+        format!(
+            "{path} changed since you read it: {what}, and the lines you were shown around line {} are not found anywhere else. The current lines {}:\n{}Read lines {} again and redo the edit.",
+            span(a, b),
+            span(va, vb),
+            cur.trim_end(),
+            span(run_lo, run_hi)
+        ),
+    )
 }
 
 #[cfg(test)]
