@@ -133,7 +133,7 @@ pub enum Op {
     },
     /// Alternative readings of one damaged block edit, most likely first
     /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
-    /// `Replace`. The file decides: see [`crate::apply::readings`] (the readings
+    /// `Replace`. The file decides: see [`crate::apply::locate::readings`] (the readings
     /// that locate must agree on one place, else `ambiguous`).
     OneOf(Vec<Reading>),
     /// A part of the output that should have been an edit but cannot be

@@ -10,7 +10,6 @@ pub mod fold;
 pub mod locate;
 pub mod matcher;
 pub mod paths;
-pub mod readings;
 pub mod report;
 pub mod text;
 pub mod transaction;

@@ -35,7 +35,7 @@
 //! context line left with an odd indentation (`   x` for `    x`) may be an
 //! indented line that lost its marker: such a chunk is offered in three
 //! readings (as written, odd lines whole, every context line whole) and the
-//! file chooses ([`crate::apply::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
+//! file chooses ([`crate::apply::locate::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
 //! sections before the cut are located and held back, nothing applies.
 //!
 //! Rendering writes the patch a careful model would: one `@@` chunk per
@@ -145,7 +145,7 @@ struct Chunk {
     whole_new: Vec<String>,
     /// A space-marked context line leaves an odd indentation (3 spaces):
     /// likely a line indented 4 that lost its marker. The chunk is then
-    /// offered in both readings and the file decides (`crate::apply::readings`).
+    /// offered in both readings and the file decides (`crate::apply::locate::readings`).
     doubtful: bool,
     /// Content lines read (context, `-`, `+`).
     body: usize,

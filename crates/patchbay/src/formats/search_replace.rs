@@ -154,7 +154,7 @@ fn texts(lines: &[OutLine]) -> Vec<String> {
 
 /// The edit of a complete block: the lines between head `h` and tail `t`.
 /// Several candidate dividers make several readings, and the file decides
-/// which one (see [`crate::apply::readings`]): a Markdown underline or a conflict
+/// which one (see [`crate::apply::locate::readings`]): a Markdown underline or a conflict
 /// marker in the text is a `=======` line too.
 fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
     let mut ds = dividers(lines, h + 1, t, n);

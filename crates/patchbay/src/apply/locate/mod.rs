@@ -3,7 +3,7 @@
 //! narrowed by anchors and `*** End of File` ([`block`]); line-addressed
 //! edits are held to their checks ([`lines`]); substrings are searched as
 //! text, whole lines falling back to the ladder ([`substring`]); damaged
-//! edits offer readings and the file picks one ([`crate::apply::readings`]);
+//! edits offer readings and the file picks one ([`crate::apply::locate::readings`]);
 //! whole-file edits only look at whether the file exists ([`whole`]).
 //!
 //! The transaction calls [`locate`] with the file as it holds it
@@ -14,6 +14,7 @@
 
 pub mod block;
 pub mod lines;
+pub mod readings;
 pub mod substring;
 pub mod whole;
 
@@ -22,8 +23,8 @@ pub use lines::{lines, region_view, view};
 pub use substring::str_replace;
 
 use crate::apply::feedback::{self, Words};
+use crate::apply::locate::readings::{choose_in, conflict_message, Choice};
 use crate::apply::matcher::{FindOptions, Haystack, Level};
-use crate::apply::readings::{choose_in, conflict_message, Choice};
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Op, Reading};
 use crate::formats::lines::seen::{Relocator, SeenLines};

@@ -302,7 +302,7 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
             out.conflict = Some(format!("context matches {} places at the `{}` level (starting on lines {}); add unchanged lines until it is unique", candidates.len(), level.name(), at.join(", ")));
         }
         Placed::Conflict(places) => {
-            out.conflict = Some(crate::apply::readings::conflict_message(
+            out.conflict = Some(crate::apply::locate::readings::conflict_message(
                 crate::apply::feedback::words("udiff"),
                 "the file",
                 &places,

@@ -13,7 +13,7 @@
 //! one space more (on the doubtful lines, or on every indented unchanged
 //! line: a model that drops the marker usually drops it everywhere), or one
 //! space less. When that gives a hunk several readings, the hunk becomes an
-//! [`Op::OneOf`] and the file decides (see [`crate::apply::readings`]); nothing
+//! [`Op::OneOf`] and the file decides (see [`crate::apply::locate::readings`]); nothing
 //! here guesses a place. When the output ends inside the hunk's last line,
 //! readings shorter than the header's counts are left out: reading a cut
 //! line as added would fit only a hunk that was cut.

@@ -1,13 +1,13 @@
 //! Where the default mode puts a hunk, found exactly as the transaction
-//! finds it (the hunk's readings, [`crate::apply::readings::choose_in`], then the
+//! finds it (the hunk's readings, [`crate::apply::locate::readings::choose_in`], then the
 //! chosen reading on the ladder up to its cap), for the tools that explain
 //! or rewrite a diff without applying it: [`super::diagnose`] and
 //! [`super::repair`]. Cost: one lookup per reading, plus one.
 
 use super::edits::{old_new, readings, replace_readings, Body};
 use super::parse::Hunk;
+use crate::apply::locate::readings::{choose_in, Choice};
 use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
-use crate::apply::readings::{choose_in, Choice};
 use crate::edit::Op;
 
 /// The outcome of [`place`].

@@ -20,8 +20,8 @@ use super::edits::{cut_message, no_context_message, old_new, Body};
 use super::parse::{read, FileDiff, Hunk, Kind};
 use super::place::{place, Placed};
 use super::render::{header, push_line, quote};
+use crate::apply::locate::readings::conflict_message;
 use crate::apply::matcher::Level;
-use crate::apply::readings::conflict_message;
 use crate::apply::text::Text;
 use std::collections::BTreeMap;
 
