@@ -29,7 +29,7 @@ pub use apply::transaction::Options;
 pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
 pub use formats::hashline::tags::TagOptions;
 pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
-pub use formats::ParseOptions;
+pub use formats::{FormatName, ParseOptions, UnknownFormat};
 pub use reply::detect::{detect, Detection};
 
 use serde::{Deserialize, Serialize};
@@ -133,22 +133,6 @@ impl ApplyOptions {
     }
 }
 
-/// An unknown format name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownFormat(pub String);
-
-impl std::fmt::Display for UnknownFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown format {:?}; expected one of: {}",
-            self.0,
-            formats::names().join(", ")
-        )
-    }
-}
-impl std::error::Error for UnknownFormat {}
-
 /// Resolves a format name (`auto` detects from the output) and parses.
 pub fn parse(output: &str, format: &str) -> Result<(&'static str, Parsed), UnknownFormat> {
     parse_with(output, format, &ParseOptions::default())
@@ -172,9 +156,13 @@ fn parse_edits(
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let detection = (format == "auto").then(|| detect(output));
-    let name = detection.as_ref().map_or(format, |d| d.format);
-    let f = formats::by_name(name).ok_or_else(|| UnknownFormat(format.to_owned()))?;
+    let id: FormatName = format.parse()?;
+    let detection = (id == FormatName::Auto).then(|| detect(output));
+    let f = match &detection {
+        Some(d) => formats::by_name(d.format),
+        None => formats::by_id(id),
+    }
+    .ok_or_else(|| UnknownFormat(format.to_owned()))?;
     let mut parsed = f.parse(output, opt);
     parsed.detection = detection;
     Ok((f.name(), parsed))

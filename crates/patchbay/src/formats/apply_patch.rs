@@ -397,8 +397,8 @@ impl Section {
 }
 
 impl Format for ApplyPatch {
-    fn name(&self) -> &'static str {
-        "apply-patch"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::ApplyPatch
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {

@@ -4,10 +4,12 @@
 //! so no format has its own matcher or apply loop.
 
 use crate::edit::Parsed;
+pub use name::{FormatName, UnknownFormat};
 
 pub mod apply_patch;
 pub mod hashline;
 pub mod lines;
+mod name;
 pub mod search_replace;
 pub mod tool_call;
 pub mod udiff;
@@ -29,8 +31,12 @@ pub struct ParseOptions {
 
 /// One edit format.
 pub trait Format: Sync {
+    /// Which format this is.
+    fn id(&self) -> FormatName;
     /// The contract name (`search-replace`, `udiff`, ...).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.id().as_str()
+    }
     /// Parses a model output. Never panics; unusable parts become edits with
     /// [`crate::edit::Op::Invalid`].
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed;
@@ -57,7 +63,12 @@ pub fn all() -> &'static [&'static dyn Format] {
 
 /// Looks a format up by its contract name.
 pub fn by_name(name: &str) -> Option<&'static dyn Format> {
-    all().iter().copied().find(|f| f.name() == name)
+    name.parse().ok().and_then(by_id)
+}
+
+/// The format of a name (none for `auto`).
+pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
+    all().iter().copied().find(|f| f.id() == id)
 }
 
 /// The names accepted by `--format`, `auto` included.

@@ -217,8 +217,8 @@ fn block_edit(lines: &[OutLine], path: &Option<String>, h: usize, t: usize, n: u
 }
 
 impl Format for SearchReplace {
-    fn name(&self) -> &'static str {
-        "search-replace"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::SearchReplace
     }
 
     fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {

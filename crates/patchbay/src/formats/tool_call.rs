@@ -66,8 +66,8 @@ fn call_like(s: &str) -> bool {
 }
 
 impl Format for ToolCall {
-    fn name(&self) -> &'static str {
-        "tool-call"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::ToolCall
     }
 
     fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {

@@ -21,8 +21,8 @@ use crate::reply::scan::{
 pub struct Whole;
 
 impl Format for Whole {
-    fn name(&self) -> &'static str {
-        "whole"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Whole
     }
 
     fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {

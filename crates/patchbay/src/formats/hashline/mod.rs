@@ -252,8 +252,8 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
 }
 
 impl Format for Hashline {
-    fn name(&self) -> &'static str {
-        "hashline"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Hashline
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {

@@ -288,8 +288,8 @@ fn parse_json(output: &str) -> Parsed {
 }
 
 impl Format for Lines {
-    fn name(&self) -> &'static str {
-        "lines"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Lines
     }
 
     fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {

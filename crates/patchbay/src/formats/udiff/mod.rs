@@ -62,8 +62,8 @@ use crate::edit::Parsed;
 pub struct Udiff;
 
 impl Format for Udiff {
-    fn name(&self) -> &'static str {
-        "udiff"
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Udiff
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
