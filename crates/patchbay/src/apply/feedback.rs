@@ -32,50 +32,6 @@ pub struct Words {
     pub readings: &'static str,
 }
 
-pub const SEARCH_WORDS: Words = Words {
-    old: "the SEARCH text",
-    short: "SEARCH",
-    new: "the REPLACE text",
-    create: "write a block with an empty SEARCH section",
-    readings: "its text holds a `=======` line, so where SEARCH ends is unclear. Write the block with markers one character longer than any in its text (`<<<<<<<< SEARCH`, `========`, `>>>>>>>> REPLACE`)",
-};
-
-/// The words of `str_replace` tool calls.
-pub const fn words_of_tool_call() -> &'static Words {
-    const TOOL: Words = Words {
-        old: "old_str",
-        short: "old_str",
-        new: "new_str",
-        create: "use the `create` command",
-        readings: "quote old_str exactly as the file has it",
-    };
-    &TOOL
-}
-
-/// The words of a format (by contract name; SEARCH/REPLACE's otherwise).
-pub fn words(format: &str) -> &'static Words {
-    const UDIFF: Words = Words {
-        old: "the hunk's unchanged and removed lines",
-        short: "hunk",
-        new: "the hunk's result",
-        create: "write a diff from `--- /dev/null`",
-        readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
-    };
-    const PATCH: Words = Words {
-        old: "the chunk's context and `-` lines",
-        short: "chunk",
-        new: "the chunk's result",
-        create: "use `*** Add File:`",
-        readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
-    };
-    match format {
-        "udiff" => &UDIFF,
-        "apply-patch" => &PATCH,
-        "tool-call" => words_of_tool_call(),
-        _ => &SEARCH_WORDS,
-    }
-}
-
 pub fn no_edits(format: &str) -> String {
     format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
@@ -463,7 +419,7 @@ mod tests {
             "    return y",
         ];
         let msg = not_found(
-            &SEARCH_WORDS,
+            &crate::formats::search_replace::WORDS,
             "m.py",
             &file,
             &["def f(x):", "    return x + 2"],
@@ -479,7 +435,14 @@ mod tests {
     #[test]
     fn ambiguous_names_context() {
         let file = ["fn a() {", "    x();", "}", "fn b() {", "    x();", "}"];
-        let msg = ambiguous(&SEARCH_WORDS, "m.rs", &file, &[1, 4], 1, Level::Exact);
+        let msg = ambiguous(
+            &crate::formats::search_replace::WORDS,
+            "m.rs",
+            &file,
+            &[1, 4],
+            1,
+            Level::Exact,
+        );
         assert!(msg.contains("lines 2-2, 5-5"), "{msg}");
         assert!(msg.contains("Include 1 more line"), "{msg}");
         assert!(msg.contains("above `fn a() {`"), "{msg}");
@@ -489,7 +452,7 @@ mod tests {
     fn messages_speak_the_format_of_the_reply() {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
-        let msg = not_found(words("udiff"), "m.py", &file, &old);
+        let msg = not_found(crate::formats::words("udiff"), "m.py", &file, &old);
         assert!(
             msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
             "{msg}"
@@ -499,15 +462,25 @@ mod tests {
             msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
             "{msg}"
         );
-        let msg = not_found(words("search-replace"), "m.py", &file, &old);
+        let msg = not_found(crate::formats::words("search-replace"), "m.py", &file, &old);
         assert!(
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"
         );
         for f in ["udiff", "apply-patch", "tool-call"] {
-            let msg = ambiguous(words(f), "m.rs", &["x", "x"], &[0, 1], 1, Level::Exact);
+            let msg = ambiguous(
+                crate::formats::words(f),
+                "m.rs",
+                &["x", "x"],
+                &[0, 1],
+                1,
+                Level::Exact,
+            );
             assert!(!msg.contains("SEARCH"), "{f}: {msg}");
-            assert!(!already_applied(words(f), "m.rs").contains("SEARCH"), "{f}");
+            assert!(
+                !already_applied(crate::formats::words(f), "m.rs").contains("SEARCH"),
+                "{f}"
+            );
         }
     }
 }

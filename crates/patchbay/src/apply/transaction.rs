@@ -368,7 +368,15 @@ fn receipt(
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),
-        None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
+        None => locate(
+            w,
+            edit,
+            idx,
+            &mut r,
+            opt,
+            files,
+            crate::formats::words(format),
+        ),
     }
     r
 }

@@ -45,6 +45,7 @@
 
 use super::{Format, ParseOptions};
 use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::feedback::Words;
 use crate::apply::matcher::Level;
 use crate::apply::text::Text;
 use crate::edit::Reading;
@@ -396,7 +397,20 @@ impl Section {
     }
 }
 
+/// How messages name the parts of a V4A chunk.
+pub const WORDS: Words = Words {
+    old: "the chunk's context and `-` lines",
+    short: "chunk",
+    new: "the chunk's result",
+    create: "use `*** Add File:`",
+    readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+};
+
 impl Format for ApplyPatch {
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::ApplyPatch
     }

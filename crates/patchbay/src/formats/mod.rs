@@ -44,6 +44,11 @@ pub trait Format: Sync {
     fn parse_default(&self, output: &str) -> Parsed {
         self.parse(output, &ParseOptions::default())
     }
+    /// How messages name the parts of this format's edits (the SEARCH
+    /// text, a hunk, `old_str`), so feedback speaks the reply's language.
+    fn words(&self) -> &'static crate::apply::feedback::Words {
+        &search_replace::WORDS
+    }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }
@@ -69,6 +74,11 @@ pub fn by_name(name: &str) -> Option<&'static dyn Format> {
 /// The format of a name (none for `auto`).
 pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
     all().iter().copied().find(|f| f.id() == id)
+}
+
+/// The words of a format by name (SEARCH/REPLACE's for an unknown one).
+pub fn words(name: &str) -> &'static crate::apply::feedback::Words {
+    by_name(name).map_or(&search_replace::WORDS, |f| f.words())
 }
 
 /// The names accepted by `--format`, `auto` included.

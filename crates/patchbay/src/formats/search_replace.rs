@@ -31,6 +31,7 @@
 
 use super::Format;
 use crate::apply::diff::unique_blocks;
+use crate::apply::feedback::Words;
 use crate::apply::matcher::Level;
 use crate::apply::text::Text;
 use crate::edit::Reading;
@@ -216,7 +217,21 @@ fn block_edit(lines: &[OutLine], path: &Option<String>, h: usize, t: usize, n: u
     }
 }
 
+/// How messages name the parts of a SEARCH/REPLACE block (and of the
+/// formats that have no words of their own).
+pub const WORDS: Words = Words {
+    old: "the SEARCH text",
+    short: "SEARCH",
+    new: "the REPLACE text",
+    create: "write a block with an empty SEARCH section",
+    readings: "its text holds a `=======` line, so where SEARCH ends is unclear. Write the block with markers one character longer than any in its text (`<<<<<<<< SEARCH`, `========`, `>>>>>>>> REPLACE`)",
+};
+
 impl Format for SearchReplace {
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::SearchReplace
     }

@@ -39,6 +39,7 @@
 
 use super::{Format, ParseOptions};
 use crate::apply::diff::unique_blocks;
+use crate::apply::feedback::Words;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::reply::json_edits::{self, field, leaves, number, text_lines, Piece};
@@ -65,7 +66,20 @@ fn call_like(s: &str) -> bool {
     s.contains("\"command\"") || KEYS.iter().any(|k| s.contains(&format!("\"{k}\"")))
 }
 
+/// How messages name the parts of a `str_replace` call.
+pub const WORDS: Words = Words {
+    old: "old_str",
+    short: "old_str",
+    new: "new_str",
+    create: "use the `create` command",
+    readings: "quote old_str exactly as the file has it",
+};
+
 impl Format for ToolCall {
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::ToolCall
     }

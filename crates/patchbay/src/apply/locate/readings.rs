@@ -170,7 +170,7 @@ mod tests {
             Choice::Conflict(vec![(0, 2), (3, 5)])
         );
         let m = conflict_message(
-            crate::apply::feedback::words("search-replace"),
+            &crate::formats::search_replace::WORDS,
             "f",
             &[(0, 2), (3, 5)],
         );

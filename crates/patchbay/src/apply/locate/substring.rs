@@ -15,7 +15,7 @@ use crate::edit::Code;
 use std::cell::OnceCell;
 
 /// Messages about `str_replace` speak of `old_str`, as the tool does.
-const TOOL: &feedback::Words = feedback::words_of_tool_call();
+const TOOL: &feedback::Words = &crate::formats::tool_call::WORDS;
 
 /// Occurrences counted before the edit is refused as ambiguous.
 const MAX_HITS: usize = 64;

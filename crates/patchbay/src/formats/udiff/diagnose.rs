@@ -303,7 +303,7 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
         }
         Placed::Conflict(places) => {
             out.conflict = Some(crate::apply::locate::readings::conflict_message(
-                crate::apply::feedback::words("udiff"),
+                &super::WORDS,
                 "the file",
                 &places,
             ));

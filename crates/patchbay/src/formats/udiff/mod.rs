@@ -57,11 +57,25 @@ pub use fuzz::{patch_fuzz_apply, patch_fuzz_simulation, FuzzReport, FuzzVerdict,
 pub use repair::{repair, RepairError};
 
 use super::{Format, ParseOptions};
+use crate::apply::feedback::Words;
 use crate::edit::Parsed;
 
 pub struct Udiff;
 
+/// How messages name the parts of a hunk.
+pub const WORDS: Words = Words {
+    old: "the hunk's unchanged and removed lines",
+    short: "hunk",
+    new: "the hunk's result",
+    create: "write a diff from `--- /dev/null`",
+    readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+};
+
 impl Format for Udiff {
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::Udiff
     }

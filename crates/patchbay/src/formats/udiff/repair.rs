@@ -219,11 +219,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             body: all[0].0.clone(),
         }),
         Placed::NoContext => Err(no_context_message(h)),
-        Placed::Conflict(places) => Err(conflict_message(
-            crate::apply::feedback::words("udiff"),
-            "the file",
-            &places,
-        )),
+        Placed::Conflict(places) => Err(conflict_message(&super::WORDS, "the file", &places)),
         Placed::Ambiguous {
             candidates, len, ..
         } => {
