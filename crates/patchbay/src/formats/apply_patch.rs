@@ -50,6 +50,7 @@ use crate::apply::matcher::Level;
 use crate::apply::text::Text;
 use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
+use crate::formats::prompt::{self, COUNT};
 use crate::reply::scan::{out_lines, OutLine};
 use std::ops::Range;
 
@@ -407,6 +408,14 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for ApplyPatch {
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with one patch between `*** Begin Patch` and `*** End Patch`. For each file: `*** Update File: PATH` (optionally `*** Move to: NEW`), `*** Add File: PATH` (every line prefixed `+`) or `*** Delete File: PATH`. In updates, each change starts with `@@` (optionally followed by a line such as the enclosing `def` or `class` that makes it unique), then context lines prefixed with a space, removed lines with `-`, added lines with `+`. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n*** Begin Patch\n*** Update File: app.py\n@@ def greet(name):\n-    print(\"Hello, \" + name)\n+    print(f\"Hello, {name}!\")\n*** End Patch\n".into(),
+        }
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }

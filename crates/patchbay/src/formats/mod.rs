@@ -10,6 +10,7 @@ pub mod apply_patch;
 pub mod hashline;
 pub mod lines;
 mod name;
+pub mod prompt;
 pub mod search_replace;
 pub mod tool_call;
 pub mod udiff;
@@ -49,6 +50,9 @@ pub trait Format: Sync {
     fn words(&self) -> &'static crate::apply::feedback::Words {
         &search_replace::WORDS
     }
+    /// What a system prompt says about this format, with its worked example
+    /// (see [`prompt`]); a test applies every example.
+    fn prompt(&self) -> prompt::Prompt;
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }

@@ -36,6 +36,7 @@ use crate::apply::matcher::Level;
 use crate::apply::text::Text;
 use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
+use crate::formats::prompt::{self, COUNT};
 use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
 
 pub struct SearchReplace;
@@ -228,6 +229,14 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for SearchReplace {
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Edit files with SEARCH/REPLACE blocks. For each change write the file path on a line, then a fenced block:\n<<<<<<< SEARCH\n(lines copied exactly from the file, enough to be unique)\n=======\n(the new lines)\n>>>>>>> REPLACE\nCopy SEARCH lines character for character, including indentation. Use several small blocks rather than one large one. An empty SEARCH creates a new file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\napp.py\n```python\n<<<<<<< SEARCH\n    print(\"Hello, \" + name)\n=======\n    print(f\"Hello, {name}!\")\n>>>>>>> REPLACE\n```\n".into(),
+        }
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }

@@ -42,6 +42,7 @@ use crate::apply::diff::unique_blocks;
 use crate::apply::feedback::Words;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
+use crate::formats::prompt::{self, COUNT};
 use crate::reply::json_edits::{self, field, leaves, number, text_lines, Piece};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -76,6 +77,14 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for ToolCall {
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Edit files with JSON tool calls, one object per line: {{\"command\": \"str_replace\", \"path\": ..., \"old_str\": ..., \"new_str\": ...}} where old_str occurs exactly once in the file (add surrounding lines until it does; \"line_hint\" may give its line), {{\"command\": \"insert\", \"path\": ..., \"insert_line\": N, \"new_str\": ...}} to insert after line N (0 = top), {{\"command\": \"create\", \"path\": ..., \"file_text\": ...}} for a new file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n{\"command\": \"str_replace\", \"path\": \"app.py\", \"old_str\": \"    print(\\\"Hello, \\\" + name)\", \"new_str\": \"    print(f\\\"Hello, {name}!\\\")\"}\n".into(),
+        }
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }

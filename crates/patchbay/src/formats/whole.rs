@@ -14,6 +14,7 @@
 use super::Format;
 use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
+use crate::formats::prompt::{self, COUNT, EXAMPLE_AFTER};
 use crate::reply::scan::{
     fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove,
 };
@@ -21,6 +22,14 @@ use crate::reply::scan::{
 pub struct Whole;
 
 impl Format for Whole {
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with the complete new content of every file you change: the file path on a line, then the whole file in a fenced block. Never abbreviate: no `...` and no comments like `rest of the file unchanged`. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: format!("EDITS: 1\napp.py\n```python\n{EXAMPLE_AFTER}```\n"),
+        }
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::Whole
     }

@@ -32,6 +32,7 @@
 //! Parsing is one pass over the output; rendering is one line diff.
 
 use super::{Format, ParseOptions};
+use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 pub mod tags;
 
@@ -252,6 +253,15 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
 }
 
 impl Format for Hashline {
+    fn prompt(&self) -> prompt::Prompt {
+        let t = tag("    print(\"Hello, \" + name)", 2, TagOptions::default());
+        prompt::Prompt {
+            instructions: format!("The file is shown as `LINE:TAG content`. Edit by line and tag, never by retyping old text: JSON objects, one per line: {{\"op\": \"replace\", \"line\": N, \"tag\": \"TAG\", \"new\": \"...\"}}, a range {{\"op\": \"replace\", \"lines\": \"N:TAG\\nN+1:TAG\", \"new\": \"...\"}}, {{\"op\": \"insert_after\", \"line\": N, \"tag\": \"TAG\", \"new\": \"...\"}}, {{\"op\": \"delete\", \"line\": N, \"tag\": \"TAG\"}}. Line numbers and tags always refer to the view you were shown. {COUNT}"),
+            example_view: format!("{EXAMPLE_PATH}\n{}", tags::view(EXAMPLE_BEFORE, TagOptions::default())),
+            example_reply: format!("EDITS: 1\n{{\"op\": \"replace\", \"path\": \"app.py\", \"line\": 2, \"tag\": \"{t}\", \"new\": \"    print(f\\\"Hello, {{name}}!\\\")\"}}\n"),
+        }
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::Hashline
     }

@@ -56,6 +56,7 @@ use crate::apply::text::file_crc;
 use crate::apply::text::parse_crc;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
+use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence};
 pub use header::is_header;
@@ -288,6 +289,15 @@ fn parse_json(output: &str) -> Parsed {
 }
 
 impl Format for Lines {
+    fn prompt(&self) -> prompt::Prompt {
+        let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
+        prompt::Prompt {
+            instructions: format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
+            example_view: crate::formats::lines::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
+            example_reply: format!("EDITS: 1\n@@ app.py 2:2 crc32={crc:08x}\n    print(f\"Hello, {{name}}!\")\n@@ end\n"),
+        }
+    }
+
     fn id(&self) -> crate::formats::FormatName {
         crate::formats::FormatName::Lines
     }

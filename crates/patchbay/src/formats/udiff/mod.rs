@@ -59,6 +59,7 @@ pub use repair::{repair, RepairError};
 use super::{Format, ParseOptions};
 use crate::apply::feedback::Words;
 use crate::edit::Parsed;
+use crate::formats::prompt::{self, COUNT};
 
 pub struct Udiff;
 
@@ -72,6 +73,14 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for Udiff {
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with a unified diff (like `diff -u` or `git diff`): `--- a/PATH` and `+++ b/PATH` lines, then hunks starting with `@@ -l,n +l,n @@`, context lines starting with a space, removed lines with `-`, added lines with `+`. Include 2-3 unchanged lines of context around each change. Use `/dev/null` as the old path to create a file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"Hello, \" + name)\n+    print(f\"Hello, {name}!\")\n```\n".into(),
+        }
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }
