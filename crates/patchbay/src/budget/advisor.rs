@@ -209,22 +209,13 @@ fn recommend(
                 "{lines} lines, {pct:.1}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
                 c.format,
                 c.tokens,
-                view_note(&c.format)
+                crate::formats::by_name(&c.format).map_or("", |f| f.view_note())
             ),
         ),
         None => rec(
             "whole",
             "no other format's edit applies unambiguously to this file".into(),
         ),
-    }
-}
-
-/// What a model must be shown to write a format that addresses lines.
-fn view_note(format: &str) -> &'static str {
-    match format {
-        "lines" => "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)",
-        "hashline" => "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)",
-        _ => "",
     }
 }
 

@@ -408,6 +408,10 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for ApplyPatch {
+    fn closes(&self, last: &str, next: Option<&str>, _fence: bool) -> bool {
+        last == "*** End Patch" || next == Some("*** End Patch")
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Reply with one patch between `*** Begin Patch` and `*** End Patch`. For each file: `*** Update File: PATH` (optionally `*** Move to: NEW`), `*** Add File: PATH` (every line prefixed `+`) or `*** Delete File: PATH`. In updates, each change starts with `@@` (optionally followed by a line such as the enclosing `def` or `class` that makes it unique), then context lines prefixed with a space, removed lines with `-`, added lines with `+`. {COUNT}"),

@@ -53,6 +53,29 @@ pub trait Format: Sync {
     /// What a system prompt says about this format, with its worked example
     /// (see [`prompt`]); a test applies every example.
     fn prompt(&self) -> prompt::Prompt;
+    /// Lines of context before an edit's span that this format reads, or
+    /// `None` when its edits depend on text further up. With a number, a
+    /// stream re-reads only the text from the last complete edit.
+    fn tail_context(&self) -> Option<usize> {
+        None
+    }
+    /// Whether an edit is whole once its own text closes, even inside a
+    /// line still arriving (a JSON value is, once its bracket closes).
+    fn whole_mid_line(&self) -> bool {
+        false
+    }
+    /// Whether an edit whose last line is `last`, followed by the complete
+    /// line `next`, has ended: nothing more can be added to it. `fence`:
+    /// `last` is a fence line.
+    fn closes(&self, last: &str, next: Option<&str>, fence: bool) -> bool {
+        let _ = (last, next);
+        fence
+    }
+    /// What a model must be shown of a file to write this format, as the
+    /// advisor says it (nothing for the plain file).
+    fn view_note(&self) -> &'static str {
+        ""
+    }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }

@@ -229,6 +229,15 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for SearchReplace {
+    /// The path line, a fence opening, a blank line.
+    fn tail_context(&self) -> Option<usize> {
+        Some(3)
+    }
+
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        is_tail(last) || fence
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Edit files with SEARCH/REPLACE blocks. For each change write the file path on a line, then a fenced block:\n<<<<<<< SEARCH\n(lines copied exactly from the file, enough to be unique)\n=======\n(the new lines)\n>>>>>>> REPLACE\nCopy SEARCH lines character for character, including indentation. Use several small blocks rather than one large one. An empty SEARCH creates a new file. {COUNT}"),

@@ -77,6 +77,21 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for ToolCall {
+    /// A JSON edit's span starts at its own `{` (the objects of an array
+    /// are read one by one).
+    fn tail_context(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn whole_mid_line(&self) -> bool {
+        true
+    }
+
+    /// A JSON edit is parsed only once its object is closed.
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        last.ends_with('}') || last.ends_with(']') || fence
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Edit files with JSON tool calls, one object per line: {{\"command\": \"str_replace\", \"path\": ..., \"old_str\": ..., \"new_str\": ...}} where old_str occurs exactly once in the file (add surrounding lines until it does; \"line_hint\" may give its line), {{\"command\": \"insert\", \"path\": ..., \"insert_line\": N, \"new_str\": ...}} to insert after line N (0 = top), {{\"command\": \"create\", \"path\": ..., \"file_text\": ...}} for a new file. {COUNT}"),

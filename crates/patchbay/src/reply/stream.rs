@@ -189,7 +189,7 @@ impl Stream {
         let popt = self.opt.parse_options();
         let resumed = match &self.parse {
             Some((prev, p)) if *prev == name => {
-                tail::resume(name, f, &popt, &self.buf, &p.edits[..self.complete])
+                tail::resume(f, &popt, &self.buf, &p.edits[..self.complete])
             }
             _ => None,
         };
@@ -242,8 +242,8 @@ impl Stream {
             }
             // An edit that reaches into a line still arriving may change
             // (a JSON value is whole once its bracket closes).
-            let json = matches!(name, "tool-call" | "hashline");
-            if !json && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
+            let whole = formats::by_name(name).is_some_and(|f| f.whole_mid_line());
+            if !whole && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
                 break;
             }
             self.format.get_or_insert(name);
@@ -335,19 +335,9 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
     // The first complete line after the edit.
     let next = rest.trim_start_matches(['\n', '\r']);
     let next = next.split_once('\n').map(|(l, _)| l.trim());
-    if format == "lines" && matches!(next, Some("@@ end")) {
-        return true;
-    }
     let fence =
         last.len() >= 3 && (last.chars().all(|c| c == '`') || last.chars().all(|c| c == '~'));
-    match format {
-        "search-replace" => crate::formats::search_replace::is_tail(last) || fence,
-        "apply-patch" => last == "*** End Patch" || next == Some("*** End Patch"),
-        // A JSON edit is parsed only once its object is closed.
-        "tool-call" | "hashline" => last.ends_with('}') || last.ends_with(']') || fence,
-        "lines" => last == "@@ end" || fence,
-        _ => fence,
-    }
+    formats::by_name(format).map_or(fence, |f| f.closes(last, next, fence))
 }
 
 #[cfg(test)]

@@ -253,6 +253,25 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
 }
 
 impl Format for Hashline {
+    /// A JSON edit's span starts at its own `{` (the objects of an array
+    /// are read one by one).
+    fn tail_context(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn whole_mid_line(&self) -> bool {
+        true
+    }
+
+    /// A JSON edit is parsed only once its object is closed.
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        last.ends_with('}') || last.ends_with(']') || fence
+    }
+
+    fn view_note(&self) -> &'static str {
+        "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         let t = tag("    print(\"Hello, \" + name)", 2, TagOptions::default());
         prompt::Prompt {

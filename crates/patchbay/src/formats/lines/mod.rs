@@ -289,6 +289,14 @@ fn parse_json(output: &str) -> Parsed {
 }
 
 impl Format for Lines {
+    fn closes(&self, last: &str, next: Option<&str>, fence: bool) -> bool {
+        last == "@@ end" || next == Some("@@ end") || fence
+    }
+
+    fn view_note(&self) -> &'static str {
+        "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
         prompt::Prompt {
