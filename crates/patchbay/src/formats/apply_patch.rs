@@ -52,6 +52,7 @@ use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT};
 use crate::reply::scan::{out_lines, OutLine};
+use crate::reply::sniff::{Reply, Sniff};
 use std::ops::Range;
 
 pub struct ApplyPatch;
@@ -407,7 +408,35 @@ pub const WORDS: Words = Words {
     readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
 };
 
+/// A V4A marker line: `Some(true)` for `*** Begin Patch`, `Some(false)` for
+/// a file action (`*** Update/Add/Delete File:`).
+fn v4a_marker(line: &str) -> Option<bool> {
+    let t = line.trim();
+    if t == "*** Begin Patch" {
+        return Some(true);
+    }
+    ["*** Update File:", "*** Add File:", "*** Delete File:"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        .then_some(false)
+}
+
 impl Format for ApplyPatch {
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|_, t| v4a_marker(t).is_some())?;
+        let begin = v4a_marker(reply.lines[i].text) == Some(true);
+        let end = reply.any_line(|x| x.trim() == "*** End Patch");
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: match (begin, end) {
+                (true, true) => 0.98,
+                (true, false) => 0.9,
+                _ => 0.8,
+            },
+            reason: "has `*** Begin Patch` / `*** Update File:` markers".into(),
+        })
+    }
+
     fn closes(&self, last: &str, next: Option<&str>, _fence: bool) -> bool {
         last == "*** End Patch" || next == Some("*** End Patch")
     }

@@ -4,12 +4,14 @@
 //! so no format has its own matcher or apply loop.
 
 use crate::edit::Parsed;
+use crate::reply::sniff::{Reply, Sniff};
 pub use name::{FormatName, UnknownFormat};
+use serde_json::{Map, Value};
 
 pub mod apply_patch;
 pub mod hashline;
 pub mod lines;
-mod name;
+pub mod name;
 pub mod prompt;
 pub mod search_replace;
 pub mod tool_call;
@@ -44,6 +46,28 @@ pub trait Format: Sync {
     /// [`Format::parse`] with default options.
     fn parse_default(&self, output: &str) -> Parsed {
         self.parse(output, &ParseOptions::default())
+    }
+    /// Recognises this format in a reply: its first marker, how sure, why
+    /// (see [`crate::reply::detect`]; the earliest marker of all formats
+    /// wins). By default, the first JSON edit this format claims.
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        reply.first_json(self.id())
+    }
+    /// Keys whose presence makes a JSON value of a reply worth reading as
+    /// this format's edit (JSON formats only).
+    fn json_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether a JSON object is an edit of this format: how sure and why.
+    /// At most one format claims an object.
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        let _ = m;
+        None
+    }
+    /// The same for the text of a JSON edit that was cut off or is broken.
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        let _ = text;
+        None
     }
     /// How messages name the parts of this format's edits (the SEARCH
     /// text, a hunk, `old_str`), so feedback speaks the reply's language.

@@ -27,15 +27,16 @@ pub enum FormatName {
 }
 
 impl FormatName {
-    /// Every name, `auto` last.
+    /// Every name, in the registry's order (`crate::formats::all`), `auto`
+    /// last.
     pub const ALL: [FormatName; 8] = [
         FormatName::SearchReplace,
         FormatName::Whole,
-        FormatName::Udiff,
         FormatName::ApplyPatch,
-        FormatName::ToolCall,
         FormatName::Hashline,
         FormatName::Lines,
+        FormatName::ToolCall,
+        FormatName::Udiff,
         FormatName::Auto,
     ];
 
@@ -76,13 +77,35 @@ pub struct UnknownFormat(pub String);
 
 impl std::fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = FormatName::ALL.iter().map(|n| n.as_str()).collect();
         write!(
             f,
             "unknown format {:?}; expected one of: {}",
             self.0,
-            super::names().join(", ")
+            names.join(", ")
         )
     }
 }
 
 impl std::error::Error for UnknownFormat {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_registry_and_the_contract_strings() {
+        let listed: Vec<&str> = FormatName::ALL.iter().map(|n| n.as_str()).collect();
+        assert_eq!(listed, crate::formats::names());
+        for n in FormatName::ALL {
+            assert_eq!(n.as_str().parse::<FormatName>(), Ok(n));
+            let json = serde_json::to_string(&n).unwrap();
+            assert_eq!(json, format!("\"{}\"", n.as_str()));
+            assert_eq!(serde_json::from_str::<FormatName>(&json).unwrap(), n);
+        }
+        assert_eq!(
+            "diff".parse::<FormatName>(),
+            Err(UnknownFormat("diff".into()))
+        );
+    }
+}

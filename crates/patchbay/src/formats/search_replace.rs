@@ -38,6 +38,7 @@ use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT};
 use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct SearchReplace;
 
@@ -229,6 +230,16 @@ pub const WORDS: Words = Words {
 };
 
 impl Format for SearchReplace {
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|_, t| is_head(t))?;
+        let sure = reply.any_line(is_tail);
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: if sure { 0.98 } else { 0.8 },
+            reason: "has a `<<<<<<< SEARCH` marker".into(),
+        })
+    }
+
     /// The path line, a fence opening, a blank line.
     fn tail_context(&self) -> Option<usize> {
         Some(3)

@@ -76,7 +76,39 @@ pub const WORDS: Words = Words {
     readings: "quote old_str exactly as the file has it",
 };
 
+/// Whether a JSON object is a text-editor tool call: a `command` string
+/// and one of the tool's fields.
+pub fn is_call(m: &Map<String, Value>) -> bool {
+    m.get("command").is_some_and(Value::is_string)
+        && [
+            "old_str",
+            "new_str",
+            "insert_line",
+            "file_text",
+            "view_range",
+            "path",
+        ]
+        .iter()
+        .any(|k| m.contains_key(*k))
+}
+
 impl Format for ToolCall {
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"command\""]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        is_call(m).then_some((
+            0.95,
+            "JSON edits with `command` and the text-editor tool's fields",
+        ))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        text.contains("\"command\"")
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
     /// A JSON edit's span starts at its own `{` (the objects of an array
     /// are read one by one).
     fn tail_context(&self) -> Option<usize> {

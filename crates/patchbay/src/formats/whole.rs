@@ -18,10 +18,27 @@ use crate::formats::prompt::{self, COUNT, EXAMPLE_AFTER};
 use crate::reply::scan::{
     fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove,
 };
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct Whole;
 
 impl Format for Whole {
+    /// The fallback: any fenced block (and no marker of another format,
+    /// which would come before `usize::MAX`).
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let fenced = reply.any_line(|t| crate::reply::scan::fence_open(t).is_some());
+        Some(Sniff {
+            at: usize::MAX,
+            confidence: if fenced { 0.6 } else { 0.1 },
+            reason: if fenced {
+                "has a fenced block and no other edit markers"
+            } else {
+                "no edit markers found"
+            }
+            .into(),
+        })
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Reply with the complete new content of every file you change: the file path on a line, then the whole file in a fenced block. Never abbreviate: no `...` and no comments like `rest of the file unchanged`. {COUNT}"),

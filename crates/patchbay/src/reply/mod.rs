@@ -9,6 +9,7 @@ pub mod counts;
 pub mod detect;
 pub mod json_edits;
 pub mod scan;
+pub mod sniff;
 pub mod stream;
 
 /// Fills in what a parse leaves to the reply as a whole: each edit's lines

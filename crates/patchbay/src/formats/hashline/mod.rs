@@ -252,7 +252,49 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
     })
 }
 
+/// Whether a JSON object names lines by tag: a `tag`, or a `lines` list of
+/// `N:TAG` entries (several, or a tag that is not all digits: a single
+/// `N:M` of digits is the `lines` format's range).
+pub fn names_tags(m: &Map<String, Value>) -> bool {
+    m.contains_key("tag") || m.get("lines").is_some_and(tagged_lines)
+}
+
+fn tagged_lines(v: &Value) -> bool {
+    let items: Vec<&str> = match v {
+        Value::String(s) => s
+            .split(['\n', ','])
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .collect(),
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => return false,
+    };
+    let entries: Vec<(&str, &str)> = items.iter().filter_map(|x| x.split_once(':')).collect();
+    !entries.is_empty()
+        && entries
+            .iter()
+            .all(|(n, _)| n.trim().parse::<usize>().is_ok())
+        && (entries.len() > 1
+            || entries
+                .iter()
+                .any(|(_, t)| !t.trim().bytes().all(|b| b.is_ascii_digit())))
+}
+
 impl Format for Hashline {
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"tag\"", "\"line"]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        (names_tags(m) && !super::tool_call::is_call(m))
+            .then_some((0.95, "JSON edits naming lines by `N:TAG`"))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        (text.contains("\"tag\"") && !text.contains("\"command\""))
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
     /// A JSON edit's span starts at its own `{` (the objects of an array
     /// are read one by one).
     fn tail_context(&self) -> Option<usize> {

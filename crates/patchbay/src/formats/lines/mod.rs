@@ -59,6 +59,7 @@ use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence};
+use crate::reply::sniff::{Reply, Sniff};
 pub use header::is_header;
 use header::{header, header_path, list, range, verb, view_header, Header, Kind};
 use serde_json::{Map, Value};
@@ -289,6 +290,36 @@ fn parse_json(output: &str) -> Parsed {
 }
 
 impl Format for Lines {
+    /// A block header that is not a diff's hunk; JSON line ranges when the
+    /// reply has no header.
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let header = reply.first_line(|i, t| is_header(t) && !super::udiff::claims_line(reply, i));
+        match header {
+            Some(i) => Some(Sniff {
+                at: reply.lines[i].start,
+                confidence: 0.9,
+                reason: "has `@@ PATH N:M` line-range block headers".into(),
+            }),
+            None => reply.first_json(self.id()),
+        }
+    }
+
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"line"]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        let has = |k: &str| m.contains_key(k);
+        let ranges = has("lines") || has("crc32") || (has("line") && (has("new") || has("op")));
+        let others = super::tool_call::is_call(m) || super::hashline::names_tags(m);
+        (ranges && !others).then_some((0.85, "JSON edits naming plain line numbers or ranges"))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        (!text.contains("\"command\"") && !text.contains("\"tag\""))
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
     fn closes(&self, last: &str, next: Option<&str>, fence: bool) -> bool {
         last == "@@ end" || next == Some("@@ end") || fence
     }

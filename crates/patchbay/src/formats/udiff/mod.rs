@@ -60,6 +60,7 @@ use super::{Format, ParseOptions};
 use crate::apply::feedback::Words;
 use crate::edit::Parsed;
 use crate::formats::prompt::{self, COUNT};
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct Udiff;
 
@@ -72,7 +73,53 @@ pub const WORDS: Words = Words {
     readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
 };
 
+/// Whether line `i` of a reply is a diff's: a `diff --git` line, `---`
+/// followed by `+++`, or a hunk header, outside a whole-file block whose
+/// hunk headers are content.
+pub fn claims_line(reply: &Reply, i: usize) -> bool {
+    let ls = &reply.lines;
+    let t = ls[i].text;
+    let next = ls.get(i + 1).map(|n| n.text);
+    (t.starts_with("diff --git ")
+        || (t.starts_with("--- ") && next.is_some_and(|n| n.starts_with("+++ ")))
+        || hunk_header(t)
+        || bare_hunk_header(t, next))
+        && !reply.in_file_diff(ls[i].start)
+}
+
+/// Whether a block's text is not a diff although it may hold a hunk
+/// header: it has no file header (`diff --git`, `---`/`+++`) and either
+/// does not start with a hunk header, or none of its lines adds or removes
+/// anything while one is not diff syntax.
+pub fn not_a_diff(body: &[crate::reply::scan::OutLine]) -> bool {
+    let header = body.iter().enumerate().any(|(k, l)| {
+        l.text.starts_with("diff --git ")
+            || (l.text.starts_with("--- ")
+                && body.get(k + 1).is_some_and(|n| n.text.starts_with("+++ ")))
+    });
+    let starts = body
+        .iter()
+        .find(|l| !l.text.trim().is_empty())
+        .is_some_and(|l| l.text.starts_with("@@"));
+    let changes = body.iter().any(|l| l.text.starts_with(['+', '-']));
+    let prose = body
+        .iter()
+        .any(|l| !l.text.trim().is_empty() && !l.text.starts_with([' ', '@', '\\']));
+    !header && (!starts || (!changes && prose))
+}
+
 impl Format for Udiff {
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|i, _| claims_line(reply, i))?;
+        let hunk = reply.any_line(hunk_header);
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: if hunk { 0.95 } else { 0.75 },
+            reason: "has unified-diff headers (`diff --git`, `---`/`+++`, `@@ -N,M +N,M @@`)"
+                .into(),
+        })
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Reply with a unified diff (like `diff -u` or `git diff`): `--- a/PATH` and `+++ b/PATH` lines, then hunks starting with `@@ -l,n +l,n @@`, context lines starting with a space, removed lines with `-`, added lines with `+`. Include 2-3 unchanged lines of context around each change. Use `/dev/null` as the old path to create a file. {COUNT}"),
