@@ -138,21 +138,7 @@ pub fn run(
             feedback: feedback::no_edits(format),
         };
     }
-    let mut works = Works::default();
-    let mentions: BTreeMap<usize, &str> = parsed
-        .mentions
-        .iter()
-        .map(|(i, m)| (*i, m.as_str()))
-        .collect();
-    for (i, edit) in parsed.edits.iter().enumerate() {
-        let idx = i + 1;
-        let out_lines = parsed.lines.get(i).copied();
-        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
-        let w = works.get(path, bad.is_none(), files);
-        let r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
-        w.receipts.push(r);
-    }
-    let mut work = works.list;
+    let mut work = locate_all(format, parsed, files, opt);
     for w in &mut work {
         check_overlaps(w);
     }
@@ -161,51 +147,9 @@ pub fn run(
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
     // A reply that declared more edits (`EDITS: N`) than arrived complete
     // was cut between two edits, where no format can see the cut.
-    let declared = parsed.declared;
-    let complete = parsed
-        .edits
-        .iter()
-        .filter(|e| {
-            !matches!(
-                e.op,
-                Op::Invalid {
-                    code: Code::Truncated,
-                    ..
-                }
-            )
-        })
-        .count();
-    let truncated = parsed.truncated || declared.is_some_and(|d| complete < d);
+    let complete = parsed.edits.iter().filter(|e| !is_cut(e)).count();
+    let truncated = parsed.truncated || parsed.declared.is_some_and(|d| complete < d);
     let apply = !truncated && (!any_failed || opt.partial);
-    let mut files_out = Vec::new();
-    for w in work {
-        let rename = w.rename_to.clone();
-        // Borrowed, not copied: only a move needs the original text.
-        let original = w.original;
-        let mut f = finish(w, apply, truncated);
-        // A move: the old path is deleted, the new one created with the
-        // edited (or unchanged) text.
-        if let Some(to) =
-            rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
-        {
-            let content = f.content.take().or(original.map(str::to_owned));
-            f.status = FileStatus::Deleted;
-            files_out.push(f);
-            let status = if files.contains_key(&to) {
-                FileStatus::Applied
-            } else {
-                FileStatus::Created
-            };
-            files_out.push(FileReport {
-                path: to,
-                status,
-                edits: vec![],
-                content,
-            });
-            continue;
-        }
-        files_out.push(f);
-    }
     let status = if truncated {
         Status::Truncated
     } else if any_failed {
@@ -217,16 +161,89 @@ pub fn run(
         status,
         format: format.to_owned(),
         code: None,
-        files: files_out,
+        files: file_reports(work, apply, truncated, files),
         feedback: String::new(),
     };
     report.feedback = feedback::summary(&report, opt.partial);
-    if let Some(d) = declared.filter(|&d| d != complete) {
+    if let Some(d) = parsed.declared.filter(|&d| d != complete) {
         report.feedback.push_str(&format!(
             "\nThe reply declared {d} edits (EDITS: {d}); {complete} arrived complete."
         ));
     }
     report
+}
+
+/// Every edit located against its file's original, each with its receipt:
+/// the work of each file, in the order files first occur.
+fn locate_all<'a>(
+    format: &str,
+    parsed: &Parsed,
+    files: &'a BTreeMap<String, String>,
+    opt: &Options,
+) -> Vec<FileWork<'a>> {
+    let mut works = Works::default();
+    let mentions: BTreeMap<usize, &str> = parsed
+        .mentions
+        .iter()
+        .map(|(i, m)| (*i, m.as_str()))
+        .collect();
+    for (i, edit) in parsed.edits.iter().enumerate() {
+        let out_lines = parsed.lines.get(i).copied();
+        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
+        let w = works.get(path, bad.is_none(), files);
+        let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, format);
+        w.receipts.push(r);
+    }
+    works.list
+}
+
+/// An edit the reply's end cut off.
+fn is_cut(e: &Edit) -> bool {
+    matches!(
+        e.op,
+        Op::Invalid {
+            code: Code::Truncated,
+            ..
+        }
+    )
+}
+
+/// Each file's report, its edits applied or held back; a move reports the
+/// old path deleted and the new one created with the edited (or
+/// unchanged) text.
+fn file_reports(
+    work: Vec<FileWork>,
+    apply: bool,
+    truncated: bool,
+    files: &BTreeMap<String, String>,
+) -> Vec<FileReport> {
+    let mut out = Vec::new();
+    for w in work {
+        let rename = w.rename_to.clone();
+        // Borrowed, not copied: only a move needs the original text.
+        let original = w.original;
+        let mut f = finish(w, apply, truncated);
+        let Some(to) = rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
+        else {
+            out.push(f);
+            continue;
+        };
+        let content = f.content.take().or(original.map(str::to_owned));
+        f.status = FileStatus::Deleted;
+        out.push(f);
+        let status = if files.contains_key(&to) {
+            FileStatus::Applied
+        } else {
+            FileStatus::Created
+        };
+        out.push(FileReport {
+            path: to,
+            status,
+            edits: vec![],
+            content,
+        });
+    }
+    out
 }
 
 /// The path an edit targets, and why it cannot be used when it cannot;
@@ -316,13 +333,7 @@ pub fn run_alone(
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
         let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
-        let cut = matches!(
-            edit.op,
-            Op::Invalid {
-                code: Code::Truncated,
-                ..
-            }
-        );
+        let cut = is_cut(edit);
         // One edit: only a declared count it falls short of holds it back.
         let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
