@@ -109,18 +109,94 @@ fn parse_text(output: &str) -> Option<Parsed> {
     if !lines.iter().any(|l| header(l.text).is_some()) {
         return None;
     }
-    let mut parsed = Parsed::default();
-    // CRCs of copied view headers, by path (`None`: a view without one).
-    let mut crcs: BTreeMap<Option<String>, u32> = BTreeMap::new();
-    let mut path: Option<String> = None;
-    let mut fence: Option<Fence> = None;
-    let mut open: Option<Open> = None;
-    let close = |b: Open, parsed: &mut Parsed, crcs: &BTreeMap<Option<String>, u32>| {
+    let mut r = TextReader::default();
+    for l in &lines {
+        match header(l.text) {
+            Some(h) => r.header(h, l.start, l.end),
+            None => r.line(l.text, l.end),
+        }
+    }
+    Some(r.finish(output.len()))
+}
+
+/// The text form read line by line: the block open, the path and CRCs the
+/// lines so far gave, and the fence around them.
+#[derive(Default)]
+struct TextReader<'a> {
+    parsed: Parsed,
+    /// CRCs of copied view headers, by path (`None`: a view without one).
+    crcs: BTreeMap<Option<String>, u32>,
+    path: Option<String>,
+    fence: Option<Fence<'a>>,
+    open: Option<Open>,
+}
+
+impl<'a> TextReader<'a> {
+    /// A block header (or `@@ end`) at `start..end`: the open block ends.
+    fn header(&mut self, h: Result<Header, String>, start: usize, end: usize) {
+        self.close();
+        let head = match h {
+            Ok(Header::End) => return,
+            Ok(Header::Block {
+                path,
+                kind,
+                first,
+                last,
+                crc,
+            }) => {
+                if path.is_some() {
+                    self.path = path;
+                }
+                Ok((kind, first, last, crc))
+            }
+            Err(e) => Err(e),
+        };
+        self.open = Some(Open {
+            path: self.path.clone(),
+            head,
+            start,
+            end,
+            new: vec![],
+            fenced: self.fence.is_some(),
+        });
+    }
+
+    /// Any other line, ending at `end`: a new line of the open block, a
+    /// fence, or a view header a model copied.
+    fn line(&mut self, text: &'a str, end: usize) {
+        if let Some(f) = &self.fence {
+            if fence_closes(text, f) {
+                self.fence = None;
+                self.close();
+                return;
+            }
+        }
+        if let Some(b) = self.open.as_mut() {
+            b.new.push(text.to_owned());
+            b.end = end;
+            return;
+        }
+        if self.fence.is_none() {
+            self.fence = fence_open(text);
+        }
+        if let Some((p, crc)) = view_header(text) {
+            if let Some(c) = crc {
+                self.crcs.insert(p.clone(), c);
+            }
+            if p.is_some() {
+                self.path = p;
+            }
+        }
+    }
+
+    /// The open block becomes an edit.
+    fn close(&mut self) {
+        let Some(b) = self.open.take() else { return };
         let op = b.head.and_then(|(kind, first, last, crc)| {
-            let crc = crc.or_else(|| crcs.get(&b.path).copied());
+            let crc = crc.or_else(|| self.crcs.get(&b.path).copied());
             op(kind, first, last, b.new, check_of(crc))
         });
-        parsed.edits.push(Edit {
+        self.parsed.edits.push(Edit {
             path: b.path,
             op: op.unwrap_or_else(|message| Op::Invalid {
                 code: Code::Malformed,
@@ -128,84 +204,29 @@ fn parse_text(output: &str) -> Option<Parsed> {
             }),
             span: b.start..b.end,
         });
-    };
-    for l in &lines {
-        if let Some(h) = header(l.text) {
-            if let Some(b) = open.take() {
-                close(b, &mut parsed, &crcs);
-            }
-            let head = match h {
-                Ok(Header::End) => continue,
-                Ok(Header::Block {
-                    path: p,
-                    kind,
-                    first,
-                    last,
-                    crc,
-                }) => {
-                    if p.is_some() {
-                        path = p;
-                    }
-                    Ok((kind, first, last, crc))
-                }
-                Err(e) => Err(e),
+    }
+
+    /// The edits; a block still open at the end of the output (`len`
+    /// bytes) is cut.
+    fn finish(mut self, len: usize) -> Parsed {
+        if let Some(b) = self.open.take() {
+            let why = if b.fenced {
+                "the fence around it is never closed"
+            } else {
+                "it has no `@@ end` after it"
             };
-            open = Some(Open {
-                path: path.clone(),
-                head,
-                start: l.start,
-                end: l.end,
-                new: vec![],
-                fenced: fence.is_some(),
+            self.parsed.truncated = true;
+            self.parsed.edits.push(Edit {
+                path: b.path,
+                op: Op::Invalid {
+                    code: Code::Truncated,
+                    message: format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`"),
+                },
+                span: b.start..len,
             });
-            continue;
         }
-        if let Some(f) = fence {
-            if fence_closes(l.text, &f) {
-                fence = None;
-                if let Some(b) = open.take() {
-                    close(b, &mut parsed, &crcs);
-                }
-                continue;
-            }
-        }
-        match open.as_mut() {
-            Some(b) => {
-                b.new.push(l.text.to_owned());
-                b.end = l.end;
-            }
-            None => {
-                if fence.is_none() {
-                    fence = fence_open(l.text);
-                }
-                if let Some((p, crc)) = view_header(l.text) {
-                    if let Some(c) = crc {
-                        crcs.insert(p.clone(), c);
-                    }
-                    if p.is_some() {
-                        path = p;
-                    }
-                }
-            }
-        }
+        self.parsed
     }
-    if let Some(b) = open {
-        let why = if b.fenced {
-            "the fence around it is never closed"
-        } else {
-            "it has no `@@ end` after it"
-        };
-        parsed.truncated = true;
-        parsed.edits.push(Edit {
-            path: b.path,
-            op: Op::Invalid {
-                code: Code::Truncated,
-                message: format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`"),
-            },
-            span: b.start..output.len(),
-        });
-    }
-    Some(parsed)
 }
 
 /// The `Op` of one JSON edit object.

@@ -341,38 +341,55 @@ pub fn relocate(
             (run_lo, run_hi),
             &matches_at,
         )),
-        [s] => {
-            let s = *s;
-            let ns = (start as isize + s) as usize;
-            let ne = (end as isize + s) as usize;
-            let note = (s != 0).then(|| {
-                let (dir, d) = if s > 0 { ("down", s) } else { ("up", -s) };
-                format!(
-                    "{path} changed since you read it; the lines you were shown as {} are now {} ({d} line{} {dir}); the edit was applied there",
-                    span(a, b),
-                    span((a as isize + s) as usize, (b as isize + s) as usize),
-                    if d == 1 { "" } else { "s" }
-                )
-            });
-            Ok((ns, ne, note))
-        }
-        many => {
-            let at: Vec<String> = many
-                .iter()
-                .map(|&s| span((a as isize + s) as usize, (b as isize + s) as usize))
-                .collect();
-            Err((
-                Code::Ambiguous,
-                format!(
-                    "{path} changed since you read it, and the lines you were shown as {} (with the shown lines {} around them) now occur {} times, at lines {}; read the file again and redo the edit",
-                    span(a, b),
-                    span(lo, hi),
-                    many.len(),
-                    at.join(", ")
-                ),
-            ))
-        }
+        [s] => Ok(moved(path, (start, end), (a, b), *s)),
+        many => Err(found_several(path, (a, b), (lo, hi), many)),
     }
+}
+
+/// The edit of `start..end` (standing on shown lines `a..=b`) moved by
+/// `s` lines, with a note that says so when it moved.
+fn moved(
+    path: &str,
+    (start, end): (usize, usize),
+    (a, b): (usize, usize),
+    s: isize,
+) -> (usize, usize, Option<String>) {
+    let ns = (start as isize + s) as usize;
+    let ne = (end as isize + s) as usize;
+    let note = (s != 0).then(|| {
+        let (dir, d) = if s > 0 { ("down", s) } else { ("up", -s) };
+        format!(
+            "{path} changed since you read it; the lines you were shown as {} are now {} ({d} line{} {dir}); the edit was applied there",
+            span(a, b),
+            span((a as isize + s) as usize, (b as isize + s) as usize),
+            if d == 1 { "" } else { "s" }
+        )
+    });
+    (ns, ne, note)
+}
+
+/// The refusal of an edit whose shown block (lines `lo..=hi` around the
+/// edited `a..=b`) now occurs at several shifts.
+fn found_several(
+    path: &str,
+    (a, b): (usize, usize),
+    (lo, hi): (usize, usize),
+    many: &[isize],
+) -> Failure {
+    let at: Vec<String> = many
+        .iter()
+        .map(|&s| span((a as isize + s) as usize, (b as isize + s) as usize))
+        .collect();
+    (
+        Code::Ambiguous,
+        format!(
+            "{path} changed since you read it, and the lines you were shown as {} (with the shown lines {} around them) now occur {} times, at lines {}; read the file again and redo the edit",
+            span(a, b),
+            span(lo, hi),
+            many.len(),
+            at.join(", ")
+        ),
+    )
 }
 
 /// The refusal of an edit of lines `lo..=hi` that the model was never shown.
