@@ -274,6 +274,12 @@ pub const LISTED: usize = 50;
 pub fn summary(report: &Report, partial: bool) -> String {
     let receipts = report.receipts();
     let total = receipts.len();
+    if report.status == Status::Applied {
+        return format!(
+            "All {total} edit{} applied.",
+            if total == 1 { "" } else { "s" }
+        );
+    }
     // Edit index -> its file, built once (not a search per failure).
     let paths: HashMap<usize, &str> = report
         .files
@@ -281,36 +287,13 @@ pub fn summary(report: &Report, partial: bool) -> String {
         .flat_map(|f| f.edits.iter().map(move |r| (r.index, f.path.as_str())))
         .collect();
     let path_of = |idx: usize| paths.get(&idx).copied().unwrap_or("");
-    if report.status == Status::Applied {
-        return format!(
-            "All {total} edit{} applied.",
-            if total == 1 { "" } else { "s" }
-        );
-    }
     let failed: Vec<&&crate::edit::Receipt> = receipts
         .iter()
         .filter(|r| r.status == EditStatus::Failed)
         .collect();
     let mut out = String::new();
     for r in failed.iter().take(LISTED) {
-        let code = r.code.map(Code::as_str).unwrap_or("failed");
-        let mut place: Vec<String> = vec![];
-        if !path_of(r.index).is_empty() {
-            place.push(path_of(r.index).to_owned());
-        }
-        if let Some(l) = r.output_lines {
-            place.push(format!("output lines {}-{}", l[0], l[1]));
-        }
-        let place = if place.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", place.join(", "))
-        };
-        out.push_str(&format!(
-            "Edit {}{place} failed [{code}]: {}\n",
-            r.index,
-            r.message.as_deref().unwrap_or("")
-        ));
+        out.push_str(&failure_line(r, path_of(r.index)));
     }
     if failed.len() > LISTED {
         out.push_str(&more_failures(&failed[LISTED..]));
@@ -324,47 +307,7 @@ pub fn summary(report: &Report, partial: bool) -> String {
     };
     let (applied, held) = (list(EditStatus::Applied), list(EditStatus::Skipped));
     if report.status == Status::Truncated {
-        // The continuation asks only for what is missing: complete edits are
-        // named by their location, not repeated.
-        let maybe = receipts.iter().any(|r| {
-            r.message
-                .as_deref()
-                .is_some_and(|m| m.contains(CUT_OR_MISCOUNTED))
-        });
-        out.push_str(if maybe {
-            "The output may be cut off (or its counts are wrong, see above), so nothing was applied."
-        } else {
-            "The output was cut off, so nothing was applied."
-        });
-        let done: Vec<String> = receipts
-            .iter()
-            .filter(|r| r.status == EditStatus::Skipped)
-            .map(|r| match r.lines {
-                Some([a, b]) if b >= a => {
-                    format!("edit {} ({} lines {a}-{b})", r.index, path_of(r.index))
-                }
-                _ => format!("edit {} ({})", r.index, path_of(r.index)),
-            })
-            .collect();
-        if !done.is_empty() {
-            out.push_str(&format!(
-                " Complete and located, do not resend: {}.",
-                done.join(", ")
-            ));
-        }
-        let next = receipts
-            .iter()
-            .find(|r| r.code == Some(Code::Truncated))
-            .map(|r| r.index)
-            .unwrap_or(total + 1);
-        let with = if done.is_empty() {
-            ""
-        } else {
-            "; the complete ones will be applied together with them"
-        };
-        out.push_str(&format!(
-            " Send the remaining edits in the same format, starting with edit {next}{with}.\n"
-        ));
+        out.push_str(&continuation(&receipts, &path_of));
     } else if !held.is_empty() {
         let (edits, were) = if held.len() == 1 {
             ("edit", "was")
@@ -382,6 +325,79 @@ pub fn summary(report: &Report, partial: bool) -> String {
         ));
     }
     out.trim_end().to_owned()
+}
+
+/// One failed edit: where it is (its file, its lines in the reply), its
+/// code and message.
+fn failure_line(r: &crate::edit::Receipt, path: &str) -> String {
+    let code = r.code.map(Code::as_str).unwrap_or("failed");
+    let mut place: Vec<String> = vec![];
+    if !path.is_empty() {
+        place.push(path.to_owned());
+    }
+    if let Some(l) = r.output_lines {
+        place.push(format!("output lines {}-{}", l[0], l[1]));
+    }
+    let place = if place.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", place.join(", "))
+    };
+    format!(
+        "Edit {}{place} failed [{code}]: {}\n",
+        r.index,
+        r.message.as_deref().unwrap_or("")
+    )
+}
+
+/// What a cut reply is told: nothing was applied, which complete edits not
+/// to resend, and the edit to go on from. The continuation asks only for
+/// what is missing: complete edits are named by their location, not
+/// repeated.
+fn continuation<'p>(
+    receipts: &[&crate::edit::Receipt],
+    path_of: &dyn Fn(usize) -> &'p str,
+) -> String {
+    let maybe = receipts.iter().any(|r| {
+        r.message
+            .as_deref()
+            .is_some_and(|m| m.contains(CUT_OR_MISCOUNTED))
+    });
+    let mut out = String::from(if maybe {
+        "The output may be cut off (or its counts are wrong, see above), so nothing was applied."
+    } else {
+        "The output was cut off, so nothing was applied."
+    });
+    let done: Vec<String> = receipts
+        .iter()
+        .filter(|r| r.status == EditStatus::Skipped)
+        .map(|r| match r.lines {
+            Some([a, b]) if b >= a => {
+                format!("edit {} ({} lines {a}-{b})", r.index, path_of(r.index))
+            }
+            _ => format!("edit {} ({})", r.index, path_of(r.index)),
+        })
+        .collect();
+    if !done.is_empty() {
+        out.push_str(&format!(
+            " Complete and located, do not resend: {}.",
+            done.join(", ")
+        ));
+    }
+    let next = receipts
+        .iter()
+        .find(|r| r.code == Some(Code::Truncated))
+        .map(|r| r.index)
+        .unwrap_or(receipts.len() + 1);
+    let with = if done.is_empty() {
+        ""
+    } else {
+        "; the complete ones will be applied together with them"
+    };
+    out.push_str(&format!(
+        " Send the remaining edits in the same format, starting with edit {next}{with}.\n"
+    ));
+    out
 }
 
 /// The line for failures past the first [`LISTED`]: how many, by code.
