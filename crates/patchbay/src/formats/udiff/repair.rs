@@ -73,16 +73,8 @@ struct Spot {
 
 fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<String>> {
     let one = |m: String| vec![m];
-    if let Some(why) = &f.unsupported {
-        return Err(one(why.clone()));
-    }
-    if f.cut {
-        return Err(one(
-            "the output ends right after a diff header; the reply was cut off".into(),
-        ));
-    }
-    if let Some(h) = f.hunks.iter().find(|h| h.cut) {
-        return Err(one(cut_message(h)));
+    if let Some(why) = unusable(f) {
+        return Err(one(why));
     }
     let target = f.target().ok_or_else(|| {
         one("a diff names no file; start it with `--- a/PATH` and `+++ b/PATH`".into())
@@ -96,34 +88,12 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
                 "{path} already exists, but the diff creates it"
             )));
         }
-        let new: Vec<&str> = f
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter(|l| l.is_new())
-            .map(|l| l.text.as_str())
-            .collect();
-        let mut out = format!("diff --git {a} {b}\nnew file mode 100644\n--- /dev/null\n+++ {b}\n");
-        if !new.is_empty() {
-            out.push_str(&header(0, 0, 0, new.len()));
-            for l in new {
-                push_line(&mut out, '+', l, "\n");
-            }
-        }
-        return Ok(out);
+        return Ok(created(f, &a, &b));
     }
     let text = text.ok_or_else(|| one(format!("{path} does not exist")))?;
     let t = Text::new(text);
     if f.deleted {
-        let mut out =
-            format!("diff --git {a} {b}\ndeleted file mode 100644\n--- {a}\n+++ /dev/null\n");
-        if !t.is_empty() {
-            out.push_str(&header(0, t.len(), 0, 0));
-            for i in 0..t.len() {
-                push_line(&mut out, '-', t.line(i), t.eol(i));
-            }
-        }
-        return Ok(out);
+        return Ok(deleted(&t, &a, &b));
     }
     if f.hunks.is_empty() && f.rename.is_none() {
         return if f.mode_only {
@@ -133,34 +103,7 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
         };
     }
     let lines = t.lines();
-    let mut spots = vec![];
-    let mut problems = vec![];
-    for (k, h) in f.hunks.iter().enumerate() {
-        match locate(h, &lines) {
-            Ok(s) => spots.push(s),
-            Err(m) => problems.push(format!(
-                "{path}, hunk {} (output line {}): {m}",
-                k + 1,
-                h.out_line
-            )),
-        }
-    }
-    spots.sort_by_key(|s| (s.start, s.end));
-    for w in spots.windows(2) {
-        if w[1].start < w[0].end {
-            problems.push(format!(
-                "{path}: two hunks change overlapping lines ({}-{} and {}-{}); merge them",
-                w[0].start + 1,
-                w[0].end,
-                w[1].start + 1,
-                w[1].end
-            ));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let spots = widen(merge(spots), &lines);
+    let spots = widen(merge(spots_of(f, &path, &lines)?), &lines);
     let mut out = match &f.rename {
         Some((_, to)) => {
             let to = crate::apply::paths::normalize(to).map_err(one)?;
@@ -184,6 +127,82 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
         delta += emit(&mut out, &t, s, delta);
     }
     Ok(out)
+}
+
+/// Why a file's diff cannot be repaired at all: unsupported, or cut.
+fn unusable(f: &FileDiff) -> Option<String> {
+    if let Some(why) = &f.unsupported {
+        return Some(why.clone());
+    }
+    if f.cut {
+        return Some("the output ends right after a diff header; the reply was cut off".into());
+    }
+    f.hunks.iter().find(|h| h.cut).map(cut_message)
+}
+
+/// A created file's diff: every added line, from `/dev/null` to `b`.
+fn created(f: &FileDiff, a: &str, b: &str) -> String {
+    let new: Vec<&str> = f
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.is_new())
+        .map(|l| l.text.as_str())
+        .collect();
+    let mut out = format!("diff --git {a} {b}\nnew file mode 100644\n--- /dev/null\n+++ {b}\n");
+    if !new.is_empty() {
+        out.push_str(&header(0, 0, 0, new.len()));
+        for l in new {
+            push_line(&mut out, '+', l, "\n");
+        }
+    }
+    out
+}
+
+/// A deleted file's diff: every line of `t` removed.
+fn deleted(t: &Text, a: &str, b: &str) -> String {
+    let mut out = format!("diff --git {a} {b}\ndeleted file mode 100644\n--- {a}\n+++ /dev/null\n");
+    if !t.is_empty() {
+        out.push_str(&header(0, t.len(), 0, 0));
+        for i in 0..t.len() {
+            push_line(&mut out, '-', t.line(i), t.eol(i));
+        }
+    }
+    out
+}
+
+/// Every hunk of `f` located in `lines`, in file order, or why some could
+/// not be (not found, ambiguous, overlapping another).
+fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<Spot>, Vec<String>> {
+    let mut spots = vec![];
+    let mut problems = vec![];
+    for (k, h) in f.hunks.iter().enumerate() {
+        match locate(h, lines) {
+            Ok(s) => spots.push(s),
+            Err(m) => problems.push(format!(
+                "{path}, hunk {} (output line {}): {m}",
+                k + 1,
+                h.out_line
+            )),
+        }
+    }
+    spots.sort_by_key(|s| (s.start, s.end));
+    for w in spots.windows(2) {
+        if w[1].start < w[0].end {
+            problems.push(format!(
+                "{path}: two hunks change overlapping lines ({}-{} and {}-{}); merge them",
+                w[0].start + 1,
+                w[0].end,
+                w[1].start + 1,
+                w[1].end
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(spots)
+    } else {
+        Err(problems)
+    }
 }
 
 /// Locates one hunk as the transaction does and returns its spot.
