@@ -157,6 +157,44 @@ struct Chunk {
     span: Option<Range<usize>>,
 }
 
+impl Chunk {
+    /// A body line of an update chunk (` ` context, `-` removed, `+`
+    /// added; unmarked as context unless strict), with the readings it
+    /// offers when its marker may have been lost; false when it is none.
+    fn push_line(&mut self, l: &OutLine, strict: bool) -> bool {
+        let (old, new) = match l.text.as_bytes().first() {
+            None => (Some(""), Some("")),
+            Some(b' ') => (Some(&l.text[1..]), Some(&l.text[1..])),
+            Some(b'-') => (Some(&l.text[1..]), None),
+            Some(b'+') => (None, Some(&l.text[1..])),
+            Some(_) if !strict => (Some(l.text), Some(l.text)),
+            Some(_) => (None, None),
+        };
+        if old.is_none() && new.is_none() {
+            return false;
+        }
+        let marked = l.text.starts_with(' ');
+        let odd = marked && odd_indent(&l.text[1..]);
+        let whole = |t: &str| if marked { l.text } else { t }.to_owned();
+        let odd_whole = |t: &str| if odd { l.text } else { t }.to_owned();
+        self.odd_old.extend(old.map(odd_whole));
+        self.odd_new.extend(new.map(odd_whole));
+        self.whole_old.extend(old.map(whole));
+        self.whole_new.extend(new.map(whole));
+        self.doubtful |= !strict && odd;
+        self.old.extend(old.map(str::to_owned));
+        self.new.extend(new.map(str::to_owned));
+        self.body += 1;
+        self.empties = if l.text.is_empty() {
+            self.empties + 1
+        } else {
+            0
+        };
+        let span = l.start..l.end;
+        self.span.get_or_insert(span.clone()).end = span.end;
+        true
+    }
+}
 enum Kind {
     Add {
         text: Vec<String>,
@@ -278,39 +316,8 @@ impl Section {
                     format!("output line {no}: `*** End of File` must follow the lines of a chunk")
                 }
                 Some(Mark::Begin) => return,
-                _ => {
-                    let (old, new) = match l.text.as_bytes().first() {
-                        None => (Some(""), Some("")),
-                        Some(b' ') => (Some(&l.text[1..]), Some(&l.text[1..])),
-                        Some(b'-') => (Some(&l.text[1..]), None),
-                        Some(b'+') => (None, Some(&l.text[1..])),
-                        Some(_) if !strict => (Some(l.text), Some(l.text)),
-                        Some(_) => (None, None),
-                    };
-                    if old.is_none() && new.is_none() {
-                        format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim())
-                    } else {
-                        let marked = l.text.starts_with(' ');
-                        let odd = marked && odd_indent(&l.text[1..]);
-                        let whole = |t: &str| if marked { l.text } else { t }.to_owned();
-                        let odd_whole = |t: &str| if odd { l.text } else { t }.to_owned();
-                        chunk.odd_old.extend(old.map(odd_whole));
-                        chunk.odd_new.extend(new.map(odd_whole));
-                        chunk.whole_old.extend(old.map(whole));
-                        chunk.whole_new.extend(new.map(whole));
-                        chunk.doubtful |= !strict && odd;
-                        chunk.old.extend(old.map(str::to_owned));
-                        chunk.new.extend(new.map(str::to_owned));
-                        chunk.body += 1;
-                        chunk.empties = if l.text.is_empty() {
-                            chunk.empties + 1
-                        } else {
-                            0
-                        };
-                        chunk.span.get_or_insert(span.clone()).end = span.end;
-                        return;
-                    }
-                }
+                _ if chunk.push_line(l, strict) => return,
+                _ => format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim()),
             },
         };
         self.invalid(problem, span);
