@@ -314,11 +314,7 @@ impl Format for SearchReplace {
                     floor = i;
                 }
                 End::Head(j) => {
-                    let message = if dividers(&lines, i + 1, j, n).is_empty() {
-                        format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
-                    } else {
-                        format!("line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`", j + 1)
-                    };
+                    let message = unclosed(&lines, i, j, n);
                     parsed.edits.push(invalid(
                         &path,
                         Code::Malformed,
@@ -330,16 +326,11 @@ impl Format for SearchReplace {
                     floor = j;
                 }
                 End::Eof(_) => {
-                    let missing = if dividers(&lines, i + 1, lines.len(), n).is_empty() {
-                        "`=======` and `>>>>>>> REPLACE`"
-                    } else {
-                        "`>>>>>>> REPLACE`"
-                    };
                     parsed.truncated = true;
                     parsed.edits.push(invalid(
                         &path,
                         Code::Truncated,
-                        format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off"),
+                        cut_off(&lines, i, n),
                         l.start..output.len(),
                     ));
                     break;
@@ -362,6 +353,30 @@ impl Format for SearchReplace {
         }
         out
     }
+}
+
+/// Why the block opened at line `i` (markers of length `n`) ends at line
+/// `j` without its tail: a stray line in its SEARCH section, or the next
+/// block's head.
+fn unclosed(lines: &[OutLine], i: usize, j: usize, n: usize) -> String {
+    if dividers(lines, i + 1, j, n).is_empty() {
+        format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
+    } else {
+        format!(
+            "line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`",
+            j + 1
+        )
+    }
+}
+
+/// The message of a block opened at line `i` that the output's end cut.
+fn cut_off(lines: &[OutLine], i: usize, n: usize) -> String {
+    let missing = if dividers(lines, i + 1, lines.len(), n).is_empty() {
+        "`=======` and `>>>>>>> REPLACE`"
+    } else {
+        "`>>>>>>> REPLACE`"
+    };
+    format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off")
 }
 
 /// Aider's 7-character markers, unless the text holds a marker line of
