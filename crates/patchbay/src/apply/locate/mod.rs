@@ -201,22 +201,47 @@ pub fn locate(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Refusal> {
 /// Alternative readings: the file picks one, which is then located like
 /// any other edit, at most at its reading's level.
 fn reading(t: &Target, readings: &[Reading], rules: Rules) -> Result<Spot, Refusal> {
-    match choose_in(t.hay(), readings, rules.find(None)) {
-        Choice::One(k) => match readings.get(k) {
+    match chosen_reading(t.hay(), readings, rules.find(None)) {
+        Ok((k, fo)) => match readings.get(k) {
             Some(r) => {
                 let capped = Rules {
-                    max_level: rules.max_level.min(r.max_level),
+                    max_level: fo.max_level,
                     ..rules
                 };
                 locate(t, &r.op, capped)
             }
             None => Err((Code::Malformed, "the edit has no readings".into()).into()),
         },
-        Choice::Conflict(places) => Err((
+        Err(places) => Err((
             Code::Ambiguous,
             conflict_message(rules.words, t.path, &places),
         )
             .into()),
+    }
+}
+
+/// The reading of `readings` the file picks (see [`readings::choose_in`]),
+/// with the lookup options it is located with (capped at its level); or
+/// the places where the readings that locate disagree.
+pub fn chosen_reading(
+    hay: &Haystack,
+    readings: &[Reading],
+    fo: FindOptions,
+) -> Result<(usize, FindOptions), Vec<(usize, usize)>> {
+    match choose_in(hay, readings, fo) {
+        Choice::One(k) => {
+            let cap = readings
+                .get(k)
+                .map_or(fo.max_level, |r| fo.max_level.min(r.max_level));
+            Ok((
+                k,
+                FindOptions {
+                    max_level: cap,
+                    ..fo
+                },
+            ))
+        }
+        Choice::Conflict(places) => Err(places),
     }
 }
 

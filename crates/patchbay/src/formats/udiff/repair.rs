@@ -212,15 +212,13 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
         Placed::At {
             found,
             reading,
-            old,
-            new,
+            replacement: fresh,
         } => {
             let body = if found.level == Level::Exact {
                 all[reading].0.clone()
             } else {
                 // Rebuilt from the file's real lines and the replacement
                 // the transaction would write there.
-                let fresh = crate::apply::locate::replacement(&old, &new, &found, lines);
                 interleave(
                     &lines[found.start..found.end],
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
