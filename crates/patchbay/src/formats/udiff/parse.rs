@@ -421,6 +421,33 @@ fn body_end(cands: &[OutLine], h: &Header, fenced: bool) -> usize {
 }
 
 /// Reads the hunk whose header is line `at`; returns it and the index of
+/// One line of a hunk's body (not a `\ No newline` marker): its kind by
+/// its marker, or context with the damage a missing marker is.
+fn body_line(output: &str, l: &OutLine, out_line: usize) -> BodyLine {
+    // A lone CR ending the output is a CRLF line ending cut before its
+    // LF (line ends are never content here), not part of the line.
+    let at_end = l.end == output.len();
+    let t = match l.text.strip_suffix('\r') {
+        Some(s) if at_end => s,
+        _ => l.text,
+    };
+    let (kind, text, damage) = match t.chars().next() {
+        Some(' ') => (Kind::Context, &t[1..], None),
+        Some('+') => (Kind::Add, &t[1..], None),
+        Some('-') => (Kind::Remove, &t[1..], None),
+        None => (Kind::Context, "", Some(Damage::Blank)),
+        Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
+    };
+    BodyLine {
+        kind,
+        text: text.to_owned(),
+        damage,
+        no_newline: false,
+        cr: output[l.start..l.end].ends_with("\r\n") || (at_end && t.len() < l.text.len()),
+        out_line,
+    }
+}
+
 /// the first line after it.
 fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hunk, usize) {
     let header = parse_header(lines[at].text);
@@ -451,28 +478,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
             }
             continue;
         }
-        // A lone CR ending the output is a CRLF line ending cut before its
-        // LF (line ends are never content here), not part of the line.
-        let at_end = l.end == output.len();
-        let t = match t.strip_suffix('\r') {
-            Some(s) if at_end => s,
-            _ => t,
-        };
-        let (kind, text, damage) = match t.chars().next() {
-            Some(' ') => (Kind::Context, &t[1..], None),
-            Some('+') => (Kind::Add, &t[1..], None),
-            Some('-') => (Kind::Remove, &t[1..], None),
-            None => (Kind::Context, "", Some(Damage::Blank)),
-            Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
-        };
-        body.push(BodyLine {
-            kind,
-            text: text.to_owned(),
-            damage,
-            no_newline: false,
-            cr: output[l.start..l.end].ends_with("\r\n") || (at_end && t.len() < l.text.len()),
-            out_line: at + 2 + k,
-        });
+        body.push(body_line(output, l, at + 2 + k));
         body_end_at = Some(l.end);
     }
     let last = if end > 0 {
