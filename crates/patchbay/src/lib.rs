@@ -144,26 +144,29 @@ pub fn parse_with(
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let (name, mut parsed) = parse_edits(output, format, opt)?;
-    reply::read(&mut parsed, output);
+    let lines = reply::scan::out_lines(output);
+    let (name, mut parsed) = parse_edits(output, &lines, format, opt)?;
+    reply::read(&mut parsed, output, &lines);
     Ok((name, parsed))
 }
 
-/// The format's parse, with the detection when the format is `auto`; the
-/// reply-wide facts ([`reply::read`]) are left to the caller.
+/// The format's parse, with the detection when the format is `auto`, on
+/// the reply split once (`lines`); the reply-wide facts ([`reply::read`])
+/// are left to the caller.
 fn parse_edits(
     output: &str,
+    lines: &[reply::scan::OutLine],
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
     let id: FormatName = format.parse()?;
-    let detection = (id == FormatName::Auto).then(|| detect(output));
+    let detection = (id == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
     let f = match &detection {
         Some(d) => formats::by_name(d.format),
         None => formats::by_id(id),
     }
     .ok_or_else(|| UnknownFormat(format.to_owned()))?;
-    let mut parsed = f.parse(output, opt);
+    let mut parsed = f.parse_lines(output, lines, opt);
     parsed.detection = detection;
     Ok((f.name(), parsed))
 }
@@ -208,13 +211,14 @@ pub fn parse_reply(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let (name, mut parsed) = parse_edits(output, &opt.format, &opt.parse_options())?;
+    let lines = reply::scan::out_lines(output);
+    let (name, mut parsed) = parse_edits(output, &lines, &opt.format, &opt.parse_options())?;
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
         Some(StopReason::Stop) => {}
         None => cut_in_a_line(output, &mut parsed),
     }
-    reply::read(&mut parsed, output);
+    reply::read(&mut parsed, output, &lines);
     Ok((name, parsed))
 }
 

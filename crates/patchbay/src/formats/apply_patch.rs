@@ -465,7 +465,10 @@ impl Format for ApplyPatch {
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         let mut i = 0;
         while i < lines.len() {

@@ -4,6 +4,7 @@
 //! so no format has its own matcher or apply loop.
 
 use crate::edit::Parsed;
+use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
 pub use name::{FormatName, UnknownFormat};
 use serde_json::{Map, Value};
@@ -43,6 +44,13 @@ pub trait Format: Sync {
     /// Parses a model output. Never panics; unusable parts become edits with
     /// [`crate::edit::Op::Invalid`].
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed;
+    /// [`Format::parse`] on the reply's lines, already split: the reader
+    /// splits a reply once for detection, parsing and receipts. Formats that
+    /// read lines override it (and their `parse` splits and calls it).
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
+        let _ = lines;
+        self.parse(output, opt)
+    }
     /// [`Format::parse`] with default options.
     fn parse_default(&self, output: &str) -> Parsed {
         self.parse(output, &ParseOptions::default())

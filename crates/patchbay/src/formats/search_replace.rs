@@ -265,8 +265,11 @@ impl Format for SearchReplace {
         crate::formats::FormatName::SearchReplace
     }
 
-    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+    fn parse(&self, output: &str, opt: &super::ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &super::ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         let mut path: Option<String> = None;
         let mut i = 0;

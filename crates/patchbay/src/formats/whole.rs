@@ -16,7 +16,7 @@ use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_AFTER};
 use crate::reply::scan::{
-    fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove,
+    fence_open, find_fence_close, out_lines, path_above, path_from_info, OutLine, PathAbove,
 };
 use crate::reply::sniff::{Reply, Sniff};
 
@@ -51,8 +51,11 @@ impl Format for Whole {
         crate::formats::FormatName::Whole
     }
 
-    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+    fn parse(&self, output: &str, opt: &super::ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &super::ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         // Blocks that name no file, with the file the prose above names.
         let mut unnamed: Vec<(Edit, Option<String>)> = vec![];

@@ -136,10 +136,9 @@ fn json_edits_of(output: &str, file_json: &[Range<usize>]) -> Vec<JsonEdit> {
     out
 }
 
-/// Reads `output` once for every format's sniff.
-pub fn read(output: &str) -> Reply<'_> {
-    let lines = out_lines(output);
-    let (file_json, file_diff) = file_texts(output, &lines);
+/// Reads `output` (split into `lines`) once for every format's sniff.
+pub fn read<'a>(output: &'a str, lines: &'a [OutLine<'a>]) -> Reply<'a> {
+    let (file_json, file_diff) = file_texts(output, lines);
     let json = json_edits_of(output, &file_json);
     Reply {
         text: output,
@@ -152,7 +151,12 @@ pub fn read(output: &str) -> Reply<'_> {
 /// Detects the format of an output: every registered format sniffs the
 /// reply, and the earliest marker wins (the surer one at the same place).
 pub fn detect(output: &str) -> Detection {
-    let reply = read(output);
+    detect_lines(output, &out_lines(output))
+}
+
+/// [`detect`] on the output's lines, already split.
+pub fn detect_lines(output: &str, lines: &[OutLine]) -> Detection {
+    let reply = read(output, lines);
     let mut best: Option<(&dyn Format, Sniff)> = None;
     for f in all() {
         let Some(s) = f.sniff(&reply) else { continue };

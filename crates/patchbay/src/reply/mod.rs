@@ -13,10 +13,10 @@ pub mod sniff;
 pub mod stream;
 
 /// Fills in what a parse leaves to the reply as a whole: each edit's lines
-/// in the reply and the declared edit count. One pass over the reply for
-/// the line breaks, one over its first lines for the count.
-pub fn read(parsed: &mut Parsed, output: &str) {
-    let lines = scan::OutputLines::new(output);
+/// in the reply (from the reply's `lines`, split once for detection,
+/// parsing and this) and the declared edit count (from its first lines).
+pub fn read(parsed: &mut Parsed, output: &str, lines: &[scan::OutLine]) {
+    let lines = scan::OutputLines::from_lines(output, lines);
     parsed.lines = parsed.edits.iter().map(|e| lines.range(&e.span)).collect();
     parsed.declared = counts::declared_edits(output);
 }

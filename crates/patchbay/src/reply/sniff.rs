@@ -31,7 +31,7 @@ pub struct JsonEdit {
 /// A reply as the formats' sniffers read it.
 pub struct Reply<'a> {
     pub text: &'a str,
-    pub lines: Vec<OutLine<'a>>,
+    pub lines: &'a [OutLine<'a>],
     /// Whole-file blocks (a fence named by a path) whose hunk headers are
     /// content, not a diff.
     pub(crate) file_diff: Vec<Range<usize>>,

@@ -58,7 +58,7 @@ use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
-use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence};
+use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
 use crate::reply::sniff::{Reply, Sniff};
 pub use header::is_header;
 use header::{header, header_path, list, range, verb, view_header, Header, Kind};
@@ -104,13 +104,12 @@ struct Open {
     fenced: bool,
 }
 
-fn parse_text(output: &str) -> Option<Parsed> {
-    let lines = out_lines(output);
+fn parse_text(output: &str, lines: &[OutLine]) -> Option<Parsed> {
     if !lines.iter().any(|l| header(l.text).is_some()) {
         return None;
     }
     let mut r = TextReader::default();
-    for l in &lines {
+    for l in lines {
         match header(l.text) {
             Some(h) => r.header(h, l.start, l.end),
             None => r.line(l.text, l.end),
@@ -362,8 +361,12 @@ impl Format for Lines {
         crate::formats::FormatName::Lines
     }
 
-    fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {
-        parse_text(output).unwrap_or_else(|| parse_json(output))
+    fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &ParseOptions) -> Parsed {
+        parse_text(output, lines).unwrap_or_else(|| parse_json(output))
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {

@@ -60,6 +60,7 @@ use super::{Format, ParseOptions};
 use crate::apply::feedback::Words;
 use crate::edit::Parsed;
 use crate::formats::prompt::{self, COUNT};
+use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
 
 pub struct Udiff;
@@ -137,7 +138,11 @@ impl Format for Udiff {
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        let mut files = parse::read(output);
+        self.parse_lines(output, &crate::reply::scan::out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
+        let mut files = parse::read_lines(output, lines);
         // A last hunk shorter than its counts, unfenced, is cut or
         // miscounted; a reply known to have ended on its own (its stop
         // reason) settles it as miscounted. A declared edit count cannot:

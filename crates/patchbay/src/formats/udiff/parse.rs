@@ -152,10 +152,14 @@ impl FileDiff {
 
 /// Reads every file part of a diff in `output`.
 pub fn read(output: &str) -> Vec<FileDiff> {
-    let lines = out_lines(output);
+    read_lines(output, &out_lines(output))
+}
+
+/// [`read`] on the output's lines, already split.
+pub fn read_lines<'a>(output: &'a str, lines: &[OutLine<'a>]) -> Vec<FileDiff> {
     let mut r = DiffReader {
         output,
-        lines: &lines,
+        lines,
         files: vec![],
         fence: None,
         hint: None,
