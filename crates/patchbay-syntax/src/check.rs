@@ -190,17 +190,7 @@ pub fn check_report(
             let Some(r) = blamed.map(|k| &mut f.edits[k]) else {
                 continue;
             };
-            match policy {
-                Policy::Warn => append(r, &format!("warning: {note}")),
-                Policy::Fail => {
-                    if r.code != Some(Code::SyntaxError) {
-                        r.message = None;
-                    }
-                    r.status = EditStatus::Failed;
-                    r.code = Some(Code::SyntaxError);
-                    append(r, &format!("the edit leaves a syntax error: {note}"));
-                }
-            }
+            mark(r, &note, policy);
         }
         // A file that would be written with a new syntax error is not
         // written, even when other files are (partial mode).
@@ -228,27 +218,7 @@ pub fn check_report(
         }
     }
     if policy == Policy::Fail && report.status == Status::Applied {
-        report.status = Status::Failed;
-        for f in &mut report.files {
-            f.content = None;
-            if f.status != patchbay::FileStatus::Skipped {
-                f.status = patchbay::FileStatus::Failed;
-            }
-            for r in f
-                .edits
-                .iter_mut()
-                .filter(|r| r.status == EditStatus::Applied)
-            {
-                r.status = EditStatus::Skipped;
-                r.code = Some(Code::HeldBack);
-                r.message = Some(
-                    "located, not applied: another edit left a syntax error and the transaction is all-or-nothing"
-                        .into(),
-                );
-            }
-        }
-        // The summary said every edit applied: say what happened instead.
-        report.feedback = patchbay::apply::feedback::summary(report, false);
+        hold_back_all(report);
         text.push_str(
             "\nNothing was applied. Fix these edits so that the file parses, and send them again.",
         );
@@ -257,6 +227,49 @@ pub fn check_report(
     }
     report.feedback.push_str(&text);
     found
+}
+
+/// What a new syntax issue does to the receipt of the edit blamed for it:
+/// a warning, or (under [`Policy::Fail`]) a failure with code
+/// `syntax_error`.
+fn mark(r: &mut Receipt, note: &str, policy: Policy) {
+    match policy {
+        Policy::Warn => append(r, &format!("warning: {note}")),
+        Policy::Fail => {
+            if r.code != Some(Code::SyntaxError) {
+                r.message = None;
+            }
+            r.status = EditStatus::Failed;
+            r.code = Some(Code::SyntaxError);
+            append(r, &format!("the edit leaves a syntax error: {note}"));
+        }
+    }
+}
+
+/// An applied report with a syntax error under [`Policy::Fail`]: nothing
+/// is written, every applied edit is held back, and the summary says so.
+fn hold_back_all(report: &mut Report) {
+    report.status = Status::Failed;
+    for f in &mut report.files {
+        f.content = None;
+        if f.status != patchbay::FileStatus::Skipped {
+            f.status = patchbay::FileStatus::Failed;
+        }
+        for r in f
+            .edits
+            .iter_mut()
+            .filter(|r| r.status == EditStatus::Applied)
+        {
+            r.status = EditStatus::Skipped;
+            r.code = Some(Code::HeldBack);
+            r.message = Some(
+                "located, not applied: another edit left a syntax error and the transaction is all-or-nothing"
+                    .into(),
+            );
+        }
+    }
+    // The summary said every edit applied: say what happened instead.
+    report.feedback = patchbay::apply::feedback::summary(report, false);
 }
 
 fn append(r: &mut Receipt, note: &str) {
