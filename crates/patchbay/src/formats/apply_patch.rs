@@ -473,9 +473,9 @@ impl Format for ApplyPatch {
         let mut i = 0;
         while i < lines.len() {
             i = match mark(lines[i].text, opt.strict) {
-                Some(Mark::Begin) => patch(output, &lines, i, i + 1, opt.strict, &mut parsed),
+                Some(Mark::Begin) => patch(output, lines, i, i + 1, opt.strict, &mut parsed),
                 Some(Mark::Add(_) | Mark::Delete(_) | Mark::Update(_)) if !opt.strict => {
-                    patch(output, &lines, i, i, opt.strict, &mut parsed)
+                    patch(output, lines, i, i, opt.strict, &mut parsed)
                 }
                 _ => i + 1,
             };

@@ -297,27 +297,27 @@ impl Format for SearchReplace {
                 i += 1;
                 continue;
             };
-            match path_before(&lines, i, floor) {
+            match path_before(lines, i, floor) {
                 PathAbove::Named(p) => path = Some(p),
                 PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
                 PathAbove::Nothing => {}
             }
-            match block_end(&lines, i, n) {
+            match block_end(lines, i, n) {
                 End::Tail(t) => {
-                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
+                    parsed.edits.push(block_edit(lines, &path, i, t, n));
                     after_block = true;
                     i = t + 1;
                     floor = i;
                 }
-                End::Head(j) | End::Eof(j) if divider_end(&lines, i, j, n).is_some() => {
-                    let t = divider_end(&lines, i, j, n).expect("checked");
-                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
+                End::Head(j) | End::Eof(j) if divider_end(lines, i, j, n).is_some() => {
+                    let t = divider_end(lines, i, j, n).expect("checked");
+                    parsed.edits.push(block_edit(lines, &path, i, t, n));
                     after_block = false;
                     i = t + 1;
                     floor = i;
                 }
                 End::Head(j) => {
-                    let message = unclosed(&lines, i, j, n);
+                    let message = unclosed(lines, i, j, n);
                     parsed.edits.push(invalid(
                         &path,
                         Code::Malformed,
@@ -333,7 +333,7 @@ impl Format for SearchReplace {
                     parsed.edits.push(invalid(
                         &path,
                         Code::Truncated,
-                        cut_off(&lines, i, n),
+                        cut_off(lines, i, n),
                         l.start..output.len(),
                     ));
                     break;

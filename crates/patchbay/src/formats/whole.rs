@@ -68,14 +68,14 @@ impl Format for Whole {
             };
             let above = match path_from_info(f.info) {
                 Some(p) => PathAbove::Named(p),
-                None => path_above(&lines, i, floor),
+                None => path_above(lines, i, floor),
             };
             let (path, mention) = match above {
                 PathAbove::Named(p) => (Some(p), None),
                 PathAbove::Mentioned(m) => (None, Some(m)),
                 PathAbove::Nothing => (None, None),
             };
-            match find_fence_close(&lines, i) {
+            match find_fence_close(lines, i) {
                 Some(close) => {
                     let text: Vec<String> = lines[i + 1..close]
                         .iter()
