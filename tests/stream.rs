@@ -2,7 +2,7 @@
 //! reply, split at random places, emits the same early receipts as when it
 //! arrives at once, and finishes with the same report as `apply`.
 
-use patchbay::stream::Stream;
+use patchbay::reply::stream::Stream;
 use patchbay::{apply, EditStatus, Status};
 use patchbay_tests::{case_dirs, corpus_root, load};
 

@@ -14,7 +14,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use patchbay::stream::Stream;
+use patchbay::reply::stream::Stream;
 use patchbay::{ApplyOptions, EditStatus, Level, Status};
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! The truncation checker (`patchbay::counts`) on arbitrary text: declared
+//! The truncation checker (`patchbay::reply::counts`) on arbitrary text: declared
 //! totals, numbered items, cut JSON, `EDITS: N`, continuation prompts.
 //! The first byte picks the protocol's labels and the API's stop reason.
 //!
@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use patchbay::counts::{self, Protocol};
+use patchbay::reply::counts::{self, Protocol};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&sel, rest)) = data.split_first() else {

@@ -1,4 +1,4 @@
-//! The matcher ladder (`patchbay::matcher::Haystack::find`) on files built
+//! The matcher ladder (`patchbay::apply::matcher::Haystack::find`) on files built
 //! from a small set of lines (so that repetition, the matcher's hard case,
 //! is common) and blocks cut from them, with or without damage a model
 //! does (trailing spaces, indentation, typeset quotes, blank padding).
@@ -12,7 +12,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use patchbay::matcher::{FindOptions, Haystack, Miss};
+use patchbay::apply::matcher::{FindOptions, Haystack, Miss};
 use patchbay::Level;
 
 const VOCAB: &[&str] = &[

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
             "{p:?}"
         );
     }
-    let d = patchbay::formats::detect(&output);
+    let d = patchbay::detect(&output);
     assert!(patchbay::formats::by_name(d.format).is_some());
     assert!((0.0..=1.0).contains(&d.confidence));
 });

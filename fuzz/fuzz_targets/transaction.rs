@@ -219,7 +219,7 @@ fuzz_target!(|inp: Input| {
     // Ambiguous by nature: a whole file whose text itself starts like
     // another format's edit (a hunk header and `+` lines, a SEARCH head) is
     // read as that edit under `auto`.
-    let detected = patchbay::formats::detect(&reply).format;
+    let detected = patchbay::detect(&reply).format;
     let whole_misdetected = fmt.name() == "whole" && detected != fmt.name();
     for name in [fmt.name(), "auto"] {
         if name == "auto" && whole_misdetected {

@@ -9,7 +9,7 @@ use crate::args::ApplyArgs;
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Resolved, Root, Stamp};
 use crate::Failure;
-use patchbay::transaction::{self, target_path};
+use patchbay::apply::transaction::{self, target_path};
 use patchbay::{Code, FileStatus, Op, Options, Parsed, Report, Status};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -69,7 +69,6 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         a,
         root: &root,
         name,
-        output: &output,
         default: default.as_deref(),
         opt: api.transaction(),
         loaded: &loaded,
@@ -82,7 +81,6 @@ struct Run<'a> {
     a: &'a ApplyArgs,
     root: &'a Root,
     name: &'a str,
-    output: &'a str,
     default: Option<&'a str>,
     opt: Options,
     loaded: &'a Loaded,
@@ -94,7 +92,7 @@ impl Run<'_> {
         let a = self.a;
         loop {
             let files = &self.loaded.files;
-            let mut report = transaction::run(self.name, self.output, parsed, files, &self.opt);
+            let mut report = transaction::run(self.name, parsed, files, &self.opt);
             if a.checks_syntax() {
                 crate::syntax::check(&mut report, files, a.fail_on_syntax);
             }
@@ -224,7 +222,7 @@ pub fn read_output(edits: &str) -> Result<String, Failure> {
 fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, code: Code, msg: &str) -> usize {
     let mut n = 0;
     for e in &mut parsed.edits {
-        let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::paths::normalize(to).as_deref() == Ok(rel));
+        let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::apply::paths::normalize(to).as_deref() == Ok(rel));
         let hits = moves_there || matches!(target_path(e, default), Ok(p) if p == rel);
         if hits && !matches!(e.op, Op::Invalid { .. }) {
             e.op = Op::Invalid {

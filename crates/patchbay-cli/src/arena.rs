@@ -172,7 +172,7 @@ fn one_run(
     model: &Model,
     t: &Task,
     format: &str,
-    (num_ctx, tokenizer): (usize, patchbay::tokens::Tokenizer),
+    (num_ctx, tokenizer): (usize, patchbay::budget::tokens::Tokenizer),
     chat: &ChatOptions,
 ) -> RunScore {
     let mut s = RunScore {

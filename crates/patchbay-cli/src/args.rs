@@ -9,7 +9,7 @@
 
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use patchbay::advisor::CompareOptions;
+use patchbay::budget::advisor::CompareOptions;
 use patchbay::budget::PlanOptions;
 use std::path::PathBuf;
 
@@ -642,7 +642,7 @@ fn stop_reason(v: &str) -> Result<patchbay::StopReason, String> {
 
 /// A tokenizer name the core knows, kept as given (`budget.rs` builds it).
 fn tokenizer(v: &str) -> Result<String, String> {
-    patchbay::tokens::Tokenizer::parse(v)
+    patchbay::budget::tokens::Tokenizer::parse(v)
         .map(|_| v.to_owned())
         .map_err(|e| e.to_string())
 }

@@ -7,11 +7,11 @@
 use crate::args::{BudgetArgs, CompareArgs, LineNumbersArg, OutlineSource, TokensArgs};
 use crate::read_only::read;
 use crate::{out, Failure};
-use patchbay::advisor::{CompareOptions, Comparison};
+use patchbay::budget::advisor::{CompareOptions, Comparison};
+use patchbay::budget::tokens::Tokenizer;
 use patchbay::budget::{
     plan, ExpectedOutput, FileInput, LineNumbers, Named, PlanOptions, Request, Section,
 };
-use patchbay::tokens::Tokenizer;
 
 /// A tokenizer by name (`args.rs` checked the name already; the message is
 /// for a caller that did not).
@@ -34,7 +34,7 @@ pub fn compare(a: &CompareArgs) -> Result<i32, Failure> {
         whole_below_lines: a.whole_below,
         whole_above_change: a.whole_above / 100.0,
     };
-    let c = patchbay::advisor::compare(&read(&a.before)?, &read(&a.after)?, &opt);
+    let c = patchbay::budget::advisor::compare(&read(&a.before)?, &read(&a.after)?, &opt);
     if a.json {
         json(serde_json::to_string_pretty(&c))?;
     } else {

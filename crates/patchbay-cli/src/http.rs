@@ -21,7 +21,7 @@ pub struct Model {
 pub struct ModelFacts {
     pub context_length: Option<usize>,
     /// The token estimator of the model's family (o200k when unknown).
-    pub tokenizer: patchbay::tokens::Tokenizer,
+    pub tokenizer: patchbay::budget::tokens::Tokenizer,
     pub capabilities: Vec<String>,
     /// The context it is loaded with now (Ollama `/api/ps`).
     pub loaded: Vec<ollama::Loaded>,
@@ -93,9 +93,9 @@ impl Model {
                 let family = info
                     .family
                     .as_deref()
-                    .and_then(patchbay::tokens::Family::from_name);
+                    .and_then(patchbay::budget::tokens::Family::from_name);
                 Ok(ModelFacts {
-                    tokenizer: patchbay::tokens::Tokenizer::estimate(family.unwrap_or_default()),
+                    tokenizer: patchbay::budget::tokens::Tokenizer::estimate(family.unwrap_or_default()),
                     context_length: info.context_length,
                     capabilities: info.capabilities,
                     loaded,
@@ -120,7 +120,7 @@ impl Model {
                     )
                 });
                 Ok(ModelFacts {
-                    tokenizer: patchbay::tokens::Tokenizer::default(),
+                    tokenizer: patchbay::budget::tokens::Tokenizer::default(),
                     context_length: None,
                     capabilities: vec![],
                     loaded: vec![],

@@ -4,8 +4,8 @@
 use crate::args::{CheckArgs, DiagnoseArgs, TagArgs};
 use crate::fsio::{self, Root};
 use crate::{out, Failure};
-use patchbay::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
 use patchbay::formats::udiff;
+use patchbay::reply::counts::{check_output as check, continuation_prompt, Protocol, Verdict};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -41,7 +41,7 @@ pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
         out(&patchbay::crc_view(&a.file, &text));
         return Ok(0);
     }
-    out(&patchbay::tags::view(&text, a.tags.options()));
+    out(&patchbay::formats::hashline::tags::view(&text, a.tags.options()));
     Ok(0)
 }
 

@@ -110,7 +110,7 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
 
 /// A format the model can be told (`auto` is not one).
 pub fn check_format(f: &str) -> Result<(), Failure> {
-    if patchbay::prompts::kit(f).is_some() {
+    if patchbay::budget::prompts::kit(f).is_some() {
         return Ok(());
     }
     let names: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();

@@ -9,7 +9,7 @@
 use crate::args::ApplyArgs;
 use crate::fsio::{self, Root};
 use crate::{out, Failure};
-use patchbay::stream::{Event, Stream};
+use patchbay::reply::stream::{Event, Stream};
 use patchbay::{ApplyOptions, EditStatus};
 use std::io::Read as _;
 

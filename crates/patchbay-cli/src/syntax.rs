@@ -7,7 +7,7 @@ use crate::commit::{commit, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Root};
 use crate::read_only::{read, read_source};
 use crate::{out, Failure};
-use patchbay::report::Report;
+use patchbay::apply::report::Report;
 use patchbay_syntax::Language;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -140,7 +140,7 @@ fn splice(a: &SyntaxArgs, lang: Language, text: &str) -> Result<i32, Failure> {
     };
     // The file is checked first: a changed file makes every other answer
     // unreliable.
-    let crc = patchbay::tags::file_crc(text);
+    let crc = patchbay::file_crc(text);
     if crc != slice.file_crc {
         return refuse(&format!(
             "{} changed since the slice was cut (CRC-32 {:08x}, now {crc:08x}); slice it again and redo the edit",

@@ -92,7 +92,7 @@ fn slice_prints_the_symbol_dedented_or_with_its_origin() {
     assert_eq!(v["symbol"], "Greeter::bye");
     assert_eq!(v["lines"], serde_json::json!([10, 12]));
     assert_eq!(v["indent"], "    ");
-    assert_eq!(v["fileCrc"], patchbay::tags::file_crc(LIB));
+    assert_eq!(v["fileCrc"], patchbay::file_crc(LIB));
     let o = patchbay(&sb.dir, &["slice", "lib.rs", "Greeter::nope"], "");
     assert_eq!(o.code, 1);
     assert!(

@@ -19,8 +19,8 @@
 
 use crate::lang::{self, Language};
 use crate::Error;
+use patchbay::apply::report::{Report, Status};
 use patchbay::edit::{Code, EditStatus, Receipt};
-use patchbay::report::{Report, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use tree_sitter::Node;
@@ -121,7 +121,7 @@ fn keyed(source: &str, lang: Language) -> Result<Vec<(Key, SyntaxIssue)>, Error>
             } else {
                 e.row
             };
-            let crc = patchbay::tags::file_crc(match n.is_missing() {
+            let crc = patchbay::file_crc(match n.is_missing() {
                 true => n.kind(),
                 false => src.get(start_byte..n.end_byte()).unwrap_or(""),
             });
@@ -195,17 +195,7 @@ pub fn check_report(
             let Some(r) = blamed.map(|k| &mut f.edits[k]) else {
                 continue;
             };
-            match policy {
-                Policy::Warn => append(r, &format!("warning: {note}")),
-                Policy::Fail => {
-                    if r.code != Some(Code::SyntaxError) {
-                        r.message = None;
-                    }
-                    r.status = EditStatus::Failed;
-                    r.code = Some(Code::SyntaxError);
-                    append(r, &format!("the edit leaves a syntax error: {note}"));
-                }
-            }
+            mark(r, &note, policy);
         }
         // A file that would be written with a new syntax error is not
         // written, even when other files are (partial mode).
@@ -233,27 +223,7 @@ pub fn check_report(
         }
     }
     if policy == Policy::Fail && report.status == Status::Applied {
-        report.status = Status::Failed;
-        for f in &mut report.files {
-            f.content = None;
-            if f.status != patchbay::FileStatus::Skipped {
-                f.status = patchbay::FileStatus::Failed;
-            }
-            for r in f
-                .edits
-                .iter_mut()
-                .filter(|r| r.status == EditStatus::Applied)
-            {
-                r.status = EditStatus::Skipped;
-                r.code = Some(Code::HeldBack);
-                r.message = Some(
-                    "located, not applied: another edit left a syntax error and the transaction is all-or-nothing"
-                        .into(),
-                );
-            }
-        }
-        // The summary said every edit applied: say what happened instead.
-        report.feedback = patchbay::feedback::summary(report, false);
+        hold_back_all(report);
         text.push_str(
             "\nNothing was applied. Fix these edits so that the file parses, and send them again.",
         );
@@ -262,6 +232,49 @@ pub fn check_report(
     }
     report.feedback.push_str(&text);
     found
+}
+
+/// What a new syntax issue does to the receipt of the edit blamed for it:
+/// a warning, or (under [`Policy::Fail`]) a failure with code
+/// `syntax_error`.
+fn mark(r: &mut Receipt, note: &str, policy: Policy) {
+    match policy {
+        Policy::Warn => append(r, &format!("warning: {note}")),
+        Policy::Fail => {
+            if r.code != Some(Code::SyntaxError) {
+                r.message = None;
+            }
+            r.status = EditStatus::Failed;
+            r.code = Some(Code::SyntaxError);
+            append(r, &format!("the edit leaves a syntax error: {note}"));
+        }
+    }
+}
+
+/// An applied report with a syntax error under [`Policy::Fail`]: nothing
+/// is written, every applied edit is held back, and the summary says so.
+fn hold_back_all(report: &mut Report) {
+    report.status = Status::Failed;
+    for f in &mut report.files {
+        f.content = None;
+        if f.status != patchbay::FileStatus::Skipped {
+            f.status = patchbay::FileStatus::Failed;
+        }
+        for r in f
+            .edits
+            .iter_mut()
+            .filter(|r| r.status == EditStatus::Applied)
+        {
+            r.status = EditStatus::Skipped;
+            r.code = Some(Code::HeldBack);
+            r.message = Some(
+                "located, not applied: another edit left a syntax error and the transaction is all-or-nothing"
+                    .into(),
+            );
+        }
+    }
+    // The summary said every edit applied: say what happened instead.
+    report.feedback = patchbay::apply::feedback::summary(report, false);
 }
 
 fn append(r: &mut Receipt, note: &str) {
@@ -293,15 +306,15 @@ fn blame(edits: &[Receipt], old: [usize; 2]) -> Option<usize> {
 
 /// Maps lines of an edited text back to the original, through a line diff.
 struct LineMap {
-    changes: Vec<patchbay::diff::Change>,
+    changes: Vec<patchbay::apply::diff::Change>,
 }
 
 impl LineMap {
     fn new(before: &str, after: &str) -> LineMap {
-        let b = patchbay::text::Text::new(before);
-        let a = patchbay::text::Text::new(after);
+        let b = patchbay::apply::text::Text::new(before);
+        let a = patchbay::apply::text::Text::new(after);
         LineMap {
-            changes: patchbay::diff::changes_linear(&b.lines(), &a.lines()),
+            changes: patchbay::apply::diff::changes_linear(&b.lines(), &a.lines()),
         }
     }
 

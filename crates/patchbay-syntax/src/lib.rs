@@ -42,6 +42,7 @@ mod preproc;
 mod rules;
 pub mod slice;
 pub mod splice;
+pub mod symbol;
 mod walk;
 
 pub use check::{check_report, new_issues, FileIssues, Policy, SyntaxIssue};

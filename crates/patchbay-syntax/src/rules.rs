@@ -7,7 +7,7 @@
 //! attributes, decorators). Every function looks at one node and a few of
 //! its neighbours: `O(1)` tree steps, plus the name's length.
 
-use crate::outline::Kind;
+use crate::symbol::Kind;
 use crate::Language;
 use tree_sitter::Node;
 

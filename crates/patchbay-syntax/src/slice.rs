@@ -10,7 +10,7 @@
 
 use crate::outline::{self, Kind, Symbol};
 use crate::{Error, Language};
-use patchbay::text::Text;
+use patchbay::apply::text::Text;
 use serde::{Deserialize, Serialize};
 
 /// A symbol cut out of a file. Its JSON is what `patchbay slice --json`
@@ -62,7 +62,7 @@ pub fn cut(path: &str, text: &str, lang: Language, sym: &Symbol) -> Result<Slice
         kind: sym.kind,
         lines: [a, b],
         indent: indent.to_owned(),
-        file_crc: patchbay::tags::file_crc(text),
+        file_crc: patchbay::file_crc(text),
         text: out,
     })
 }
@@ -111,7 +111,7 @@ pub fn looks_like_json(given: &str) -> bool {
 
 /// Refuses `current` unless it is the file the slice was cut from.
 pub(crate) fn check_fresh(current: &str, s: &Slice) -> Result<(), Error> {
-    let actual = patchbay::tags::file_crc(current);
+    let actual = patchbay::file_crc(current);
     if actual != s.file_crc {
         return Err(Error::StaleSlice {
             path: s.path.clone(),
@@ -179,6 +179,6 @@ mod tests {
     }
 
     fn crc_of(s: &str) -> u32 {
-        patchbay::tags::file_crc(s)
+        patchbay::file_crc(s)
     }
 }

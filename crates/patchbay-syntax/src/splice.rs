@@ -11,13 +11,13 @@
 //! differs from the slice's is refused ([`Error::StaleSlice`]).
 //!
 //! Cost: one pass over the file, `O(N)`, plus a line diff of the slice
-//! linear in its lines (`patchbay::diff::changes_linear`: plain Myers made
+//! linear in its lines (`patchbay::apply::diff::changes_linear`: plain Myers made
 //! a 15k-line slice with every line edited take 52 s, 30k lines 238 s).
 
 use crate::slice::{check_fresh, check_lines, common_indent, dedent, validate, Slice};
 use crate::Error;
-use patchbay::report::{FileStatus, Report};
-use patchbay::text::Text;
+use patchbay::apply::report::{FileStatus, Report};
+use patchbay::apply::text::Text;
 use patchbay::ApplyOptions;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Erro
         out.push_str(originals[k].0);
         out.push_str(originals[k].1);
     };
-    for c in patchbay::diff::changes_linear(&shown, &new) {
+    for c in patchbay::apply::diff::changes_linear(&shown, &new) {
         while i < c.old.start {
             keep(&mut out, i);
             i += 1;
@@ -96,7 +96,7 @@ pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Erro
 /// The name of the virtual file a slice is applied as: its path when the
 /// core accepts it as a relative path, else the file name alone.
 fn virtual_path(path: &str) -> String {
-    patchbay::paths::normalize(path).unwrap_or_else(|_| {
+    patchbay::apply::paths::normalize(path).unwrap_or_else(|_| {
         path.rsplit(['/', '\\'])
             .find(|p| !p.is_empty() && *p != "..")
             .unwrap_or("slice")
@@ -192,7 +192,7 @@ pub fn splice_report(
         }
     }
     // Receipts' UTF-16 offsets, too, point into the original file.
-    let utf16 = patchbay::text::Utf16Lines::new(original);
+    let utf16 = patchbay::apply::text::Utf16Lines::new(original);
     for f in report.files.iter_mut().filter(|f| f.path == path) {
         utf16.mark(&mut f.edits);
     }

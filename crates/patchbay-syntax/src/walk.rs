@@ -16,8 +16,8 @@
 //! [`MAX_QUALIFIED`] bytes: without both, `mod m {` nested 32,769 deep
 //! built names of quadratic total length (6 GB) before anything printed.
 
-use crate::outline::{Kind, Span, Symbol};
 use crate::rules;
+use crate::symbol::{Kind, Span, Symbol};
 use crate::Language;
 use tree_sitter::{Node, TreeCursor};
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// A linear pass over `text` that touches memory as a splice must: the
 /// lines indexed and the text copied. The yardstick of [`assert_linear`].
 fn linear_pass(text: &str) {
-    let lines = patchbay::text::Text::new(text).lines().len();
+    let lines = patchbay::apply::text::Text::new(text).lines().len();
     let copy = text.to_owned();
     assert!(copy.len() >= lines);
 }

@@ -99,8 +99,8 @@ fn a_changed_file_is_refused() {
         err,
         Error::StaleSlice {
             path: "src/greeter.rs".into(),
-            expected: patchbay::tags::file_crc(GREETER),
-            actual: patchbay::tags::file_crc(&changed),
+            expected: patchbay::file_crc(GREETER),
+            actual: patchbay::file_crc(&changed),
         }
     );
     assert_eq!(err.code(), "stale_slice");

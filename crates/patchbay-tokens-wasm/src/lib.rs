@@ -1,5 +1,5 @@
 //! Exact token counts in the browser: a thin wasm-bindgen binding of
-//! `patchbay::tokens::exact` (tiktoken's BPE with the o200k_base,
+//! `patchbay::budget::tokens::exact` (tiktoken's BPE with the o200k_base,
 //! cl100k_base, llama3, qwen2 and deepseek_v3 vocabularies).
 //!
 //! It is a module of its own because the vocabularies weigh ~2.4 MB: the
@@ -10,7 +10,7 @@
 //! The module gets a 4 MB stack (`build.rs`): built for size, the
 //! tokenizer overflowed wasm's default 1 MB.
 
-use patchbay::tokens::{Family, Tokenizer};
+use patchbay::budget::tokens::{Family, Tokenizer};
 use patchbay_js::range_error;
 use wasm_bindgen::prelude::*;
 

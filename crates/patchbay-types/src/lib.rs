@@ -94,12 +94,14 @@ const CORE_INPUTS: &[&str] = &[
 
 /// The core module's declarations: every type its functions take or give.
 pub fn core() -> String {
-    use patchbay::{advisor, budget, counts, formats, prompts, stream, tokens};
+    use patchbay::budget::{self, advisor, prompts, tokens};
+    use patchbay::formats;
+    use patchbay::reply::{counts, stream};
     let mut d = Decls::new(CORE_INPUTS);
     d.visit::<patchbay::ApplyOptions>();
     d.visit::<patchbay::Report>();
     d.visit::<stream::Event>();
-    d.visit::<formats::Detection>();
+    d.visit::<patchbay::Detection>();
     d.visit::<patchbay::TagOptions>();
     d.visit::<advisor::CompareOptions>();
     d.visit::<advisor::Comparison>();

@@ -9,7 +9,7 @@
 //! function takes one.
 
 use patchbay::formats::udiff;
-use patchbay::stream::Stream;
+use patchbay::reply::stream::Stream;
 use patchbay::ApplyOptions;
 pub use patchbay_js::JsResult;
 use patchbay_js::{error, files as files_arg, options, range_error, record, string, to_js};
@@ -71,7 +71,7 @@ pub fn apply_edits(
 /// Guesses the format of a model reply.
 #[wasm_bindgen(js_name = detectFormat, unchecked_return_type = "Detection")]
 pub fn detect_format(reply: &str) -> JsResult {
-    to_js(&patchbay::formats::detect(reply))
+    to_js(&patchbay::detect(reply))
 }
 
 /// The canonical edit in `format` that turns `before` into `after`.
@@ -96,23 +96,23 @@ pub fn formats() -> JsResult {
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(text: &str, family: Option<FamilyArg>) -> JsResult<usize> {
     let family = match family.map(JsValue::from) {
-        None => patchbay::tokens::Family::default(),
+        None => patchbay::budget::tokens::Family::default(),
         Some(f) => {
             let f = string(&f, "family")?;
-            patchbay::tokens::Family::from_name(&f)
+            patchbay::budget::tokens::Family::from_name(&f)
                 .ok_or_else(|| range_error(format!("unknown model family {f:?}")))?
         }
     };
-    Ok(patchbay::tokens::estimate(text, family))
+    Ok(patchbay::budget::tokens::estimate(text, family))
 }
 
 /// Every format's canonical edit from `before` to `after`, its size, and
 /// the advised format.
 #[wasm_bindgen(unchecked_return_type = "Comparison")]
 pub fn compare(before: &str, after: &str, options: Option<CompareOptionsArg>) -> JsResult {
-    let opt: patchbay::advisor::CompareOptions =
+    let opt: patchbay::budget::advisor::CompareOptions =
         self::options(options.map(JsValue::from), "options")?;
-    to_js(&patchbay::advisor::compare(before, after, &opt))
+    to_js(&patchbay::budget::advisor::compare(before, after, &opt))
 }
 
 /// Plans what fits in a context window; throws an `Error` with the numbers
@@ -128,7 +128,7 @@ pub fn plan_budget(
 /// The tagged view `N:TAG content` of a file, for hashline edits.
 #[wasm_bindgen(js_name = tagView)]
 pub fn tag_view(text: &str, options: Option<TagOptionsArg>) -> JsResult<String> {
-    Ok(patchbay::tags::view(
+    Ok(patchbay::formats::hashline::tags::view(
         text,
         self::options(options.map(JsValue::from), "options")?,
     ))
@@ -144,14 +144,14 @@ pub fn crc_view(path: &str, text: &str) -> String {
 /// cut JSON reply), with the continuation prompt for a cut reply.
 #[wasm_bindgen(js_name = checkOutput, unchecked_return_type = "Checked")]
 pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
-    let opt: patchbay::counts::CheckOptions = self::options(options.map(JsValue::from), "options")?;
-    to_js(&patchbay::counts::check(text, &opt))
+    let opt: patchbay::reply::counts::CheckOptions = self::options(options.map(JsValue::from), "options")?;
+    to_js(&patchbay::reply::counts::check(text, &opt))
 }
 
 /// The prompt kit of a format: instructions, worked example, token costs.
 #[wasm_bindgen(js_name = promptKit, unchecked_return_type = "Kit")]
 pub fn prompt_kit(#[wasm_bindgen(unchecked_param_type = "FormatName")] format: &str) -> JsResult {
-    let kit = patchbay::prompts::kit(format)
+    let kit = patchbay::budget::prompts::kit(format)
         .ok_or_else(|| range_error(format!("no prompt kit for format {format:?}")))?;
     to_js(&kit)
 }

@@ -34,8 +34,9 @@
 //! `scripts/bench.sh` uses them) and exits. Without `--bench` (as under
 //! `cargo test --benches`) every case runs once, checked, untimed.
 
-use patchbay::matcher::{FindOptions, Haystack, Miss};
-use patchbay::{tags, transaction};
+use patchbay::apply::matcher::{FindOptions, Haystack, Miss};
+use patchbay::apply::transaction;
+use patchbay::formats::hashline::tags;
 use patchbay::{ApplyOptions, Check, Code, Edit, Op, Options, Parsed, Status, TagOptions};
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -572,10 +573,11 @@ fn tagged_case() -> Case {
         }],
         truncated: false,
         mentions: vec![],
+        ..Parsed::default()
     };
     let files = files_of(&text);
     let opt = Options::default();
-    let report = transaction::run("hashline", "", &parsed, &files, &opt);
+    let report = transaction::run("hashline", &parsed, &files, &opt);
     assert_eq!(report.status, Status::Applied, "{}", report.feedback);
     let mut want = "\treturn nil\n".repeat(start);
     want.push_str("\treturn err\n");
@@ -589,7 +591,6 @@ fn tagged_case() -> Case {
         patchbay: Box::new(move || {
             black_box(transaction::run(
                 "hashline",
-                "",
                 black_box(&parsed),
                 &files,
                 &opt,
@@ -611,7 +612,7 @@ fn lookup_case() -> Case {
     let lines: Vec<&str> = text.lines().collect();
     match Haystack::new(lines).find(&block, FindOptions::default()) {
         Err(Miss::Ambiguous { candidates, .. }) => {
-            assert_eq!(candidates.len(), patchbay::matcher::CANDIDATE_CAP)
+            assert_eq!(candidates.len(), patchbay::apply::matcher::CANDIDATE_CAP)
         }
         other => panic!("{other:?}"),
     }

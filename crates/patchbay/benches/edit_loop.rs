@@ -16,7 +16,7 @@
 
 use patchbay::edit_loop::wire::Ending;
 use patchbay::edit_loop::{Decision, EditLoop, LoopConfig};
-use patchbay::stream::Stream;
+use patchbay::reply::stream::Stream;
 use patchbay::ApplyOptions;
 use std::collections::BTreeMap;
 use std::hint::black_box;

@@ -149,11 +149,14 @@ fn view_bench(bench: bool, runs: usize) {
     // The tagged view of a 10 MB file against a numbered view without tags.
     let (big, _) = fixture(650_000);
     assert!(big.len() >= 10_000_000, "{} bytes", big.len());
-    let view = patchbay::tags::view(&big, TagOptions::default());
+    let view = patchbay::formats::hashline::tags::view(&big, TagOptions::default());
     assert_eq!(view.lines().count(), big.lines().count());
     let tagged = median(
         || {
-            black_box(patchbay::tags::view(black_box(&big), TagOptions::default()));
+            black_box(patchbay::formats::hashline::tags::view(
+                black_box(&big),
+                TagOptions::default(),
+            ));
         },
         runs.min(7),
     );

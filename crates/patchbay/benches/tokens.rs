@@ -9,7 +9,7 @@
 //!
 //! Run: `cargo bench -p patchbay --features exact-tokens --bench tokens`
 
-use patchbay::tokens::{estimate, Family, Tokenizer};
+use patchbay::budget::tokens::{estimate, Family, Tokenizer};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;

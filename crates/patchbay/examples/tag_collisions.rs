@@ -18,7 +18,7 @@
 //! output is a Markdown table (docs/tag-collisions.md). Cost: one tag per
 //! line and configuration, 50 comparisons per line.
 
-use patchbay::tags::{tag, TagOptions};
+use patchbay::formats::hashline::tags::{tag, TagOptions};
 use std::path::{Path, PathBuf};
 
 const WINDOW: usize = 50;

@@ -8,7 +8,7 @@
 //! `--dump` also writes every sample's text as JSON lines (`{"id", "text"}`)
 //! for counting with a tokenizer outside Rust (Gemma's).
 
-use patchbay::tokens::{exact, features, Family, FEATURE_NAMES};
+use patchbay::budget::tokens::{exact, features, Family, FEATURE_NAMES};
 use std::io::{BufRead, Write};
 
 const CHUNK: usize = 1024;

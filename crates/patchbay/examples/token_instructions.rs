@@ -7,7 +7,7 @@
 //! Instructions per byte = (refs(ITERS=30) - refs(ITERS=10)) / (20 × bytes);
 //! `docs/benchmarks.md` has the figures and the loop that computes them.
 
-use patchbay::tokens::Tokenizer;
+use patchbay::budget::tokens::Tokenizer;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,8 +2,8 @@
 //! codes, receipts. Formats only parse into these; the transaction applies
 //! them. Nothing here does work.
 
-use crate::matcher::Level;
-use serde::{Deserialize, Serialize};
+use crate::apply::matcher::Level;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::Range;
 
@@ -135,9 +135,9 @@ pub enum Op {
     },
     /// Alternative readings of one damaged block edit, most likely first
     /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
-    /// `Replace`. The file decides: see [`crate::readings`] (the readings
+    /// `Replace`. The file decides: see [`crate::apply::locate::readings`] (the readings
     /// that locate must agree on one place, else `ambiguous`).
-    OneOf(Vec<crate::readings::Reading>),
+    OneOf(Vec<Reading>),
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
     Invalid { code: Code, message: String },
@@ -152,19 +152,65 @@ pub enum Check {
     /// `(1-based line, tag)` pairs the model quoted from a tagged view.
     Tags {
         tags: Vec<(usize, String)>,
-        opts: crate::tags::TagOptions,
+        opts: crate::formats::hashline::tags::TagOptions,
     },
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
     /// The lines the model was shown of this file, with their hashes (see
-    /// [`crate::seen`]): the edited lines must be among them, unchanged; a
+    /// [`crate::formats::lines::seen`]): the edited lines must be among them, unchanged; a
     /// shown block that moved is found again. The transaction sets it for
     /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
-    Seen(crate::seen::SeenFile),
+    Seen(SeenFile),
     /// Plain line numbers that must be held to what the model was shown,
     /// which the caller keeps (`ApplyOptions::seen`: seen lines, or the file
     /// CRC); refused as `malformed` when there is no such snapshot.
     Snapshot,
+}
+
+/// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
+/// matcher level it may be found at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    pub op: Op,
+    pub max_level: Level,
+}
+
+/// What the model was shown of one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", default)]
+pub struct SeenFile {
+    /// CRC-32 of the whole file when it was shown (hex, as in the view
+    /// header). With `lines` empty it means the whole file was shown
+    /// (`file-crc` mode); with `lines` it only tells that nothing changed.
+    #[serde(
+        rename = "crc32",
+        serialize_with = "hex_ser",
+        deserialize_with = "hex_de",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
+    pub crc: Option<u32>,
+    /// The lines shown: `(1-based line, line_hash)`, in any order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<(usize, u32)>,
+}
+
+fn hex_ser<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(c) => s.serialize_str(&format!("{c:08x}")),
+        None => s.serialize_none(),
+    }
+}
+
+fn hex_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let s: Option<String> = Option::deserialize(d)?;
+    match s {
+        None => Ok(None),
+        Some(s) => crate::apply::text::parse_crc(&s)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a CRC-32 in hex"))),
+    }
 }
 
 /// One edit as parsed from the model output.
@@ -177,8 +223,9 @@ pub struct Edit {
     pub span: Range<usize>,
 }
 
-/// The result of parsing a model output.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The result of parsing a model output: everything the transaction needs,
+/// so that the reply is read once.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Parsed {
     pub edits: Vec<Edit>,
     /// The output ends inside an edit: that edit is an `Invalid` with code
@@ -189,6 +236,13 @@ pub struct Parsed {
     /// `(index into edits, path)`. The transaction refuses such an edit as
     /// `path_unclear` when its target does not agree.
     pub mentions: Vec<(usize, String)>,
+    /// Per edit, its first and last line in the reply (1-based, what a
+    /// receipt's `output_lines` says); filled by [`crate::reply::read`].
+    pub lines: Vec<[usize; 2]>,
+    /// The number of edits the reply declared (`EDITS: N`), if it did.
+    pub declared: Option<usize>,
+    /// How the format was detected, when it was (`auto`).
+    pub detection: Option<crate::Detection>,
 }
 
 /// Status of one edit after a transaction.

@@ -16,37 +16,22 @@
 //! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
 //! ```
 
-pub mod advisor;
+pub mod apply;
 pub mod budget;
-pub mod counts;
-pub mod diff;
 pub mod edit;
 pub mod edit_loop;
-pub mod elision;
-pub mod feedback;
-pub mod fold;
 pub mod formats;
-pub mod locate;
-pub mod matcher;
-pub mod paths;
-pub mod prompts;
-pub mod readings;
-pub mod report;
-pub mod scan;
-pub mod seen;
-pub mod stream;
-pub mod tags;
-pub mod text;
-pub mod tokens;
-pub mod transaction;
+pub mod reply;
 
+pub use apply::matcher::Level;
+pub use apply::report::{FileReport, FileStatus, Report, Status};
+pub use apply::text::file_crc;
+pub use apply::transaction::Options;
 pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
-pub use formats::ParseOptions;
-pub use matcher::Level;
-pub use report::{FileReport, FileStatus, Report, Status};
-pub use seen::{crc_view, seen_view, SeenLines};
-pub use tags::TagOptions;
-pub use transaction::Options;
+pub use formats::hashline::tags::TagOptions;
+pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
+pub use formats::{FormatName, ParseOptions, UnknownFormat};
+pub use reply::detect::{detect, Detection};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -152,22 +137,6 @@ impl ApplyOptions {
     }
 }
 
-/// An unknown format name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownFormat(pub String);
-
-impl std::fmt::Display for UnknownFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown format {:?}; expected one of: {}",
-            self.0,
-            formats::names().join(", ")
-        )
-    }
-}
-impl std::error::Error for UnknownFormat {}
-
 /// Resolves a format name (`auto` detects from the output) and parses.
 pub fn parse(output: &str, format: &str) -> Result<(&'static str, Parsed), UnknownFormat> {
     parse_with(output, format, &ParseOptions::default())
@@ -179,13 +148,31 @@ pub fn parse_with(
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let f = if format == "auto" {
-        formats::by_name(formats::detect(output).format)
-    } else {
-        formats::by_name(format)
+    let lines = reply::scan::out_lines(output);
+    let (name, mut parsed) = parse_edits(output, &lines, format, opt)?;
+    reply::read(&mut parsed, output, &lines);
+    Ok((name, parsed))
+}
+
+/// The format's parse, with the detection when the format is `auto`, on
+/// the reply split once (`lines`); the reply-wide facts ([`reply::read`])
+/// are left to the caller.
+fn parse_edits(
+    output: &str,
+    lines: &[reply::scan::OutLine],
+    format: &str,
+    opt: &ParseOptions,
+) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let id: FormatName = format.parse()?;
+    let detection = (id == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
+    let f = match &detection {
+        Some(d) => formats::by_name(d.format),
+        None => formats::by_id(id),
     }
     .ok_or_else(|| UnknownFormat(format.to_owned()))?;
-    Ok((f.name(), f.parse(output, opt)))
+    let mut parsed = f.parse_lines(output, lines, opt);
+    parsed.detection = detection;
+    Ok((f.name(), parsed))
 }
 
 /// The normalised paths a parsed output touches (those that are valid), so
@@ -194,11 +181,11 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
     let mut v: Vec<String> = parsed
         .edits
         .iter()
-        .filter_map(|e| transaction::target_path(e, default_path).ok())
+        .filter_map(|e| apply::transaction::target_path(e, default_path).ok())
         .collect();
     // Rename targets are loaded too, so that an existing one is refused.
     v.extend(parsed.edits.iter().filter_map(|e| match &e.op {
-        Op::Rename { to } => paths::normalize(to).ok(),
+        Op::Rename { to } => apply::paths::normalize(to).ok(),
         _ => None,
     }));
     v.sort();
@@ -214,9 +201,8 @@ pub fn apply(
     opt: &ApplyOptions,
 ) -> Result<Report, UnknownFormat> {
     let (name, parsed) = parse_reply(output, opt)?;
-    Ok(transaction::run(
+    Ok(apply::transaction::run(
         name,
-        output,
         &parsed,
         files,
         &opt.transaction(),
@@ -229,12 +215,14 @@ pub fn parse_reply(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let (name, mut parsed) = parse_with(output, &opt.format, &opt.parse_options())?;
+    let lines = reply::scan::out_lines(output);
+    let (name, mut parsed) = parse_edits(output, &lines, &opt.format, &opt.parse_options())?;
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
         Some(StopReason::Stop) => {}
         None => cut_in_a_line(output, &mut parsed),
     }
+    reply::read(&mut parsed, output, &lines);
     Ok((name, parsed))
 }
 
@@ -246,7 +234,7 @@ fn cut_in_a_line(output: &str, parsed: &mut Parsed) {
     if parsed.truncated {
         return;
     }
-    let Some(last) = scan::partial_structure(output) else {
+    let Some(last) = reply::scan::partial_structure(output) else {
         return;
     };
     parsed.truncated = true;

@@ -2,10 +2,10 @@
 //! reply reserve, memory, folder context, code) and the order in which it
 //! gives things up: folder context, then memory (oldest first), then code.
 
+use patchbay::budget::tokens::{estimate, Family};
 use patchbay::budget::{
     line_index, plan, ExpectedOutput, FileInput, Named, PlanError, PlanOptions, Request, Section,
 };
-use patchbay::tokens::{estimate, Family};
 
 /// Prose of about `tokens` estimated tokens.
 fn prose(tokens: usize, seed: &str) -> String {

@@ -3,7 +3,7 @@
 //! verdict never says complete for a cut reply; with the count at the tail
 //! (and items numbered without it), a cut at an item boundary looks complete.
 
-use patchbay::counts::{
+use patchbay::reply::counts::{
     check_output, continuation_prompt, declared_edits, output_size_warning, Protocol, Verdict,
 };
 

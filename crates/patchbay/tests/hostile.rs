@@ -396,7 +396,7 @@ fn paths_that_leave_the_root_are_refused_in_every_format() {
 
 #[test]
 fn output_line_ranges_match_a_naive_count() {
-    use patchbay::scan::{output_line_range, OutputLines};
+    use patchbay::reply::scan::{output_line_range, OutputLines};
     let out = "a\nbb\n\nccc\nd";
     let lines = OutputLines::new(out);
     for s in 0..=out.len() + 2 {
@@ -663,8 +663,8 @@ fn sr_blocks_with_divider_lines_in_their_text() {
 #[test]
 fn json_lines_ending_in_a_lone_brace_are_truncated() {
     let f = files("a.txt", "a\nb\nc\n");
-    let tag = patchbay::tags::tag("a", 1, Default::default());
-    let crc = format!("{:08x}", patchbay::tags::file_crc("a\nb\nc\n"));
+    let tag = patchbay::formats::hashline::tags::tag("a", 1, Default::default());
+    let crc = format!("{:08x}", patchbay::file_crc("a\nb\nc\n"));
     let edits = [
         (
             "tool-call",

@@ -4,7 +4,7 @@
 //! tag never applies; JSON and header soup keeps the invariants of any
 //! reply (`support::apply_checked`).
 
-use patchbay::tags::{tag, TagOptions};
+use patchbay::formats::hashline::tags::{tag, TagOptions};
 use patchbay::{apply, seen_view, ApplyOptions, Code, EditStatus, Status};
 use proptest::prelude::*;
 

@@ -169,9 +169,9 @@ proptest! {
         let text = "x = 1\ny = 2\n".to_string();
         for format in ["search-replace", "tool-call", "hashline", "auto"] {
             let opt = ApplyOptions { format: format.into(), ..Default::default() };
-            let mut once = patchbay::stream::Stream::new(files(&text), opt.clone());
+            let mut once = patchbay::reply::stream::Stream::new(files(&text), opt.clone());
             let want = once.push(&out);
-            let mut s = patchbay::stream::Stream::new(files(&text), opt.clone());
+            let mut s = patchbay::reply::stream::Stream::new(files(&text), opt.clone());
             let (mut got, mut at, mut k) = (vec![], 0, 0);
             while at < out.len() {
                 let end = (at + cuts[k % cuts.len()]).min(out.len());

@@ -6,7 +6,7 @@
 // Most checks need the exact counters; without them the helpers idle.
 #![cfg_attr(not(feature = "exact-tokens"), allow(unused))]
 
-use patchbay::tokens::{estimate, features, Family, Tokenizer};
+use patchbay::budget::tokens::{estimate, features, Family, Tokenizer};
 use std::path::PathBuf;
 
 fn repo() -> PathBuf {
@@ -88,7 +88,7 @@ fn features_of_a_line_of_code() {
 #[cfg(feature = "exact-tokens")]
 mod exact {
     use super::*;
-    use patchbay::tokens::exact::{count, encode};
+    use patchbay::budget::tokens::exact::{count, encode};
 
     #[test]
     fn known_token_ids() {

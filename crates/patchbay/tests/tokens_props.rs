@@ -2,10 +2,10 @@
 //! they promise holds: sections cover every line once, plans add up to the
 //! window, spans are clamped.
 
-use patchbay::advisor::{compare, CompareOptions};
+use patchbay::budget::advisor::{compare, CompareOptions};
 use patchbay::budget::index::{normalize, sections};
+use patchbay::budget::tokens::{estimate, features, Family, Tokenizer};
 use patchbay::budget::{plan, FileInput, Named, PlanOptions, Request, Section};
-use patchbay::tokens::{estimate, features, Family, Tokenizer};
 use proptest::prelude::*;
 
 /// Text made of code-ish pieces, so that brackets, indentation and

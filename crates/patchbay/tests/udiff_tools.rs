@@ -740,7 +740,7 @@ fn udiff_cases() -> Vec<(String, String, BTreeMap<String, String>)> {
         let output = std::fs::read_to_string(dir.join("output.txt")).unwrap();
         let udiff = case.contains("\"format\": \"udiff\"")
             || (case.contains("\"format\": \"auto\"")
-                && patchbay::formats::detect(&output).format == "udiff");
+                && patchbay::detect(&output).format == "udiff");
         if udiff {
             let name = dir.file_name().unwrap().to_string_lossy().into_owned();
             out.push((name, output, tree(&dir.join("before"))));

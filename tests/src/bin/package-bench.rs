@@ -4,8 +4,10 @@
 //!
 //! `cargo run --release -p patchbay-tests --bin package-bench DIR`
 
-use patchbay::stream::Stream;
-use patchbay::{tags, tokens, ApplyOptions};
+use patchbay::reply::stream::Stream;
+use patchbay::budget::tokens;
+use patchbay::formats::hashline::tags;
+use patchbay::ApplyOptions;
 use std::collections::BTreeMap;
 use std::time::Instant;
 

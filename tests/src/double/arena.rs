@@ -208,7 +208,7 @@ pub fn script(tasks: &[Task], formats: &[&str], plan: &Plan, max_rounds: usize) 
     };
     for t in tasks {
         for f in formats {
-            let Some(kit) = patchbay::prompts::kit(f) else {
+            let Some(kit) = patchbay::budget::prompts::kit(f) else {
                 continue;
             };
             let perfect = perfect_reply(f, t);

@@ -6,7 +6,7 @@
 
 use super::select::{self, Score};
 use super::{chosen, line_index, FilePlan, Part, Plan, PlanError, PlannedSection, Request, Totals};
-use crate::counts::output_size_warning;
+use crate::reply::counts::output_size_warning;
 use std::collections::BTreeSet;
 
 struct FileState<'a> {

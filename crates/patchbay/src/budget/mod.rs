@@ -20,13 +20,16 @@
 //! with [`PlanError::DoesNotFit`] and the numbers. Cost: one token count per
 //! part and per section, and `O(file)` scoring per file.
 
+pub mod advisor;
 pub mod index;
+pub mod prompts;
 pub mod select;
+pub mod tokens;
 
 pub use index::Section;
 pub use select::LineNumbers;
 
-use crate::tokens::Tokenizer;
+use crate::budget::tokens::Tokenizer;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 

@@ -8,7 +8,7 @@
 //! messages it removed are the oldest ones that make the estimate fit.
 
 use super::{Message, Role};
-use crate::tokens::Tokenizer;
+use crate::budget::tokens::Tokenizer;
 
 /// Tokens a chat template adds around one message (role markers).
 pub const PER_MESSAGE: usize = 4;

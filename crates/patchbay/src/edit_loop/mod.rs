@@ -11,7 +11,7 @@
 //!    prompt and the task with every file in its format's view, whole or as
 //!    the sections the budget plan chose ([`prompt`]).
 //! 2. [`EditLoop::push`] takes the reply as it streams, through the
-//!    incremental parser ([`crate::stream::Stream`]), and says when to stop
+//!    incremental parser ([`crate::reply::stream::Stream`]), and says when to stop
 //!    generating: an edit already failed and `early_stop` is on.
 //! 3. [`EditLoop::end`] takes how the reply ended ([`wire::Ending`]) and
 //!    decides ([`Decision`]): `done`; `retry` with the engine's feedback;
@@ -31,10 +31,11 @@ mod prompt;
 pub mod wire;
 
 use crate::edit::{Code, EditStatus, Op, Parsed};
-use crate::report::{FileStatus, Report, Status};
-use crate::stream::{Event, Stream};
-use crate::tokens::Tokenizer;
-use crate::{transaction, ApplyOptions, StopReason};
+use crate::apply::report::{FileStatus, Report, Status};
+use crate::reply::stream::{Event, Stream};
+use crate::budget::tokens::Tokenizer;
+use crate::apply::transaction;
+use crate::{ApplyOptions, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use wire::Ending;
@@ -249,7 +250,7 @@ struct Open {
 
 impl EditLoop {
     pub fn new(cfg: LoopConfig, files: BTreeMap<String, String>) -> Result<EditLoop, LoopError> {
-        let kit = crate::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
+        let kit = crate::budget::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
             message: crate::UnknownFormat(cfg.format.clone()).to_string(),
         })?;
         if cfg.rounds == 0 || cfg.reply_limit == 0 || cfg.context_length <= cfg.reply_limit {
@@ -526,7 +527,7 @@ impl EditLoop {
             Err(e) => return give_up(e.to_string()),
         };
         let (parsed, noops) = self.without_noops(parsed);
-        let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
+        let report = transaction::run(name, &parsed, &self.files, &opt.transaction());
         let why = if ending.finished {
             "it reached the reply limit"
         } else {
@@ -547,7 +548,7 @@ impl EditLoop {
             .any(|r| r.status == EditStatus::Failed && r.code != Some(Code::Truncated));
         if failed {
             self.prefix.clear();
-            let mut msg = crate::prompts::retry_message(&report).unwrap_or_default();
+            let mut msg = crate::budget::prompts::retry_message(&report).unwrap_or_default();
             msg.push_str(&format!(
                 "\n\nThe reply was also cut off ({why}): send the whole reply again, corrected."
             ));
@@ -590,7 +591,7 @@ impl EditLoop {
             j.noops = noops;
             return j;
         }
-        let report = transaction::run(name, text, &parsed, &self.files, &opt.transaction());
+        let report = transaction::run(name, &parsed, &self.files, &opt.transaction());
         if report.status == Status::Truncated {
             let mut j =
                 self.continuation(text, &parsed, report, "it declared more edits than arrived");
@@ -622,6 +623,7 @@ impl EditLoop {
         let default = self.opt.default_path.as_deref();
         let mut keep = vec![];
         let mut mentions = vec![];
+        let mut lines = vec![];
         let before = parsed.edits.len();
         for (i, e) in parsed.edits.drain(..).enumerate() {
             let path = transaction::target_path(&e, default).ok();
@@ -631,12 +633,15 @@ impl EditLoop {
                 if let Some((_, m)) = parsed.mentions.iter().find(|(k, _)| *k == i) {
                     mentions.push((keep.len(), m.clone()));
                 }
+                // The reply lines stay paired with their edit.
+                lines.extend(parsed.lines.get(i).copied());
                 keep.push(e);
             }
         }
         let noops = before - keep.len();
         parsed.edits = keep;
         parsed.mentions = mentions;
+        parsed.lines = lines;
         (parsed, noops)
     }
 
@@ -678,7 +683,7 @@ impl EditLoop {
         before: &BTreeMap<String, String>,
         noops: usize,
     ) -> String {
-        let mut msg = crate::prompts::retry_message(report).unwrap_or_default();
+        let mut msg = crate::budget::prompts::retry_message(report).unwrap_or_default();
         if noops > 0 {
             msg.push_str(&format!(
                 "\n\n{noops} edit(s) repeated ones already applied; they were skipped."
@@ -715,7 +720,7 @@ impl EditLoop {
     }
 
     fn reminder(&self) -> String {
-        crate::prompts::kit(&self.cfg.format)
+        crate::budget::prompts::kit(&self.cfg.format)
             .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
             .unwrap_or_default()
     }

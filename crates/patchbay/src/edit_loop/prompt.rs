@@ -4,8 +4,8 @@
 //! plain otherwise), whole or as the sections the budget plan chose.
 
 use crate::budget::{self, select, FileInput, FilePlan, LineNumbers, Plan, PlanOptions};
-use crate::seen::{crc_view, seen_view, SeenLines};
-use crate::tags::{self, TagOptions};
+use crate::formats::lines::seen::{crc_view, seen_view, SeenLines};
+use crate::formats::hashline::tags::{self, TagOptions};
 use std::collections::BTreeMap;
 
 /// The first user message and what it commits the loop to.
@@ -161,7 +161,7 @@ pub(super) fn changed_view(
     path: &str,
     (old, new): (&str, &str),
     budget: usize,
-    tokenizer: crate::tokens::Tokenizer,
+    tokenizer: crate::budget::tokens::Tokenizer,
     seen: &mut SeenLines,
 ) -> String {
     let mut probe = SeenLines::default();
@@ -173,7 +173,7 @@ pub(super) fn changed_view(
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     let n = b.len();
     let mut ranges: Vec<(usize, usize)> = vec![];
-    for c in crate::diff::changes_linear(&a, &b) {
+    for c in crate::apply::diff::changes_linear(&a, &b) {
         let first = c.new.start.saturating_sub(AROUND) + 1;
         let last = (c.new.end + AROUND).min(n);
         match ranges.last_mut() {

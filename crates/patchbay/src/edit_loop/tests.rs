@@ -70,7 +70,7 @@ fn round(l: &mut EditLoop, reply: &str, end: &Ending) -> Outcome {
 fn first_request_has_the_kit_the_task_and_the_view() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
     let r = l.next_request().unwrap();
-    let kit = crate::prompts::kit("search-replace").unwrap();
+    let kit = crate::budget::prompts::kit("search-replace").unwrap();
     assert_eq!(
         r.messages[0],
         Message::new(Role::System, kit.system_prompt())
@@ -92,14 +92,14 @@ fn first_request_has_the_kit_the_task_and_the_view() {
     assert_eq!(r.prompt_estimate, by_hand);
 
     let mut h = EditLoop::new(cfg("hashline"), files()).unwrap();
-    let view = crate::tags::view(APP, crate::TagOptions::default());
+    let view = crate::formats::hashline::tags::view(APP, crate::TagOptions::default());
     assert!(h.next_request().unwrap().messages[1]
         .content
         .contains(&view));
     let mut c = EditLoop::new(cfg("lines"), files()).unwrap();
     assert!(c.next_request().unwrap().messages[1]
         .content
-        .contains(&crate::seen::crc_view("app.py", APP)));
+        .contains(&crate::formats::lines::seen::crc_view("app.py", APP)));
 }
 
 #[test]
@@ -394,7 +394,7 @@ fn a_large_file_is_sent_in_sections() {
         "{user}"
     );
     // f123 starts at line 3 * 123 + 1 = 370, its body is line 371; the model edits it by number and CRC.
-    let crc = crate::tags::file_crc(&text);
+    let crc = crate::file_crc(&text);
     let reply = format!("@@ big.py 371:371 crc32={crc:08x}\n    return x + 1000\n@@ end\n");
     let o = {
         feed(&mut l, &reply, 11);
@@ -436,7 +436,7 @@ fn big() -> String {
 
 fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
     let old = text.lines().nth(line - 1).unwrap();
-    let tag = crate::tags::tag(old, line, crate::TagOptions::default());
+    let tag = crate::formats::hashline::tags::tag(old, line, crate::TagOptions::default());
     format!("{{\"op\": \"replace\", \"path\": \"{path}\", \"line\": {line}, \"tag\": \"{tag}\", \"new\": \"{new}\"}}\n")
 }
 
@@ -458,7 +458,7 @@ fn a_large_changed_file_is_shown_again_only_where_it_changed() {
     assert!(l.files()["big.py"] == once);
     let r = l.next_request().unwrap();
     let msg = &r.messages.last().unwrap().content;
-    let new_line = crate::tags::tag("    return x + 1123", 371, crate::TagOptions::default());
+    let new_line = crate::formats::hashline::tags::tag("    return x + 1123", 371, crate::TagOptions::default());
     assert!(
         msg.contains(&format!("371:{new_line}     return x + 1123")),
         "{msg}"

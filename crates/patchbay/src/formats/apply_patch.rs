@@ -35,21 +35,24 @@
 //! context line left with an odd indentation (`   x` for `    x`) may be an
 //! indented line that lost its marker: such a chunk is offered in three
 //! readings (as written, odd lines whole, every context line whole) and the
-//! file chooses ([`crate::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
+//! file chooses ([`crate::apply::locate::readings`]). Strict mode refuses these. Without `*** End Patch` the output is `truncated`: the complete
 //! sections before the cut are located and held back, nothing applies.
 //!
 //! Rendering writes the patch a careful model would: one `@@` chunk per
 //! change with the least context that is unique (see
-//! [`crate::diff::unique_blocks`]), so it needs no anchors. One pass,
+//! [`crate::apply::diff::unique_blocks`]), so it needs no anchors. One pass,
 //! `O(len)`; rendering costs a line diff.
 
 use super::{Format, ParseOptions};
-use crate::diff::{changes, unique_blocks};
+use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::feedback::Words;
+use crate::apply::matcher::Level;
+use crate::apply::text::Text;
+use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
-use crate::scan::{out_lines, OutLine};
-use crate::text::Text;
+use crate::formats::prompt::{self, COUNT};
+use crate::reply::scan::{out_lines, OutLine};
+use crate::reply::sniff::{Reply, Sniff};
 use std::ops::Range;
 
 pub struct ApplyPatch;
@@ -145,7 +148,7 @@ struct Chunk {
     whole_new: Vec<String>,
     /// A space-marked context line leaves an odd indentation (3 spaces):
     /// likely a line indented 4 that lost its marker. The chunk is then
-    /// offered in both readings and the file decides (`crate::readings`).
+    /// offered in both readings and the file decides (`crate::apply::locate::readings`).
     doubtful: bool,
     /// Content lines read (context, `-`, `+`).
     body: usize,
@@ -154,6 +157,44 @@ struct Chunk {
     span: Option<Range<usize>>,
 }
 
+impl Chunk {
+    /// A body line of an update chunk (` ` context, `-` removed, `+`
+    /// added; unmarked as context unless strict), with the readings it
+    /// offers when its marker may have been lost; false when it is none.
+    fn push_line(&mut self, l: &OutLine, strict: bool) -> bool {
+        let (old, new) = match l.text.as_bytes().first() {
+            None => (Some(""), Some("")),
+            Some(b' ') => (Some(&l.text[1..]), Some(&l.text[1..])),
+            Some(b'-') => (Some(&l.text[1..]), None),
+            Some(b'+') => (None, Some(&l.text[1..])),
+            Some(_) if !strict => (Some(l.text), Some(l.text)),
+            Some(_) => (None, None),
+        };
+        if old.is_none() && new.is_none() {
+            return false;
+        }
+        let marked = l.text.starts_with(' ');
+        let odd = marked && odd_indent(&l.text[1..]);
+        let whole = |t: &str| if marked { l.text } else { t }.to_owned();
+        let odd_whole = |t: &str| if odd { l.text } else { t }.to_owned();
+        self.odd_old.extend(old.map(odd_whole));
+        self.odd_new.extend(new.map(odd_whole));
+        self.whole_old.extend(old.map(whole));
+        self.whole_new.extend(new.map(whole));
+        self.doubtful |= !strict && odd;
+        self.old.extend(old.map(str::to_owned));
+        self.new.extend(new.map(str::to_owned));
+        self.body += 1;
+        self.empties = if l.text.is_empty() {
+            self.empties + 1
+        } else {
+            0
+        };
+        let span = l.start..l.end;
+        self.span.get_or_insert(span.clone()).end = span.end;
+        true
+    }
+}
 enum Kind {
     Add {
         text: Vec<String>,
@@ -275,39 +316,8 @@ impl Section {
                     format!("output line {no}: `*** End of File` must follow the lines of a chunk")
                 }
                 Some(Mark::Begin) => return,
-                _ => {
-                    let (old, new) = match l.text.as_bytes().first() {
-                        None => (Some(""), Some("")),
-                        Some(b' ') => (Some(&l.text[1..]), Some(&l.text[1..])),
-                        Some(b'-') => (Some(&l.text[1..]), None),
-                        Some(b'+') => (None, Some(&l.text[1..])),
-                        Some(_) if !strict => (Some(l.text), Some(l.text)),
-                        Some(_) => (None, None),
-                    };
-                    if old.is_none() && new.is_none() {
-                        format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim())
-                    } else {
-                        let marked = l.text.starts_with(' ');
-                        let odd = marked && odd_indent(&l.text[1..]);
-                        let whole = |t: &str| if marked { l.text } else { t }.to_owned();
-                        let odd_whole = |t: &str| if odd { l.text } else { t }.to_owned();
-                        chunk.odd_old.extend(old.map(odd_whole));
-                        chunk.odd_new.extend(new.map(odd_whole));
-                        chunk.whole_old.extend(old.map(whole));
-                        chunk.whole_new.extend(new.map(whole));
-                        chunk.doubtful |= !strict && odd;
-                        chunk.old.extend(old.map(str::to_owned));
-                        chunk.new.extend(new.map(str::to_owned));
-                        chunk.body += 1;
-                        chunk.empties = if l.text.is_empty() {
-                            chunk.empties + 1
-                        } else {
-                            0
-                        };
-                        chunk.span.get_or_insert(span.clone()).end = span.end;
-                        return;
-                    }
-                }
+                _ if chunk.push_line(l, strict) => return,
+                _ => format!("output line {no}: `{}` in an update chunk; every line starts with ` ` (context), `-` (removed) or `+` (added)", l.text.trim()),
             },
         };
         self.invalid(problem, span);
@@ -396,20 +406,76 @@ impl Section {
     }
 }
 
+/// How messages name the parts of a V4A chunk.
+pub const WORDS: Words = Words {
+    old: "the chunk's context and `-` lines",
+    short: "chunk",
+    new: "the chunk's result",
+    create: "use `*** Add File:`",
+    readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+};
+
+/// A V4A marker line: `Some(true)` for `*** Begin Patch`, `Some(false)` for
+/// a file action (`*** Update/Add/Delete File:`).
+fn v4a_marker(line: &str) -> Option<bool> {
+    let t = line.trim();
+    if t == "*** Begin Patch" {
+        return Some(true);
+    }
+    ["*** Update File:", "*** Add File:", "*** Delete File:"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        .then_some(false)
+}
+
 impl Format for ApplyPatch {
-    fn name(&self) -> &'static str {
-        "apply-patch"
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|_, t| v4a_marker(t).is_some())?;
+        let begin = v4a_marker(reply.lines[i].text) == Some(true);
+        let end = reply.any_line(|x| x.trim() == "*** End Patch");
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: match (begin, end) {
+                (true, true) => 0.98,
+                (true, false) => 0.9,
+                _ => 0.8,
+            },
+            reason: "has `*** Begin Patch` / `*** Update File:` markers".into(),
+        })
+    }
+
+    fn closes(&self, last: &str, next: Option<&str>, _fence: bool) -> bool {
+        last == "*** End Patch" || next == Some("*** End Patch")
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with one patch between `*** Begin Patch` and `*** End Patch`. For each file: `*** Update File: PATH` (optionally `*** Move to: NEW`), `*** Add File: PATH` (every line prefixed `+`) or `*** Delete File: PATH`. In updates, each change starts with `@@` (optionally followed by a line such as the enclosing `def` or `class` that makes it unique), then context lines prefixed with a space, removed lines with `-`, added lines with `+`. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n*** Begin Patch\n*** Update File: app.py\n@@ def greet(name):\n-    print(\"Hello, \" + name)\n+    print(f\"Hello, {name}!\")\n*** End Patch\n".into(),
+        }
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::ApplyPatch
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         let mut i = 0;
         while i < lines.len() {
             i = match mark(lines[i].text, opt.strict) {
-                Some(Mark::Begin) => patch(output, &lines, i, i + 1, opt.strict, &mut parsed),
+                Some(Mark::Begin) => patch(output, lines, i, i + 1, opt.strict, &mut parsed),
                 Some(Mark::Add(_) | Mark::Delete(_) | Mark::Update(_)) if !opt.strict => {
-                    patch(output, &lines, i, i, opt.strict, &mut parsed)
+                    patch(output, lines, i, i, opt.strict, &mut parsed)
                 }
                 _ => i + 1,
             };

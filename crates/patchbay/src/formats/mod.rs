@@ -4,12 +4,16 @@
 //! so no format has its own matcher or apply loop.
 
 use crate::edit::Parsed;
+use crate::reply::scan::OutLine;
+use crate::reply::sniff::{Reply, Sniff};
+pub use name::{FormatName, UnknownFormat};
+use serde_json::{Map, Value};
 
 pub mod apply_patch;
-pub mod detect;
 pub mod hashline;
-pub mod json_edits;
 pub mod lines;
+pub mod name;
+pub mod prompt;
 pub mod search_replace;
 pub mod tool_call;
 pub mod udiff;
@@ -22,7 +26,7 @@ pub struct ParseOptions {
     /// numbers and counts are honoured, missing prefixes are errors).
     pub strict: bool,
     /// How hashline tags are computed.
-    pub tags: crate::tags::TagOptions,
+    pub tags: crate::formats::hashline::tags::TagOptions,
     /// The caller knows the reply ended on its own (the model's stop reason
     /// was `stop`): an ending that only may be a cut (a unified diff whose
     /// last hunk is shorter than its header says) is read as complete.
@@ -31,14 +35,78 @@ pub struct ParseOptions {
 
 /// One edit format.
 pub trait Format: Sync {
+    /// Which format this is.
+    fn id(&self) -> FormatName;
     /// The contract name (`search-replace`, `udiff`, ...).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.id().as_str()
+    }
     /// Parses a model output. Never panics; unusable parts become edits with
     /// [`crate::edit::Op::Invalid`].
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed;
+    /// [`Format::parse`] on the reply's lines, already split: the reader
+    /// splits a reply once for detection, parsing and receipts. Formats that
+    /// read lines override it (and their `parse` splits and calls it).
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
+        let _ = lines;
+        self.parse(output, opt)
+    }
     /// [`Format::parse`] with default options.
     fn parse_default(&self, output: &str) -> Parsed {
         self.parse(output, &ParseOptions::default())
+    }
+    /// Recognises this format in a reply: its first marker, how sure, why
+    /// (see [`crate::reply::detect`]; the earliest marker of all formats
+    /// wins). By default, the first JSON edit this format claims.
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        reply.first_json(self.id())
+    }
+    /// Keys whose presence makes a JSON value of a reply worth reading as
+    /// this format's edit (JSON formats only).
+    fn json_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether a JSON object is an edit of this format: how sure and why.
+    /// At most one format claims an object.
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        let _ = m;
+        None
+    }
+    /// The same for the text of a JSON edit that was cut off or is broken.
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        let _ = text;
+        None
+    }
+    /// How messages name the parts of this format's edits (the SEARCH
+    /// text, a hunk, `old_str`), so feedback speaks the reply's language.
+    fn words(&self) -> &'static crate::apply::feedback::Words {
+        &search_replace::WORDS
+    }
+    /// What a system prompt says about this format, with its worked example
+    /// (see [`prompt`]); a test applies every example.
+    fn prompt(&self) -> prompt::Prompt;
+    /// Lines of context before an edit's span that this format reads, or
+    /// `None` when its edits depend on text further up. With a number, a
+    /// stream re-reads only the text from the last complete edit.
+    fn tail_context(&self) -> Option<usize> {
+        None
+    }
+    /// Whether an edit is whole once its own text closes, even inside a
+    /// line still arriving (a JSON value is, once its bracket closes).
+    fn whole_mid_line(&self) -> bool {
+        false
+    }
+    /// Whether an edit whose last line is `last`, followed by the complete
+    /// line `next`, has ended: nothing more can be added to it. `fence`:
+    /// `last` is a fence line.
+    fn closes(&self, last: &str, next: Option<&str>, fence: bool) -> bool {
+        let _ = (last, next);
+        fence
+    }
+    /// What a model must be shown of a file to write this format, as the
+    /// advisor says it (nothing for the plain file).
+    fn view_note(&self) -> &'static str {
+        ""
     }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
@@ -59,7 +127,17 @@ pub fn all() -> &'static [&'static dyn Format] {
 
 /// Looks a format up by its contract name.
 pub fn by_name(name: &str) -> Option<&'static dyn Format> {
-    all().iter().copied().find(|f| f.name() == name)
+    name.parse().ok().and_then(by_id)
+}
+
+/// The format of a name (none for `auto`).
+pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
+    all().iter().copied().find(|f| f.id() == id)
+}
+
+/// The words of a format by name (SEARCH/REPLACE's for an unknown one).
+pub fn words(name: &str) -> &'static crate::apply::feedback::Words {
+    by_name(name).map_or(&search_replace::WORDS, |f| f.words())
 }
 
 /// The names accepted by `--format`, `auto` included.
@@ -102,7 +180,7 @@ pub fn foreign_marker(
         }
     }
     let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
-    if let Some(h) = first(&detect::hunk_header).filter(|_| !patch_file) {
+    if let Some(h) = first(&udiff::hunk_header).filter(|_| !patch_file) {
         let changes = text[h + 1..]
             .iter()
             .any(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"));
@@ -121,33 +199,16 @@ pub fn foreign_marker(
 /// Indexes of the lines of `text` that are not inside a fenced block.
 fn lines_outside_fences(text: &[String]) -> Vec<usize> {
     let mut out = vec![];
-    let mut fence: Option<crate::scan::Fence> = None;
+    let mut fence: Option<crate::reply::scan::Fence> = None;
     for (k, line) in text.iter().enumerate() {
         match &fence {
-            Some(f) if crate::scan::fence_closes(line, f) => fence = None,
+            Some(f) if crate::reply::scan::fence_closes(line, f) => fence = None,
             Some(_) => {}
-            None => match crate::scan::fence_open(line) {
+            None => match crate::reply::scan::fence_open(line) {
                 Some(f) => fence = Some(f),
                 None => out.push(k),
             },
         }
     }
     out
-}
-
-/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Detection {
-    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: &'static str,
-    pub confidence: f64,
-    pub reason: String,
-}
-
-/// Detects the format of an output from its markers: every format's, the
-/// first marker in the output winning (see [`detect::detect`]).
-pub fn detect(output: &str) -> Detection {
-    detect::detect(output)
 }

@@ -13,7 +13,7 @@
 //!
 //! Markers take 5 to 9 `<`, `=` or `>`. The path is a line above the fence
 //! (or above `<<<<<<< SEARCH`), blank lines and a few short lines of prose
-//! between them allowed ([`crate::scan::path_above`]); a block without one
+//! between them allowed ([`crate::reply::scan::path_above`]); a block without one
 //! reuses the previous block's path (Aider does the same), else the default
 //! file, unless the prose above it names another file: then it is refused
 //! as `path_unclear` rather than applied to the wrong file. An empty SEARCH
@@ -30,12 +30,15 @@
 //! One pass, `O(len)`.
 
 use super::Format;
-use crate::diff::unique_blocks;
+use crate::apply::diff::unique_blocks;
+use crate::apply::feedback::Words;
+use crate::apply::matcher::Level;
+use crate::apply::text::Text;
+use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
-use crate::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
-use crate::text::Text;
+use crate::formats::prompt::{self, COUNT};
+use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct SearchReplace;
 
@@ -154,7 +157,7 @@ fn texts(lines: &[OutLine]) -> Vec<String> {
 
 /// The edit of a complete block: the lines between head `h` and tail `t`.
 /// Several candidate dividers make several readings, and the file decides
-/// which one (see [`crate::readings`]): a Markdown underline or a conflict
+/// which one (see [`crate::apply::locate::readings`]): a Markdown underline or a conflict
 /// marker in the text is a `=======` line too.
 fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, String> {
     let mut ds = dividers(lines, h + 1, t, n);
@@ -216,13 +219,57 @@ fn block_edit(lines: &[OutLine], path: &Option<String>, h: usize, t: usize, n: u
     }
 }
 
+/// How messages name the parts of a SEARCH/REPLACE block (and of the
+/// formats that have no words of their own).
+pub const WORDS: Words = Words {
+    old: "the SEARCH text",
+    short: "SEARCH",
+    new: "the REPLACE text",
+    create: "write a block with an empty SEARCH section",
+    readings: "its text holds a `=======` line, so where SEARCH ends is unclear. Write the block with markers one character longer than any in its text (`<<<<<<<< SEARCH`, `========`, `>>>>>>>> REPLACE`)",
+};
+
 impl Format for SearchReplace {
-    fn name(&self) -> &'static str {
-        "search-replace"
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|_, t| is_head(t))?;
+        let sure = reply.any_line(is_tail);
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: if sure { 0.98 } else { 0.8 },
+            reason: "has a `<<<<<<< SEARCH` marker".into(),
+        })
     }
 
-    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+    /// The path line, a fence opening, a blank line.
+    fn tail_context(&self) -> Option<usize> {
+        Some(3)
+    }
+
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        is_tail(last) || fence
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Edit files with SEARCH/REPLACE blocks. For each change write the file path on a line, then a fenced block:\n<<<<<<< SEARCH\n(lines copied exactly from the file, enough to be unique)\n=======\n(the new lines)\n>>>>>>> REPLACE\nCopy SEARCH lines character for character, including indentation. Use several small blocks rather than one large one. An empty SEARCH creates a new file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\napp.py\n```python\n<<<<<<< SEARCH\n    print(\"Hello, \" + name)\n=======\n    print(f\"Hello, {name}!\")\n>>>>>>> REPLACE\n```\n".into(),
+        }
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::SearchReplace
+    }
+
+    fn parse(&self, output: &str, opt: &super::ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &super::ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         let mut path: Option<String> = None;
         let mut i = 0;
@@ -250,31 +297,27 @@ impl Format for SearchReplace {
                 i += 1;
                 continue;
             };
-            match path_before(&lines, i, floor) {
+            match path_before(lines, i, floor) {
                 PathAbove::Named(p) => path = Some(p),
                 PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
                 PathAbove::Nothing => {}
             }
-            match block_end(&lines, i, n) {
+            match block_end(lines, i, n) {
                 End::Tail(t) => {
-                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
+                    parsed.edits.push(block_edit(lines, &path, i, t, n));
                     after_block = true;
                     i = t + 1;
                     floor = i;
                 }
-                End::Head(j) | End::Eof(j) if divider_end(&lines, i, j, n).is_some() => {
-                    let t = divider_end(&lines, i, j, n).expect("checked");
-                    parsed.edits.push(block_edit(&lines, &path, i, t, n));
+                End::Head(j) | End::Eof(j) if divider_end(lines, i, j, n).is_some() => {
+                    let t = divider_end(lines, i, j, n).expect("checked");
+                    parsed.edits.push(block_edit(lines, &path, i, t, n));
                     after_block = false;
                     i = t + 1;
                     floor = i;
                 }
                 End::Head(j) => {
-                    let message = if dividers(&lines, i + 1, j, n).is_empty() {
-                        format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
-                    } else {
-                        format!("line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`", j + 1)
-                    };
+                    let message = unclosed(lines, i, j, n);
                     parsed.edits.push(invalid(
                         &path,
                         Code::Malformed,
@@ -286,16 +329,11 @@ impl Format for SearchReplace {
                     floor = j;
                 }
                 End::Eof(_) => {
-                    let missing = if dividers(&lines, i + 1, lines.len(), n).is_empty() {
-                        "`=======` and `>>>>>>> REPLACE`"
-                    } else {
-                        "`>>>>>>> REPLACE`"
-                    };
                     parsed.truncated = true;
                     parsed.edits.push(invalid(
                         &path,
                         Code::Truncated,
-                        format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off"),
+                        cut_off(lines, i, n),
                         l.start..output.len(),
                     ));
                     break;
@@ -318,6 +356,30 @@ impl Format for SearchReplace {
         }
         out
     }
+}
+
+/// Why the block opened at line `i` (markers of length `n`) ends at line
+/// `j` without its tail: a stray line in its SEARCH section, or the next
+/// block's head.
+fn unclosed(lines: &[OutLine], i: usize, j: usize, n: usize) -> String {
+    if dividers(lines, i + 1, j, n).is_empty() {
+        format!("line {}: `{}` inside a SEARCH section; each block is `<<<<<<< SEARCH`, the old lines, `=======`, the new lines, `>>>>>>> REPLACE`", j + 1, lines[j].text.trim())
+    } else {
+        format!(
+            "line {}: a new `<<<<<<< SEARCH` before the previous block's `>>>>>>> REPLACE`",
+            j + 1
+        )
+    }
+}
+
+/// The message of a block opened at line `i` that the output's end cut.
+fn cut_off(lines: &[OutLine], i: usize, n: usize) -> String {
+    let missing = if dividers(lines, i + 1, lines.len(), n).is_empty() {
+        "`=======` and `>>>>>>> REPLACE`"
+    } else {
+        "`>>>>>>> REPLACE`"
+    };
+    format!("the output ends inside a SEARCH/REPLACE block (no {missing}); the reply was cut off")
 }
 
 /// Aider's 7-character markers, unless the text holds a marker line of
@@ -371,7 +433,7 @@ fn path_before(lines: &[OutLine], head: usize, floor: usize) -> PathAbove {
         return PathAbove::Nothing;
     };
     match fence_open(lines[prev].text) {
-        Some(f) => match crate::scan::path_from_info(f.info) {
+        Some(f) => match crate::reply::scan::path_from_info(f.info) {
             Some(p) => PathAbove::Named(p),
             None => path_above(lines, prev, floor),
         },

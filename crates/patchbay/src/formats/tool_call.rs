@@ -37,11 +37,13 @@
 //! one pass over the output; rendering costs a line diff plus one substring
 //! count per region.
 
-use super::json_edits::{self, field, leaves, number, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::unique_blocks;
+use crate::apply::diff::unique_blocks;
+use crate::apply::feedback::Words;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::text::Text;
+use crate::formats::prompt::{self, COUNT};
+use crate::reply::json_edits::{self, field, leaves, number, text_lines, Piece};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::ops::Range;
@@ -65,9 +67,77 @@ fn call_like(s: &str) -> bool {
     s.contains("\"command\"") || KEYS.iter().any(|k| s.contains(&format!("\"{k}\"")))
 }
 
+/// How messages name the parts of a `str_replace` call.
+pub const WORDS: Words = Words {
+    old: "old_str",
+    short: "old_str",
+    new: "new_str",
+    create: "use the `create` command",
+    readings: "quote old_str exactly as the file has it",
+};
+
+/// Whether a JSON object is a text-editor tool call: a `command` string
+/// and one of the tool's fields.
+pub fn is_call(m: &Map<String, Value>) -> bool {
+    m.get("command").is_some_and(Value::is_string)
+        && [
+            "old_str",
+            "new_str",
+            "insert_line",
+            "file_text",
+            "view_range",
+            "path",
+        ]
+        .iter()
+        .any(|k| m.contains_key(*k))
+}
+
 impl Format for ToolCall {
-    fn name(&self) -> &'static str {
-        "tool-call"
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"command\""]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        is_call(m).then_some((
+            0.95,
+            "JSON edits with `command` and the text-editor tool's fields",
+        ))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        text.contains("\"command\"")
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
+    /// A JSON edit's span starts at its own `{` (the objects of an array
+    /// are read one by one).
+    fn tail_context(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn whole_mid_line(&self) -> bool {
+        true
+    }
+
+    /// A JSON edit is parsed only once its object is closed.
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        last.ends_with('}') || last.ends_with(']') || fence
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Edit files with JSON tool calls, one object per line: {{\"command\": \"str_replace\", \"path\": ..., \"old_str\": ..., \"new_str\": ...}} where old_str occurs exactly once in the file (add surrounding lines until it does; \"line_hint\" may give its line), {{\"command\": \"insert\", \"path\": ..., \"insert_line\": N, \"new_str\": ...}} to insert after line N (0 = top), {{\"command\": \"create\", \"path\": ..., \"file_text\": ...}} for a new file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n{\"command\": \"str_replace\", \"path\": \"app.py\", \"old_str\": \"    print(\\\"Hello, \\\" + name)\", \"new_str\": \"    print(f\\\"Hello, {name}!\\\")\"}\n".into(),
+        }
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::ToolCall
     }
 
     fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {

@@ -6,25 +6,56 @@
 //! fences survives when the model fences it with a longer run, and nested
 //! fences that carry a language are tracked. Placeholders such as
 //! `# ... rest of the file unchanged` are refused by the transaction as
-//! `elided` (see [`crate::elision`]); an unclosed fence is `truncated`.
+//! `elided` (see [`crate::apply::elision`]); an unclosed fence is `truncated`.
 //! Fenced blocks without a path are ignored when another block names one
 //! (they are examples or shell commands); when none names a path, a single
 //! block targets the default file. One pass, `O(len)`.
 
 use super::Format;
+use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
-use crate::scan::{fence_open, find_fence_close, out_lines, path_above, path_from_info, PathAbove};
-use crate::text::Text;
+use crate::formats::prompt::{self, COUNT, EXAMPLE_AFTER};
+use crate::reply::scan::{
+    fence_open, find_fence_close, out_lines, path_above, path_from_info, OutLine, PathAbove,
+};
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct Whole;
 
 impl Format for Whole {
-    fn name(&self) -> &'static str {
-        "whole"
+    /// The fallback: any fenced block (and no marker of another format,
+    /// which would come before `usize::MAX`).
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let fenced = reply.any_line(|t| crate::reply::scan::fence_open(t).is_some());
+        Some(Sniff {
+            at: usize::MAX,
+            confidence: if fenced { 0.6 } else { 0.1 },
+            reason: if fenced {
+                "has a fenced block and no other edit markers"
+            } else {
+                "no edit markers found"
+            }
+            .into(),
+        })
     }
 
-    fn parse(&self, output: &str, _opt: &super::ParseOptions) -> Parsed {
-        let lines = out_lines(output);
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with the complete new content of every file you change: the file path on a line, then the whole file in a fenced block. Never abbreviate: no `...` and no comments like `rest of the file unchanged`. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: format!("EDITS: 1\napp.py\n```python\n{EXAMPLE_AFTER}```\n"),
+        }
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Whole
+    }
+
+    fn parse(&self, output: &str, opt: &super::ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &super::ParseOptions) -> Parsed {
         let mut parsed = Parsed::default();
         // Blocks that name no file, with the file the prose above names.
         let mut unnamed: Vec<(Edit, Option<String>)> = vec![];
@@ -37,14 +68,14 @@ impl Format for Whole {
             };
             let above = match path_from_info(f.info) {
                 Some(p) => PathAbove::Named(p),
-                None => path_above(&lines, i, floor),
+                None => path_above(lines, i, floor),
             };
             let (path, mention) = match above {
                 PathAbove::Named(p) => (Some(p), None),
                 PathAbove::Mentioned(m) => (None, Some(m)),
                 PathAbove::Nothing => (None, None),
             };
-            match find_fence_close(&lines, i) {
+            match find_fence_close(lines, i) {
                 Some(close) => {
                     let text: Vec<String> = lines[i + 1..close]
                         .iter()
@@ -135,7 +166,7 @@ fn take_unnamed(parsed: &mut Parsed, mut unnamed: Vec<(Edit, Option<String>)>) {
 
 /// Whether a path line names the block of the fence at `fence` (blank
 /// lines and a few short lines of prose may stand between them).
-pub(super) fn named_above(lines: &[crate::scan::OutLine], fence: usize) -> bool {
+pub(crate) fn named_above(lines: &[crate::reply::scan::OutLine], fence: usize) -> bool {
     matches!(path_above(lines, fence, 0), PathAbove::Named(_))
 }
 

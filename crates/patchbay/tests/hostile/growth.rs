@@ -207,7 +207,7 @@ fn growth_hashline_bad_tags() {
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_hashline_same_line_inserts() {
     let f = one("f.txt", "a\nb\n".into());
-    let tag = patchbay::tags::tag("a", 1, Default::default());
+    let tag = patchbay::formats::hashline::tags::tag("a", 1, Default::default());
     series(
         "hashline inserts, one line",
         10_000,
@@ -354,7 +354,7 @@ fn growth_stream_small_chunks() {
                     format: format.into(),
                     ..Default::default()
                 };
-                let mut s = patchbay::stream::Stream::new(one("f.txt", file.clone()), opt);
+                let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.clone()), opt);
                 let mut emitted = 0;
                 for c in reply.as_bytes().chunks(64) {
                     emitted += s.push(std::str::from_utf8(c).unwrap()).len();

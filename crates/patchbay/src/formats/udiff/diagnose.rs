@@ -13,9 +13,9 @@
 use super::edits::{as_written, count_problems, cut_message, old_new, prefix_problem, Body};
 use super::parse::{read, Damage, FileDiff, Hunk, Kind};
 use super::place::{self, Placed};
-use crate::fold::visible_ws;
-use crate::matcher::{FindOptions, Haystack, Level, Miss};
-use crate::text::Text;
+use crate::apply::fold::visible_ws;
+use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
+use crate::apply::text::Text;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -139,7 +139,7 @@ fn one(f: &FileDiff, h: &Hunk, files: &BTreeMap<String, String>, d: &mut HunkDia
             "the diff names no file; start it with `--- a/PATH` and `+++ b/PATH`".into(),
         );
     };
-    let path = match crate::paths::normalize(target) {
+    let path = match crate::apply::paths::normalize(target) {
         Ok(p) => p,
         Err(m) => return add(d, K::PathEscape, true, m),
     };
@@ -168,10 +168,8 @@ fn one(f: &FileDiff, h: &Hunk, files: &BTreeMap<String, String>, d: &mut HunkDia
 
 /// Where strict and lenient application put the hunk, and why.
 fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
-    use FindingKind as K;
     let t = Text::new(text);
     let lines = t.lines();
-    let n = lines.len();
     let hay = Haystack::new(lines.clone());
     let stated = h.old_start();
     let fo = FindOptions {
@@ -181,61 +179,18 @@ fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
     let body = as_written(h);
     let (old, _) = old_new(&body);
     if old.is_empty() {
-        let msg = match stated {
-            Some(0) => "the hunk only adds lines, at the top of the file".to_owned(),
-            Some(s) => format!("the hunk has no unchanged or removed lines: strict mode inserts it after line {s} as stated (as `git apply --unidiff-zero` does), the default mode refuses it; include 2-3 unchanged lines around the change"),
-            None => "the hunk has no unchanged or removed lines and no line numbers: there is nothing to place it by".to_owned(),
-        };
-        if stated == Some(0) {
-            d.lenient_lines = Some([1, 0]);
-        }
-        return add(
-            d,
-            K::NoContext,
-            stated.is_none() || stated.is_some_and(|s| s > n),
-            msg,
-        );
+        return no_context(d, stated, lines.len());
     }
     let lenient = lenient_place(h, &lines);
     if let Some((s, e, _, _)) = lenient.located {
         d.lenient_lines = Some([s + 1, e]);
     }
-    match hay.find(
-        &old,
-        FindOptions {
-            max_level: Level::Exact,
-            ..fo
-        },
-    ) {
-        Ok(found) => {
-            let at = found.start + 1;
-            if found.by_hint {
-                add(d, K::ByHint, false, format!("the context occurs at several places; the header's line {} picks line {at}", stated.unwrap_or(0)));
-            }
-            match stated {
-                Some(s) if s != at => add(
-                    d,
-                    K::Offset,
-                    false,
-                    format!("context found at line {at}, header says {s}"),
-                ),
-                Some(_) => add(
-                    d,
-                    K::Found,
-                    false,
-                    format!("context found at line {at}, as the header says"),
-                ),
-                None => add(d, K::Found, false, format!("context found at line {at}")),
-            }
-            let trailing = body
-                .iter()
-                .rev()
-                .take_while(|l| l.0 == Kind::Context)
-                .count();
-            if trailing == 0 && found.end < n {
-                add(d, K::GitAnchor, false, "the hunk has no unchanged lines after its change, so `git apply` (but not patchbay) requires it to end at the file's last line; add the lines that follow".into());
-            }
-        }
+    let exact = FindOptions {
+        max_level: Level::Exact,
+        ..fo
+    };
+    match hay.find(&old, exact) {
+        Ok(found) => found_exactly(d, &found, stated, &body, lines.len()),
         Err(Miss::Ambiguous {
             candidates, len, ..
         }) => {
@@ -250,23 +205,96 @@ fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
                 ),
                 None => "the header has no line numbers to choose".into(),
             };
-            add(d, K::Ambiguous, true, format!("context occurs at {} places (lines {}); {why}; add unchanged lines until it is unique", candidates.len(), at.join(", ")));
+            add(d, FindingKind::Ambiguous, true, format!("context occurs at {} places (lines {}); {why}; add unchanged lines until it is unique", candidates.len(), at.join(", ")));
         }
-        Err(_) => match lenient.located {
-            Some((s, _, level, k)) => {
-                if k > 0 {
-                    let how = reread(&body, &lenient.bodies[k]);
-                    add(d, K::Reread, true, format!("context found at line {} only after reading the damaged lines differently: {how}", s + 1));
-                }
-                if level != Level::Exact {
-                    add(d, K::Tolerated, true, format!("context found at line {} only at the `{}` level ({}); strict mode needs it exact", s + 1, level.name(), tolerance(level)));
-                }
+        Err(_) => not_exact(d, &lenient, &body, path, &lines, &old),
+    }
+}
+
+/// A hunk without unchanged or removed lines: only a stated line places it.
+fn no_context(d: &mut HunkDiagnosis, stated: Option<usize>, n: usize) {
+    let msg = match stated {
+        Some(0) => "the hunk only adds lines, at the top of the file".to_owned(),
+        Some(s) => format!("the hunk has no unchanged or removed lines: strict mode inserts it after line {s} as stated (as `git apply --unidiff-zero` does), the default mode refuses it; include 2-3 unchanged lines around the change"),
+        None => "the hunk has no unchanged or removed lines and no line numbers: there is nothing to place it by".to_owned(),
+    };
+    if stated == Some(0) {
+        d.lenient_lines = Some([1, 0]);
+    }
+    let fatal = stated.is_none() || stated.is_some_and(|s| s > n);
+    add(d, FindingKind::NoContext, fatal, msg);
+}
+
+/// The context found as written: where, against the header's line, and
+/// whether `git apply` would also need it to end the file.
+fn found_exactly(
+    d: &mut HunkDiagnosis,
+    found: &Found,
+    stated: Option<usize>,
+    body: &Body,
+    n: usize,
+) {
+    use FindingKind as K;
+    let at = found.start + 1;
+    if found.by_hint {
+        add(
+            d,
+            K::ByHint,
+            false,
+            format!(
+                "the context occurs at several places; the header's line {} picks line {at}",
+                stated.unwrap_or(0)
+            ),
+        );
+    }
+    match stated {
+        Some(s) if s != at => add(
+            d,
+            K::Offset,
+            false,
+            format!("context found at line {at}, header says {s}"),
+        ),
+        Some(_) => add(
+            d,
+            K::Found,
+            false,
+            format!("context found at line {at}, as the header says"),
+        ),
+        None => add(d, K::Found, false, format!("context found at line {at}")),
+    }
+    let trailing = body
+        .iter()
+        .rev()
+        .take_while(|l| l.0 == Kind::Context)
+        .count();
+    if trailing == 0 && found.end < n {
+        add(d, K::GitAnchor, false, "the hunk has no unchanged lines after its change, so `git apply` (but not patchbay) requires it to end at the file's last line; add the lines that follow".into());
+    }
+}
+
+/// The context not found as written: what the default mode did instead
+/// (another reading, a tolerance), or why it failed too.
+fn not_exact(
+    d: &mut HunkDiagnosis,
+    lenient: &Lenient,
+    body: &Body,
+    path: &str,
+    lines: &[&str],
+    old: &[String],
+) {
+    use FindingKind as K;
+    match (lenient.located, &lenient.conflict) {
+        (Some((s, _, level, k)), _) => {
+            if k > 0 {
+                let how = reread(body, &lenient.bodies[k]);
+                add(d, K::Reread, true, format!("context found at line {} only after reading the damaged lines differently: {how}", s + 1));
             }
-            None => match lenient.conflict {
-                Some(msg) => add(d, K::Ambiguous, true, msg),
-                None => add(d, K::NotFound, true, not_found(path, &lines, &old)),
-            },
-        },
+            if level != Level::Exact {
+                add(d, K::Tolerated, true, format!("context found at line {} only at the `{}` level ({}); strict mode needs it exact", s + 1, level.name(), tolerance(level)));
+            }
+        }
+        (None, Some(msg)) => add(d, K::Ambiguous, true, msg.clone()),
+        (None, None) => add(d, K::NotFound, true, not_found(path, lines, old)),
     }
 }
 
@@ -307,8 +335,8 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
             out.conflict = Some(format!("context matches {} places at the `{}` level (starting on lines {}); add unchanged lines until it is unique", candidates.len(), level.name(), at.join(", ")));
         }
         Placed::Conflict(places) => {
-            out.conflict = Some(crate::readings::conflict_message(
-                crate::feedback::words("udiff"),
+            out.conflict = Some(crate::apply::locate::readings::conflict_message(
+                &super::WORDS,
                 "the file",
                 &places,
             ));
@@ -347,7 +375,7 @@ fn reread(written: &Body, chosen: &Body) -> String {
 /// "context not found; closest region lines X-Y", with the first difference.
 fn not_found(path: &str, file: &[&str], old: &[String]) -> String {
     let block: Vec<&str> = old.iter().map(String::as_str).collect();
-    let Some((s, ratio)) = crate::feedback::closest(file, &block) else {
+    let Some((s, ratio)) = crate::apply::feedback::closest(file, &block) else {
         return format!("context not found; no line of it occurs in {path}");
     };
     let e = (s + block.len()).min(file.len());

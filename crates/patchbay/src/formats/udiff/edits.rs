@@ -13,7 +13,7 @@
 //! one space more (on the doubtful lines, or on every indented unchanged
 //! line: a model that drops the marker usually drops it everywhere), or one
 //! space less. When that gives a hunk several readings, the hunk becomes an
-//! [`Op::OneOf`] and the file decides (see [`crate::readings`]); nothing
+//! [`Op::OneOf`] and the file decides (see [`crate::apply::locate::readings`]); nothing
 //! here guesses a place. When the output ends inside the hunk's last line,
 //! readings shorter than the header's counts are left out: reading a cut
 //! line as added would fit only a hunk that was cut.
@@ -25,9 +25,9 @@
 //! one when no line is in doubt.
 
 use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
+use crate::apply::matcher::Level;
+use crate::edit::Reading;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::matcher::Level;
-use crate::readings::Reading;
 
 /// A hunk body with every line's kind decided.
 pub type Body = Vec<(Kind, String)>;
@@ -292,7 +292,7 @@ pub fn cut_message(h: &Hunk) -> String {
             h.out_line,
             plural(ho.1, "old line"),
             plural(hn.1, "new line"),
-            crate::feedback::CUT_OR_MISCOUNTED,
+            crate::apply::feedback::CUT_OR_MISCOUNTED,
             ho.0,
             hn.0
         ),
@@ -411,121 +411,15 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
     let mut mentions = vec![];
     for f in files {
         let path = f.target().map(str::to_owned);
-        let mut push = |op: Op, span: std::ops::Range<usize>| {
+        for (op, span) in file_ops(f, strict, &mut mentions) {
             parsed.edits.push(Edit {
                 path: path.clone(),
                 op,
                 span,
             });
-        };
-        let name = path.clone().unwrap_or_else(|| "the file".into());
-        if let Some(why) = &f.unsupported {
-            push(
-                Op::Invalid {
-                    code: Code::Malformed,
-                    message: format!("{name}: {why}"),
-                },
-                f.span.clone(),
-            );
-            continue;
-        }
-        if f.cut {
-            let message = format!("the output ends right after the diff header of {name}, before its first hunk; the reply was cut off");
-            push(
-                Op::Invalid {
-                    code: Code::Truncated,
-                    message,
-                },
-                f.span.clone(),
-            );
-            continue;
-        }
-        if let Some(h) = f
-            .hunks
-            .iter()
-            .find(|h| h.cut)
-            .filter(|_| f.created || f.deleted)
-        {
-            push(
-                Op::Invalid {
-                    code: Code::Truncated,
-                    message: cut_message(h),
-                },
-                h.span.clone(),
-            );
-            continue;
-        }
-        if f.deleted {
-            // The removed lines are not compared: deleting is deleting.
-            push(Op::Delete, f.span.clone());
-            continue;
-        }
-        if f.created {
-            let bad: Vec<String> = f.hunks.iter().flat_map(strict_problems).collect();
-            let odd = f
-                .hunks
-                .iter()
-                .flat_map(|h| &h.lines)
-                .any(|l| l.kind == Kind::Context && l.damage.is_none());
-            if strict && (!bad.is_empty() || odd) {
-                let mut why = bad;
-                if odd {
-                    why.push("a new file's hunk may only add lines (`+`)".into());
-                }
-                push(
-                    Op::Invalid {
-                        code: Code::Malformed,
-                        message: format!("{name}: {}", why.join("; ")),
-                    },
-                    f.span.clone(),
-                );
-                continue;
-            }
-            let text = f
-                .hunks
-                .iter()
-                .flat_map(|h| &h.lines)
-                .filter(|l| l.is_new())
-                .map(|l| l.text.clone())
-                .collect();
-            push(Op::Create { text }, f.span.clone());
-            continue;
-        }
-        // The move is listed where its header is, before the hunks (edits
-        // come in output order; the transaction moves the file after its
-        // other edits whatever the order).
-        if let Some((_, to)) = &f.rename {
-            let head = f.span.start..f.hunks.first().map_or(f.span.end, |h| h.span.start);
-            push(Op::Rename { to: to.clone() }, head);
-        }
-        for h in &f.hunks {
-            if let Some(m) = &h.mention {
-                mentions.push((h.span.start, m.clone()));
-            }
-            push(hunk_op(h, strict), h.span.clone());
-        }
-        if f.hunks.is_empty() && f.rename.is_none() && !f.mode_only {
-            let message = format!("the diff for {name} has no hunks; each change is a `@@ -START,COUNT +START,COUNT @@` line followed by its lines");
-            push(
-                Op::Invalid {
-                    code: Code::Malformed,
-                    message,
-                },
-                f.span.clone(),
-            );
         }
     }
-    // Each mention belongs to the edit of the hunk that starts there.
-    // Both are in output order: one pass.
-    let mut k = 0;
-    for (at, m) in mentions {
-        while k < parsed.edits.len() && parsed.edits[k].span.start < at {
-            k += 1;
-        }
-        if parsed.edits.get(k).is_some_and(|e| e.span.start == at) {
-            parsed.mentions.push((k, m));
-        }
-    }
+    attach_mentions(&mut parsed, mentions);
     parsed.truncated = parsed.edits.iter().any(|e| {
         matches!(
             e.op,
@@ -536,4 +430,111 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
         )
     });
     parsed
+}
+
+/// An edit of one file's diff: its operation and its span in the output.
+type Spanned = (Op, std::ops::Range<usize>);
+
+/// The edits of one file's diff, in output order; the files the prose
+/// above its hunks names go to `mentions` (by hunk start).
+fn file_ops(f: &FileDiff, strict: bool, mentions: &mut Vec<(usize, String)>) -> Vec<Spanned> {
+    let name = f.target().unwrap_or("the file");
+    if let Some(refused) = refused(f, name) {
+        return vec![refused];
+    }
+    if f.deleted {
+        // The removed lines are not compared: deleting is deleting.
+        return vec![(Op::Delete, f.span.clone())];
+    }
+    if f.created {
+        return vec![(created(f, name, strict), f.span.clone())];
+    }
+    let mut out = vec![];
+    // The move is listed where its header is, before the hunks (edits
+    // come in output order; the transaction moves the file after its
+    // other edits whatever the order).
+    if let Some((_, to)) = &f.rename {
+        let head = f.span.start..f.hunks.first().map_or(f.span.end, |h| h.span.start);
+        out.push((Op::Rename { to: to.clone() }, head));
+    }
+    for h in &f.hunks {
+        if let Some(m) = &h.mention {
+            mentions.push((h.span.start, m.clone()));
+        }
+        out.push((hunk_op(h, strict), h.span.clone()));
+    }
+    if f.hunks.is_empty() && f.rename.is_none() && !f.mode_only {
+        let message = format!("the diff for {name} has no hunks; each change is a `@@ -START,COUNT +START,COUNT @@` line followed by its lines");
+        out.push((
+            Op::Invalid {
+                code: Code::Malformed,
+                message,
+            },
+            f.span.clone(),
+        ));
+    }
+    out
+}
+
+/// A file's diff that cannot be used at all: unsupported, cut after its
+/// header, or a created or deleted file whose hunk was cut.
+fn refused(f: &FileDiff, name: &str) -> Option<Spanned> {
+    let invalid = |code, message| Op::Invalid { code, message };
+    if let Some(why) = &f.unsupported {
+        let op = invalid(Code::Malformed, format!("{name}: {why}"));
+        return Some((op, f.span.clone()));
+    }
+    if f.cut {
+        let message = format!("the output ends right after the diff header of {name}, before its first hunk; the reply was cut off");
+        return Some((invalid(Code::Truncated, message), f.span.clone()));
+    }
+    let h = f
+        .hunks
+        .iter()
+        .find(|h| h.cut)
+        .filter(|_| f.created || f.deleted)?;
+    Some((invalid(Code::Truncated, cut_message(h)), h.span.clone()))
+}
+
+/// A created file: its added lines, or (strict) the refusal of hunks that
+/// do more than add.
+fn created(f: &FileDiff, name: &str, strict: bool) -> Op {
+    let bad: Vec<String> = f.hunks.iter().flat_map(strict_problems).collect();
+    let odd = f
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .any(|l| l.kind == Kind::Context && l.damage.is_none());
+    if strict && (!bad.is_empty() || odd) {
+        let mut why = bad;
+        if odd {
+            why.push("a new file's hunk may only add lines (`+`)".into());
+        }
+        return Op::Invalid {
+            code: Code::Malformed,
+            message: format!("{name}: {}", why.join("; ")),
+        };
+    }
+    let text = f
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.is_new())
+        .map(|l| l.text.clone())
+        .collect();
+    Op::Create { text }
+}
+
+/// Each mention belongs to the edit of the hunk that starts there. Both
+/// are in output order: one pass.
+fn attach_mentions(parsed: &mut Parsed, mentions: Vec<(usize, String)>) {
+    let mut k = 0;
+    for (at, m) in mentions {
+        while k < parsed.edits.len() && parsed.edits[k].span.start < at {
+            k += 1;
+        }
+        if parsed.edits.get(k).is_some_and(|e| e.span.start == at) {
+            parsed.mentions.push((k, m));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! and the `@@ -a,b +c,d @@` hunk header. Each is linear in its line.
 
 use super::parse::{FileDiff, Header};
-use crate::scan::OutLine;
+use crate::reply::scan::OutLine;
 
 /// Reads git's extended header lines after `diff --git`; returns the index
 /// of the first line that is not one.

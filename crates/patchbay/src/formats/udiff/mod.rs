@@ -57,17 +57,92 @@ pub use fuzz::{patch_fuzz_apply, patch_fuzz_simulation, FuzzReport, FuzzVerdict,
 pub use repair::{repair, RepairError};
 
 use super::{Format, ParseOptions};
+use crate::apply::feedback::Words;
 use crate::edit::Parsed;
+use crate::formats::prompt::{self, COUNT};
+use crate::reply::scan::OutLine;
+use crate::reply::sniff::{Reply, Sniff};
 
 pub struct Udiff;
 
+/// How messages name the parts of a hunk.
+pub const WORDS: Words = Words {
+    old: "the hunk's unchanged and removed lines",
+    short: "hunk",
+    new: "the hunk's result",
+    create: "write a diff from `--- /dev/null`",
+    readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
+};
+
+/// Whether line `i` of a reply is a diff's: a `diff --git` line, `---`
+/// followed by `+++`, or a hunk header, outside a whole-file block whose
+/// hunk headers are content.
+pub fn claims_line(reply: &Reply, i: usize) -> bool {
+    let ls = &reply.lines;
+    let t = ls[i].text;
+    let next = ls.get(i + 1).map(|n| n.text);
+    (t.starts_with("diff --git ")
+        || (t.starts_with("--- ") && next.is_some_and(|n| n.starts_with("+++ ")))
+        || hunk_header(t)
+        || bare_hunk_header(t, next))
+        && !reply.in_file_diff(ls[i].start)
+}
+
+/// Whether a block's text is not a diff although it may hold a hunk
+/// header: it has no file header (`diff --git`, `---`/`+++`) and either
+/// does not start with a hunk header, or none of its lines adds or removes
+/// anything while one is not diff syntax.
+pub fn not_a_diff(body: &[crate::reply::scan::OutLine]) -> bool {
+    let header = body.iter().enumerate().any(|(k, l)| {
+        l.text.starts_with("diff --git ")
+            || (l.text.starts_with("--- ")
+                && body.get(k + 1).is_some_and(|n| n.text.starts_with("+++ ")))
+    });
+    let starts = body
+        .iter()
+        .find(|l| !l.text.trim().is_empty())
+        .is_some_and(|l| l.text.starts_with("@@"));
+    let changes = body.iter().any(|l| l.text.starts_with(['+', '-']));
+    let prose = body
+        .iter()
+        .any(|l| !l.text.trim().is_empty() && !l.text.starts_with([' ', '@', '\\']));
+    !header && (!starts || (!changes && prose))
+}
+
 impl Format for Udiff {
-    fn name(&self) -> &'static str {
-        "udiff"
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let i = reply.first_line(|i, _| claims_line(reply, i))?;
+        let hunk = reply.any_line(hunk_header);
+        Some(Sniff {
+            at: reply.lines[i].start,
+            confidence: if hunk { 0.95 } else { 0.75 },
+            reason: "has unified-diff headers (`diff --git`, `---`/`+++`, `@@ -N,M +N,M @@`)"
+                .into(),
+        })
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        prompt::Prompt {
+            instructions: format!("Reply with a unified diff (like `diff -u` or `git diff`): `--- a/PATH` and `+++ b/PATH` lines, then hunks starting with `@@ -l,n +l,n @@`, context lines starting with a space, removed lines with `-`, added lines with `+`. Include 2-3 unchanged lines of context around each change. Use `/dev/null` as the old path to create a file. {COUNT}"),
+            example_view: prompt::plain_view(),
+            example_reply: "EDITS: 1\n```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print(\"Hello, \" + name)\n+    print(f\"Hello, {name}!\")\n```\n".into(),
+        }
+    }
+
+    fn words(&self) -> &'static Words {
+        &WORDS
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Udiff
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        let mut files = parse::read(output);
+        self.parse_lines(output, &crate::reply::scan::out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
+        let mut files = parse::read_lines(output, lines);
         // A last hunk shorter than its counts, unfenced, is cut or
         // miscounted; a reply known to have ended on its own (its stop
         // reason) settles it as miscounted. A declared edit count cannot:
@@ -93,6 +168,27 @@ pub fn bare_hunk_header(line: &str, next: Option<&str>) -> bool {
     line.starts_with("@@")
         && line[2..].contains("@@")
         && next.is_some_and(|n| n.starts_with([' ', '+', '-']))
+}
+
+/// `@@ -N[,M] +N[,M] @@`: a unified-diff hunk header.
+pub fn hunk_header(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("@@ -") else {
+        return false;
+    };
+    let num = |s: &str| {
+        let mut p = s.splitn(2, ',');
+        let ok = |x: Option<&str>| {
+            x.is_some_and(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let a = p.next();
+        let b = p.next();
+        ok(a) && (b.is_none() || ok(b))
+    };
+    let mut t = rest.splitn(3, ' ');
+    let (Some(old), Some(new), Some(tail)) = (t.next(), t.next(), t.next()) else {
+        return false;
+    };
+    num(old) && new.strip_prefix('+').is_some_and(num) && tail.starts_with("@@")
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@
 
 use super::headers::{extended_headers, git_paths, set_side_paths};
 pub use super::headers::{parse_header, unquote};
-use crate::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
-use crate::scan::{Fence, OutLine};
+use crate::reply::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
+use crate::reply::scan::{Fence, OutLine};
 use std::ops::Range;
 
 /// What a body line does, as written.
@@ -154,40 +154,66 @@ impl FileDiff {
 
 /// Reads every file part of a diff in `output`.
 pub fn read(output: &str) -> Vec<FileDiff> {
-    let lines = out_lines(output);
-    let mut files: Vec<FileDiff> = vec![];
-    let mut fence: Option<Fence> = None;
-    // A path named by a line of prose or a fence's info string, and the
-    // byte offset where it was named.
-    let mut hint: Option<(String, usize)> = None;
-    // A file named in prose, and where: see `Hunk::mention`.
-    let mut mention: Option<(String, usize)> = None;
+    read_lines(output, &out_lines(output))
+}
+
+/// [`read`] on the output's lines, already split.
+pub fn read_lines<'a>(output: &'a str, lines: &[OutLine<'a>]) -> Vec<FileDiff> {
+    let mut r = DiffReader {
+        output,
+        lines,
+        files: vec![],
+        fence: None,
+        hint: None,
+        mention: None,
+    };
     let mut i = 0;
     while i < lines.len() {
+        i = r.step(i);
+    }
+    r.mark_cut();
+    r.files
+}
+
+/// The diff read so far and what the lines before gave.
+struct DiffReader<'a, 'l> {
+    output: &'a str,
+    lines: &'l [OutLine<'a>],
+    files: Vec<FileDiff>,
+    fence: Option<Fence<'a>>,
+    /// A path named by a line of prose or a fence's info string, and the
+    /// byte offset where it was named.
+    hint: Option<(String, usize)>,
+    /// A file named in prose, and where: see `Hunk::mention`.
+    mention: Option<(String, usize)>,
+}
+
+impl<'a> DiffReader<'a, '_> {
+    /// Reads what starts at line `i`; returns the next line to read.
+    fn step(&mut self, i: usize) -> usize {
+        let lines = self.lines;
         let t = lines[i].text;
-        match fence {
+        match self.fence {
             Some(f) if closes(t, &f) => {
-                fence = None;
-                i += 1;
-                continue;
+                self.fence = None;
+                return i + 1;
             }
             None => {
                 if let Some(f) = fence_open(t) {
                     let p = path_from_info(f.info)
                         .or_else(|| i.checked_sub(1).and_then(|k| path_from_line(lines[k].text)));
                     if let Some(p) = p {
-                        hint = Some((p, lines[i].start));
+                        self.hint = Some((p, lines[i].start));
                     }
-                    fence = Some(f);
-                    i += 1;
-                    continue;
+                    self.fence = Some(f);
+                    return i + 1;
                 }
             }
             _ => {}
         }
         if let Some(rest) = t.strip_prefix("diff --git ") {
             let (old, new) = git_paths(rest);
-            files.push(FileDiff {
+            self.files.push(FileDiff {
                 old_path: old,
                 new_path: new,
                 git: true,
@@ -195,81 +221,95 @@ pub fn read(output: &str) -> Vec<FileDiff> {
                 out_line: i + 1,
                 ..Default::default()
             });
-            i = extended_headers(&lines, i + 1, files.last_mut().expect("pushed"));
-            continue;
+            return extended_headers(lines, i + 1, self.files.last_mut().expect("pushed"));
         }
-        if is_file_header(&lines, i) {
-            let attach = files.last().is_some_and(|f| {
-                f.git && !f.headers && f.hunks.is_empty() && f.span.end == lines[i].start
-            });
-            if !attach {
-                files.push(FileDiff {
-                    span: lines[i].start..lines[i].start,
-                    out_line: i + 1,
-                    ..Default::default()
-                });
-            }
-            let f = files.last_mut().expect("exists");
-            set_side_paths(f, &lines[i].text[4..], &lines[i + 1].text[4..]);
-            f.span.end = lines[i + 1].end;
-            i += 2;
-            continue;
+        if is_file_header(lines, i) {
+            return self.file_header(i);
         }
         if t.starts_with("@@") {
-            // A path named after the current file's part starts a new one.
-            let fresh = match (files.last(), &hint) {
-                (None, _) => true,
-                (Some(f), Some((p, at))) => *at >= f.span.end && f.target() != Some(p.as_str()),
-                (Some(_), None) => false,
-            };
-            if fresh {
-                let p = hint.as_ref().map(|h| h.0.clone());
-                files.push(FileDiff {
-                    old_path: p.clone(),
-                    new_path: p,
-                    span: lines[i].start..lines[i].start,
-                    out_line: i + 1,
-                    ..Default::default()
-                });
-            }
-            let (mut h, next) = hunk(output, &lines, i, fence);
-            if !fresh {
-                h.mention = mention
-                    .take()
-                    .filter(|(_, at)| files.last().is_some_and(|f| *at >= f.span.end))
-                    .map(|(m, _)| m);
-            }
-            mention = None;
-            let f = files.last_mut().expect("exists");
-            f.span.end = h.span.end;
-            f.hunks.push(h);
-            i = next;
-            continue;
+            return self.hunk_at(i);
         }
         if let Some(p) = path_from_line(t) {
-            hint = Some((p, lines[i].start));
-        } else if let Some(m) = crate::scan::path_in_prose(t) {
-            mention = Some((m, lines[i].start));
+            self.hint = Some((p, lines[i].start));
+        } else if let Some(m) = crate::reply::scan::path_in_prose(t) {
+            self.mention = Some((m, lines[i].start));
         }
-        i += 1;
+        i + 1
     }
-    // A file header at the very end, before any hunk: the reply was cut.
-    // Only git's header-only parts (an empty file created or deleted, a
-    // rename, a mode change) are complete without hunks, and never inside
-    // a fence that is not closed.
-    let rest_blank = |from: usize| {
-        lines[from.min(lines.len())..]
-            .iter()
-            .all(|l| l.text.trim().is_empty())
-    };
-    if let Some(f) = files.last_mut().filter(|f| f.hunks.is_empty()) {
-        let after = lines.partition_point(|l| l.start < f.span.end);
-        let whole = !f.headers && (f.created || f.deleted || f.rename.is_some() || f.mode_only);
-        if fence.is_some() || (rest_blank(after) && !whole && f.unsupported.is_none()) {
-            f.cut = true;
+
+    /// A `---`/`+++` pair at line `i`: the sides of a new file part, or of
+    /// the `diff --git` part right above it.
+    fn file_header(&mut self, i: usize) -> usize {
+        let lines = self.lines;
+        let attach = self.files.last().is_some_and(|f| {
+            f.git && !f.headers && f.hunks.is_empty() && f.span.end == lines[i].start
+        });
+        if !attach {
+            self.files.push(FileDiff {
+                span: lines[i].start..lines[i].start,
+                out_line: i + 1,
+                ..Default::default()
+            });
+        }
+        let f = self.files.last_mut().expect("exists");
+        set_side_paths(f, &lines[i].text[4..], &lines[i + 1].text[4..]);
+        f.span.end = lines[i + 1].end;
+        i + 2
+    }
+
+    /// A hunk at line `i`, in the current file part or, when a path was
+    /// named after that part, in a new one.
+    fn hunk_at(&mut self, i: usize) -> usize {
+        let lines = self.lines;
+        let fresh = match (self.files.last(), &self.hint) {
+            (None, _) => true,
+            (Some(f), Some((p, at))) => *at >= f.span.end && f.target() != Some(p.as_str()),
+            (Some(_), None) => false,
+        };
+        if fresh {
+            let p = self.hint.as_ref().map(|h| h.0.clone());
+            self.files.push(FileDiff {
+                old_path: p.clone(),
+                new_path: p,
+                span: lines[i].start..lines[i].start,
+                out_line: i + 1,
+                ..Default::default()
+            });
+        }
+        let (mut h, next) = hunk(self.output, lines, i, self.fence);
+        let mention = self.mention.take();
+        if !fresh {
+            let files = &self.files;
+            h.mention = mention
+                .filter(|(_, at)| files.last().is_some_and(|f| *at >= f.span.end))
+                .map(|(m, _)| m);
+        }
+        let f = self.files.last_mut().expect("exists");
+        f.span.end = h.span.end;
+        f.hunks.push(h);
+        next
+    }
+
+    /// A file header at the very end, before any hunk: the reply was cut.
+    /// Only git's header-only parts (an empty file created or deleted, a
+    /// rename, a mode change) are complete without hunks, and never inside
+    /// a fence that is not closed.
+    fn mark_cut(&mut self) {
+        let lines = self.lines;
+        let rest_blank = |from: usize| {
+            lines[from.min(lines.len())..]
+                .iter()
+                .all(|l| l.text.trim().is_empty())
+        };
+        let open_fence = self.fence.is_some();
+        if let Some(f) = self.files.last_mut().filter(|f| f.hunks.is_empty()) {
+            let after = lines.partition_point(|l| l.start < f.span.end);
+            let whole = !f.headers && (f.created || f.deleted || f.rename.is_some() || f.mode_only);
+            if open_fence || (rest_blank(after) && !whole && f.unsupported.is_none()) {
+                f.cut = true;
+            }
         }
     }
-    files
 }
 
 /// A closing fence; inside a hunk a marked line (` ```` `) is content.
@@ -281,7 +321,7 @@ fn closes(t: &str, f: &Fence) -> bool {
 fn paths_pair(lines: &[OutLine], i: usize) -> bool {
     let side = |t: &str| {
         let p = t[4..].split('\t').next().unwrap_or("").trim();
-        p == "/dev/null" || p.starts_with('"') || crate::scan::looks_like_path(p)
+        p == "/dev/null" || p.starts_with('"') || crate::reply::scan::looks_like_path(p)
     };
     side(lines[i].text) && side(lines[i + 1].text)
 }
@@ -387,6 +427,33 @@ fn body_end(cands: &[OutLine], h: &Header, fenced: bool) -> usize {
 }
 
 /// Reads the hunk whose header is line `at`; returns it and the index of
+/// One line of a hunk's body (not a `\ No newline` marker): its kind by
+/// its marker, or context with the damage a missing marker is.
+fn body_line(output: &str, l: &OutLine, out_line: usize) -> BodyLine {
+    // A lone CR ending the output is a CRLF line ending cut before its
+    // LF (line ends are never content here), not part of the line.
+    let at_end = l.end == output.len();
+    let t = match l.text.strip_suffix('\r') {
+        Some(s) if at_end => s,
+        _ => l.text,
+    };
+    let (kind, text, damage) = match t.chars().next() {
+        Some(' ') => (Kind::Context, &t[1..], None),
+        Some('+') => (Kind::Add, &t[1..], None),
+        Some('-') => (Kind::Remove, &t[1..], None),
+        None => (Kind::Context, "", Some(Damage::Blank)),
+        Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
+    };
+    BodyLine {
+        kind,
+        text: text.to_owned(),
+        damage,
+        no_newline: false,
+        cr: output[l.start..l.end].ends_with("\r\n") || (at_end && t.len() < l.text.len()),
+        out_line,
+    }
+}
+
 /// the first line after it.
 fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hunk, usize) {
     let header = parse_header(lines[at].text);
@@ -417,28 +484,7 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
             }
             continue;
         }
-        // A lone CR ending the output is a CRLF line ending cut before its
-        // LF (line ends are never content here), not part of the line.
-        let at_end = l.end == output.len();
-        let t = match t.strip_suffix('\r') {
-            Some(s) if at_end => s,
-            _ => t,
-        };
-        let (kind, text, damage) = match t.chars().next() {
-            Some(' ') => (Kind::Context, &t[1..], None),
-            Some('+') => (Kind::Add, &t[1..], None),
-            Some('-') => (Kind::Remove, &t[1..], None),
-            None => (Kind::Context, "", Some(Damage::Blank)),
-            Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
-        };
-        body.push(BodyLine {
-            kind,
-            text: text.to_owned(),
-            damage,
-            no_newline: false,
-            cr: output[l.start..l.end].ends_with("\r\n") || (at_end && t.len() < l.text.len()),
-            out_line: at + 2 + k,
-        });
+        body.push(body_line(output, l, at + 2 + k));
         body_end_at = Some(l.end);
     }
     let last = if end > 0 {

@@ -1,24 +1,26 @@
-//! Where the default mode puts a hunk, found exactly as the transaction
-//! finds it (the hunk's readings, [`crate::readings::choose_in`], then the
-//! chosen reading on the ladder up to its cap), for the tools that explain
-//! or rewrite a diff without applying it: [`super::diagnose`] and
-//! [`super::repair`]. Cost: one lookup per reading, plus one.
+//! Where the default mode puts a hunk, found by the transaction's own
+//! locate functions (the reading the file picks,
+//! [`crate::apply::locate::chosen_reading`], then that reading on the
+//! ladder up to its cap, [`crate::apply::locate::block::on_ladder`]), for
+//! the tools that explain or rewrite a diff without applying it:
+//! [`super::diagnose`] and [`super::repair`]. Cost: one lookup per
+//! reading, plus one.
 
 use super::edits::{old_new, readings, replace_readings, Body};
 use super::parse::Hunk;
+use crate::apply::locate;
+use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::edit::Op;
-use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
-use crate::readings::{choose_in, Choice};
 
 /// The outcome of [`place`].
 pub enum Placed {
-    /// Found: the match, the index of the reading in `bodies`, and that
-    /// reading's old and new lines (before any re-indentation).
+    /// Found: the match, the index of the reading in `bodies`, and the
+    /// lines the transaction writes there (see
+    /// [`crate::apply::locate::replacement`]).
     At {
         found: Found,
         reading: usize,
-        old: Vec<String>,
-        new: Vec<String>,
+        replacement: Vec<String>,
     },
     /// Readings match at different places (0-based `start..end`).
     Conflict(Vec<(usize, usize)>),
@@ -45,9 +47,9 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
     }
     let only: Vec<_> = ops.iter().map(|o| o.1.clone()).collect();
     let hay = Haystack::new(lines.to_vec());
-    let k = match choose_in(&hay, &only, fo) {
-        Choice::One(k) => k,
-        Choice::Conflict(places) => return (all, Placed::Conflict(places)),
+    let (k, fo) = match locate::chosen_reading(&hay, &only, fo) {
+        Ok(chosen) => chosen,
+        Err(places) => return (all, Placed::Conflict(places)),
     };
     let Some((idx, r)) = ops.get(k) else {
         return (all, Placed::NoContext);
@@ -55,16 +57,12 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
     let Op::Replace { old, .. } = &r.op else {
         return (all, Placed::NoContext);
     };
-    let fo = FindOptions {
-        max_level: r.max_level,
-        ..fo
-    };
-    let placed = match hay.find(old, fo) {
-        Ok(found) => Placed::At {
+    let new = old_new(&all[*idx].0).1;
+    let placed = match locate::block::on_ladder(&hay, old, &new, fo) {
+        Ok((found, replacement)) => Placed::At {
             found,
             reading: *idx,
-            old: old.clone(),
-            new: old_new(&all[*idx].0).1,
+            replacement,
         },
         Err(Miss::Ambiguous {
             level,

@@ -9,10 +9,10 @@
 //! creation (`--- /dev/null`).
 //!
 //! Cost: one Myers diff of the files, `O((N+M)·D)`, plus the uniqueness
-//! growth of [`crate::diff::unique_blocks`].
+//! growth of [`crate::apply::diff::unique_blocks`].
 
-use crate::diff::{changes, unique_blocks};
-use crate::text::Text;
+use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::text::Text;
 use std::borrow::Cow;
 
 /// Quotes a path the way git does when it must (quotes, backslashes,
@@ -118,10 +118,13 @@ pub fn render(path: &str, before: &str, after: &str) -> String {
         out.push_str(&header(os, block.old.len(), ns, block.new.len()));
         let mut i = os;
         let inner = changes(&bl[block.old.clone()], &al[block.new.clone()]);
-        for c in inner.iter().chain(std::iter::once(&crate::diff::Change {
-            old: block.old.len()..block.old.len(),
-            new: block.new.len()..block.new.len(),
-        })) {
+        for c in inner
+            .iter()
+            .chain(std::iter::once(&crate::apply::diff::Change {
+                old: block.old.len()..block.old.len(),
+                new: block.new.len()..block.new.len(),
+            }))
+        {
             while i < os + c.old.start {
                 push_line(&mut out, ' ', b.line(i), b.eol(i));
                 i += 1;

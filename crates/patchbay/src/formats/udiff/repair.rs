@@ -13,16 +13,16 @@
 //! Creations, deletions (all lines of the file) and renames are written in
 //! git's form. Anything the default mode would refuse is an error instead.
 //!
-//! Cost: the lookups of [`crate::transaction`] per hunk, plus one small
+//! Cost: the lookups of [`crate::apply::transaction`] per hunk, plus one small
 //! Myers diff per rebuilt hunk.
 
 use super::edits::{cut_message, no_context_message, old_new, Body};
 use super::parse::{read, FileDiff, Hunk, Kind};
 use super::place::{place, Placed};
 use super::render::{header, push_line, quote};
-use crate::matcher::Level;
-use crate::readings::conflict_message;
-use crate::text::Text;
+use crate::apply::locate::readings::conflict_message;
+use crate::apply::matcher::Level;
+use crate::apply::text::Text;
 use std::collections::BTreeMap;
 
 /// Why a diff could not be repaired: one message per problem.
@@ -75,21 +75,13 @@ struct Spot {
 
 fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<String>> {
     let one = |m: String| vec![m];
-    if let Some(why) = &f.unsupported {
-        return Err(one(why.clone()));
-    }
-    if f.cut {
-        return Err(one(
-            "the output ends right after a diff header; the reply was cut off".into(),
-        ));
-    }
-    if let Some(h) = f.hunks.iter().find(|h| h.cut) {
-        return Err(one(cut_message(h)));
+    if let Some(why) = unusable(f) {
+        return Err(one(why));
     }
     let target = f.target().ok_or_else(|| {
         one("a diff names no file; start it with `--- a/PATH` and `+++ b/PATH`".into())
     })?;
-    let path = crate::paths::normalize(target).map_err(one)?;
+    let path = crate::apply::paths::normalize(target).map_err(one)?;
     let (a, b) = (quote("a/", &path), quote("b/", &path));
     let text = files.get(&path);
     if f.created {
@@ -98,34 +90,12 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
                 "{path} already exists, but the diff creates it"
             )));
         }
-        let new: Vec<&str> = f
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter(|l| l.is_new())
-            .map(|l| l.text.as_str())
-            .collect();
-        let mut out = format!("diff --git {a} {b}\nnew file mode 100644\n--- /dev/null\n+++ {b}\n");
-        if !new.is_empty() {
-            out.push_str(&header(0, 0, 0, new.len()));
-            for l in new {
-                push_line(&mut out, '+', l, "\n");
-            }
-        }
-        return Ok(out);
+        return Ok(created(f, &a, &b));
     }
     let text = text.ok_or_else(|| one(format!("{path} does not exist")))?;
     let t = Text::new(text);
     if f.deleted {
-        let mut out =
-            format!("diff --git {a} {b}\ndeleted file mode 100644\n--- {a}\n+++ /dev/null\n");
-        if !t.is_empty() {
-            out.push_str(&header(0, t.len(), 0, 0));
-            for i in 0..t.len() {
-                push_line(&mut out, '-', t.line(i), t.eol(i));
-            }
-        }
-        return Ok(out);
+        return Ok(deleted(&t, &a, &b));
     }
     if f.hunks.is_empty() && f.rename.is_none() {
         return if f.mode_only {
@@ -135,10 +105,81 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
         };
     }
     let lines = t.lines();
+    let spots = widen(merge(spots_of(f, &path, &lines)?), &lines);
+    let mut out = match &f.rename {
+        Some((_, to)) => {
+            let to = crate::apply::paths::normalize(to).map_err(one)?;
+            format!(
+                "diff --git {a} {}\nrename from {path}\nrename to {to}\n",
+                quote("b/", &to)
+            )
+        }
+        None => format!("diff --git {a} {b}\n"),
+    };
+    if !spots.is_empty() {
+        let to_b = f
+            .rename
+            .as_ref()
+            .and_then(|r| crate::apply::paths::normalize(&r.1).ok())
+            .map_or(b, |to| quote("b/", &to));
+        out.push_str(&format!("--- {a}\n+++ {to_b}\n"));
+    }
+    let mut delta = 0isize;
+    for s in &spots {
+        delta += emit(&mut out, &t, s, delta);
+    }
+    Ok(out)
+}
+
+/// Why a file's diff cannot be repaired at all: unsupported, or cut.
+fn unusable(f: &FileDiff) -> Option<String> {
+    if let Some(why) = &f.unsupported {
+        return Some(why.clone());
+    }
+    if f.cut {
+        return Some("the output ends right after a diff header; the reply was cut off".into());
+    }
+    f.hunks.iter().find(|h| h.cut).map(cut_message)
+}
+
+/// A created file's diff: every added line, from `/dev/null` to `b`.
+fn created(f: &FileDiff, a: &str, b: &str) -> String {
+    let new: Vec<&str> = f
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.is_new())
+        .map(|l| l.text.as_str())
+        .collect();
+    let mut out = format!("diff --git {a} {b}\nnew file mode 100644\n--- /dev/null\n+++ {b}\n");
+    if !new.is_empty() {
+        out.push_str(&header(0, 0, 0, new.len()));
+        for l in new {
+            push_line(&mut out, '+', l, "\n");
+        }
+    }
+    out
+}
+
+/// A deleted file's diff: every line of `t` removed.
+fn deleted(t: &Text, a: &str, b: &str) -> String {
+    let mut out = format!("diff --git {a} {b}\ndeleted file mode 100644\n--- {a}\n+++ /dev/null\n");
+    if !t.is_empty() {
+        out.push_str(&header(0, t.len(), 0, 0));
+        for i in 0..t.len() {
+            push_line(&mut out, '-', t.line(i), t.eol(i));
+        }
+    }
+    out
+}
+
+/// Every hunk of `f` located in `lines`, in file order, or why some could
+/// not be (not found, ambiguous, overlapping another).
+fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<Spot>, Vec<String>> {
     let mut spots = vec![];
     let mut problems = vec![];
     for (k, h) in f.hunks.iter().enumerate() {
-        match locate(h, &lines) {
+        match locate(h, lines) {
             Ok(s) => spots.push(s),
             Err(m) => problems.push(format!(
                 "{path}, hunk {} (output line {}): {m}",
@@ -159,33 +200,11 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
             ));
         }
     }
-    if !problems.is_empty() {
-        return Err(problems);
+    if problems.is_empty() {
+        Ok(spots)
+    } else {
+        Err(problems)
     }
-    let spots = widen(merge(spots), &lines);
-    let mut out = match &f.rename {
-        Some((_, to)) => {
-            let to = crate::paths::normalize(to).map_err(one)?;
-            format!(
-                "diff --git {a} {}\nrename from {path}\nrename to {to}\n",
-                quote("b/", &to)
-            )
-        }
-        None => format!("diff --git {a} {b}\n"),
-    };
-    if !spots.is_empty() {
-        let to_b = f
-            .rename
-            .as_ref()
-            .and_then(|r| crate::paths::normalize(&r.1).ok())
-            .map_or(b, |to| quote("b/", &to));
-        out.push_str(&format!("--- {a}\n+++ {to_b}\n"));
-    }
-    let mut delta = 0isize;
-    for s in &spots {
-        delta += emit(&mut out, &t, s, delta);
-    }
-    Ok(out)
 }
 
 /// Locates one hunk as the transaction does and returns its spot.
@@ -195,15 +214,13 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
         Placed::At {
             found,
             reading,
-            old,
-            new,
+            replacement: fresh,
         } => {
             let body = if found.level == Level::Exact {
                 all[reading].0.clone()
             } else {
                 // Rebuilt from the file's real lines and the replacement
                 // the transaction would write there.
-                let fresh = crate::transaction::replacement(&old, &new, &found, lines);
                 interleave(
                     &lines[found.start..found.end],
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -221,11 +238,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
             body: all[0].0.clone(),
         }),
         Placed::NoContext => Err(no_context_message(h)),
-        Placed::Conflict(places) => Err(conflict_message(
-            crate::feedback::words("udiff"),
-            "the file",
-            &places,
-        )),
+        Placed::Conflict(places) => Err(conflict_message(&super::WORDS, "the file", &places)),
         Placed::Ambiguous {
             candidates, len, ..
         } => {
@@ -248,11 +261,11 @@ fn interleave<S: AsRef<str> + PartialEq>(old: &[S], new: &[S]) -> Body {
     let n: Vec<&str> = new.iter().map(|s| s.as_ref()).collect();
     let mut body = vec![];
     let mut i = 0;
-    let tail = crate::diff::Change {
+    let tail = crate::apply::diff::Change {
         old: o.len()..o.len(),
         new: n.len()..n.len(),
     };
-    for c in crate::diff::changes(&o, &n)
+    for c in crate::apply::diff::changes(&o, &n)
         .iter()
         .chain(std::iter::once(&tail))
     {

@@ -476,9 +476,8 @@ fn an_empty_line_between_added_lines_is_added() {
 
 #[test]
 fn detection_takes_numberless_hunks_but_not_v4a_anchors() {
-    let d = crate::formats::detect(
-        "src/app.py\n```diff\n@@ @@\n def f():\n-    return 1\n+    return 2\n```\n",
-    );
+    let d =
+        crate::detect("src/app.py\n```diff\n@@ @@\n def f():\n-    return 1\n+    return 2\n```\n");
     assert_eq!(d.format, "udiff", "{d:?}");
     assert!(!bare_hunk_header("@@ def f():", Some(" x")));
     assert!(!bare_hunk_header("@@ src/app.py 10:23", Some("+x")));

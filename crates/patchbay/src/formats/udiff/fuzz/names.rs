@@ -50,7 +50,7 @@ fn new_name(p: &Patch) -> Option<String> {
 /// "potentially dangerous" and never used.
 fn usable(n: &str) -> Option<String> {
     let safe = !n.split('/').any(|c| c == "..");
-    crate::paths::normalize(n).ok().filter(|_| safe)
+    crate::apply::paths::normalize(n).ok().filter(|_| safe)
 }
 
 /// `maybe_reverse`'s exception: git says the old side is empty and the

@@ -253,21 +253,7 @@ impl Reader<'_> {
                 return Some(p);
             }
             if let Some(nums) = s.strip_prefix("@@ -") {
-                p.names.swap(0, 1);
-                dev_null.swap(0, 1);
-                let zero = |n: &str| {
-                    n.starts_with('0') && !n[1..].starts_with(|c: char| c.is_ascii_digit())
-                };
-                if zero(nums) {
-                    p.nonexistent[0] = 1 + u8::from(dev_null[0]);
-                }
-                let new = nums
-                    .split_once(' ')
-                    .map_or("", |x| x.1)
-                    .trim_start_matches(' ');
-                if new.strip_prefix('+').is_some_and(zero) {
-                    p.nonexistent[1] = 1 + u8::from(dev_null[1]);
-                }
+                unified_start(&mut p, &mut dev_null, nums);
                 self.unread(start);
                 p.indent = indent;
                 return Some(p);
@@ -444,5 +430,24 @@ impl Reader<'_> {
         h.prefix = prefix;
         h.suffix = context;
         Ok(())
+    }
+}
+
+/// A unified hunk header (`@@ -` then `nums`) ends the headers: the names
+/// take their final order, and a side that starts at line 0 does not
+/// exist (`/dev/null` makes it surely so).
+fn unified_start(p: &mut Patch, dev_null: &mut [bool; 2], nums: &str) {
+    p.names.swap(0, 1);
+    dev_null.swap(0, 1);
+    let zero = |n: &str| n.starts_with('0') && !n[1..].starts_with(|c: char| c.is_ascii_digit());
+    if zero(nums) {
+        p.nonexistent[0] = 1 + u8::from(dev_null[0]);
+    }
+    let new = nums
+        .split_once(' ')
+        .map_or("", |x| x.1)
+        .trim_start_matches(' ');
+    if new.strip_prefix('+').is_some_and(zero) {
+        p.nonexistent[1] = 1 + u8::from(dev_null[1]);
     }
 }

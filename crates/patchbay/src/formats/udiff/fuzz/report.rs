@@ -7,7 +7,7 @@ use super::super::place::{place, Placed as Lenient};
 use super::pch::{GHunk, Reading};
 use super::sim::{Placed, Sim};
 use super::{FuzzReport, FuzzVerdict};
-use crate::matcher::{FindOptions, Haystack, Level, Miss};
+use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
 
 pub(super) fn new(h: &GHunk, k: usize, path: Option<&str>) -> FuzzReport {
     FuzzReport {

@@ -5,7 +5,7 @@
 //! Cost: Myers' diff via `similar`, `O((N+M)·D)`; growing context costs one
 //! exact matcher lookup per step, expected `O(M)` each after an `O(N)` index.
 
-use crate::matcher::{FindOptions, Haystack, Level};
+use crate::apply::matcher::{FindOptions, Haystack, Level};
 use similar::algorithms::{myers, Capture};
 use similar::DiffTag;
 use std::ops::Range;

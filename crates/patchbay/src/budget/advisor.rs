@@ -9,7 +9,7 @@
 //! Cost: one render, one apply and one token count per format (each about
 //! `O(file)`), and one line diff.
 
-use crate::tokens::Tokenizer;
+use crate::budget::tokens::Tokenizer;
 use crate::{apply, render, ApplyOptions, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -93,7 +93,7 @@ pub struct Comparison {
 pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
     let old: Vec<&str> = before.lines().collect();
     let new: Vec<&str> = after.lines().collect();
-    let changed: usize = crate::diff::changes(&old, &new)
+    let changed: usize = crate::apply::diff::changes(&old, &new)
         .iter()
         .map(|c| c.old.len().max(c.new.len()))
         .sum();
@@ -124,10 +124,10 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
 /// inside the root), else its last component (a model never writes an
 /// absolute path), else `file`.
 fn edit_path(path: &str) -> String {
-    crate::paths::normalize(path)
+    crate::apply::paths::normalize(path)
         .or_else(|_| {
             let last = path.rsplit(['/', '\\']).next().unwrap_or("");
-            crate::paths::normalize(last)
+            crate::apply::paths::normalize(last)
         })
         .unwrap_or_else(|_| "file".into())
 }
@@ -221,22 +221,13 @@ fn recommend(
                 "{lines} lines, {pct:.1}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
                 c.format,
                 c.tokens,
-                view_note(&c.format)
+                crate::formats::by_name(&c.format).map_or("", |f| f.view_note())
             ),
         ),
         None => rec(
             "whole",
             "no other format's edit applies unambiguously to this file".into(),
         ),
-    }
-}
-
-/// What a model must be shown to write a format that addresses lines.
-fn view_note(format: &str) -> &'static str {
-    match format {
-        "lines" => "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)",
-        "hashline" => "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)",
-        _ => "",
     }
 }
 

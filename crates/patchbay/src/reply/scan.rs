@@ -5,7 +5,7 @@
 //! uses these so that they agree on what a fence or a path line is. All
 //! functions are linear in their input.
 
-use crate::text::Text;
+use crate::apply::text::Text;
 
 /// A line of the model output with its byte range (terminator excluded).
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +52,20 @@ impl OutputLines {
             .enumerate()
             .filter(|&(_, b)| b == b'\n')
             .map(|(i, _)| i)
+            .collect();
+        OutputLines {
+            breaks,
+            len: s.len(),
+        }
+    }
+
+    /// The same from the output's lines, already split: every `\n` ends
+    /// a line (alone or in `\r\n`), so the breaks are where lines end.
+    pub fn from_lines(s: &str, lines: &[OutLine]) -> Self {
+        let breaks = lines
+            .iter()
+            .filter(|l| l.end > 0 && s.as_bytes().get(l.end - 1) == Some(&b'\n'))
+            .map(|l| l.end - 1)
             .collect();
         OutputLines {
             breaks,
@@ -400,6 +414,19 @@ pub fn path_from_info(info: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The breaks taken from the split lines are every `\n` of the
+        /// text, as a byte scan finds them (CR, CRLF, a BOM, no final
+        /// newline).
+        #[test]
+        fn breaks_from_lines_are_every_newline(s in "(\u{feff})?[ab\r\n]{0,40}") {
+            let scanned = OutputLines::new(&s);
+            let split = OutputLines::from_lines(&s, &out_lines(&s));
+            proptest::prop_assert_eq!(&split.breaks, &scanned.breaks);
+            proptest::prop_assert_eq!(split.len, scanned.len);
+        }
+    }
 
     #[test]
     fn paths_from_lines() {

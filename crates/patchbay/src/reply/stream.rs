@@ -22,11 +22,11 @@
 
 mod tail;
 
+use crate::apply::report::Report;
+use crate::apply::transaction::{self, Prepared};
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
-use crate::report::Report;
-use crate::scan::OutputLines;
-use crate::transaction::Prepared;
-use crate::{formats, transaction, ApplyOptions};
+use crate::reply::scan::OutputLines;
+use crate::{formats, ApplyOptions};
 use std::collections::BTreeMap;
 
 /// One edit judged early.
@@ -78,7 +78,7 @@ pub struct Stream {
 }
 
 /// The reply's declared edit count (`EDITS: N` in its first lines, see
-/// [`crate::counts::declared_edits`]), read as its lines arrive instead of
+/// [`crate::reply::counts::declared_edits`]), read as its lines arrive instead of
 /// from the top for every emitted edit (a one-line JSON reply made that a
 /// pass over the reply per edit).
 #[derive(Default)]
@@ -93,7 +93,7 @@ struct Head {
 
 impl Head {
     fn declared(&mut self, buf: &str) -> Option<usize> {
-        use crate::counts::{declared_in_line, DECLARED_LINES};
+        use crate::reply::counts::{declared_in_line, DECLARED_LINES};
         while self.found.is_none() && self.lines < DECLARED_LINES {
             let from = self.searched.max(self.pos);
             let Some(k) = memchr::memchr(b'\n', &buf.as_bytes()[from..]) else {
@@ -190,7 +190,7 @@ impl Stream {
             // Detection may change its mind as text arrives: emit early only
             // once it is sure; otherwise everything waits for `finish`.
             None if self.opt.format == "auto" => {
-                let d = formats::detect(&self.buf);
+                let d = crate::detect(&self.buf);
                 if d.confidence < 0.9 {
                     return None;
                 }
@@ -212,7 +212,7 @@ impl Stream {
         let popt = self.opt.parse_options();
         let resumed = match &self.parse {
             Some((prev, p)) if *prev == name => {
-                tail::resume(name, f, &popt, &self.buf, &p.edits[..self.complete])
+                tail::resume(f, &popt, &self.buf, &p.edits[..self.complete])
             }
             _ => None,
         };
@@ -273,8 +273,8 @@ impl Stream {
             }
             // An edit that reaches into a line still arriving may change
             // (a JSON value is whole once its bracket closes).
-            let json = matches!(name, "tool-call" | "hashline");
-            if !json && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
+            let whole = formats::by_name(name).is_some_and(|f| f.whole_mid_line());
+            if !whole && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
                 break;
             }
             self.format.get_or_insert(name);
@@ -374,19 +374,9 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
     // The first complete line after the edit.
     let next = rest.trim_start_matches(['\n', '\r']);
     let next = next.split_once('\n').map(|(l, _)| l.trim());
-    if format == "lines" && matches!(next, Some("@@ end")) {
-        return true;
-    }
     let fence =
         last.len() >= 3 && (last.chars().all(|c| c == '`') || last.chars().all(|c| c == '~'));
-    match format {
-        "search-replace" => crate::formats::search_replace::is_tail(last) || fence,
-        "apply-patch" => last == "*** End Patch" || next == Some("*** End Patch"),
-        // A JSON edit is parsed only once its object is closed.
-        "tool-call" | "hashline" => last.ends_with('}') || last.ends_with(']') || fence,
-        "lines" => last == "@@ end" || fence,
-        _ => fence,
-    }
+    formats::by_name(format).map_or(fence, |f| f.closes(last, next, fence))
 }
 
 #[cfg(test)]
@@ -411,7 +401,7 @@ mod tests {
                 let mut k = 0;
                 while k < t.len() {
                     k = (k + step).min(t.len());
-                    let want = crate::counts::declared_edits(&t[..k]);
+                    let want = crate::reply::counts::declared_edits(&t[..k]);
                     assert_eq!(h.declared(&t[..k]), want, "{t:?} at {k}");
                 }
             }

@@ -22,10 +22,10 @@
 //! changed since it was shown, then checks the places where the shown
 //! block's first line occurs, `O(w)` each for a block of `w` lines.
 
-use crate::edit::{Check, Code};
-use crate::tags::file_crc;
-use crate::text::Text;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::apply::text::file_crc;
+use crate::apply::text::Text;
+use crate::edit::{Check, Code, SeenFile};
+use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -36,57 +36,6 @@ pub const CONTEXT: usize = 2;
 /// The hash of one line as recorded in a [`SeenLines`] snapshot.
 pub fn line_hash(line: &str) -> u32 {
     crc32fast::hash(line.trim_end().as_bytes())
-}
-
-/// What the model was shown of one file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase", default)]
-pub struct SeenFile {
-    /// CRC-32 of the whole file when it was shown (hex, as in the view
-    /// header). With `lines` empty it means the whole file was shown
-    /// (`file-crc` mode); with `lines` it only tells that nothing changed.
-    #[serde(
-        rename = "crc32",
-        serialize_with = "hex_ser",
-        deserialize_with = "hex_de",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
-    pub crc: Option<u32>,
-    /// The lines shown: `(1-based line, line_hash)`, in any order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub lines: Vec<(usize, u32)>,
-}
-
-fn hex_ser<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(c) => s.serialize_str(&format!("{c:08x}")),
-        None => s.serialize_none(),
-    }
-}
-
-fn hex_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-    let s: Option<String> = Option::deserialize(d)?;
-    match s {
-        None => Ok(None),
-        Some(s) => parse_crc(&s)
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a CRC-32 in hex"))),
-    }
-}
-
-/// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
-pub fn parse_crc(s: &str) -> Option<u32> {
-    let h = s.trim();
-    let h = h
-        .strip_prefix("0x")
-        .or_else(|| h.strip_prefix("0X"))
-        .unwrap_or(h);
-    if h.is_empty() || h.len() > 8 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(h, 16).ok()
 }
 
 /// The snapshot a caller keeps between showing files and applying edits:
@@ -164,11 +113,11 @@ impl SeenLines {
     /// The record of a path (paths compare normalised); an unknown path was
     /// never shown, which is an empty record.
     pub fn file(&self, path: &str) -> SeenFile {
-        let want = crate::paths::normalize(path).unwrap_or_else(|_| path.to_owned());
+        let want = crate::apply::paths::normalize(path).unwrap_or_else(|_| path.to_owned());
         self.0
             .iter()
             .find(|(p, _)| {
-                p.as_str() == path || crate::paths::normalize(p).is_ok_and(|n| n == want)
+                p.as_str() == path || crate::apply::paths::normalize(p).is_ok_and(|n| n == want)
             })
             .map(|(_, f)| f.clone())
             .unwrap_or_default()
@@ -343,24 +292,8 @@ pub fn relocate(
         (start, start)
     };
     let missing: Vec<usize> = (a..=b).filter(|n| !shown.contains_key(n)).collect();
-    if !missing.is_empty() {
-        let (lo, hi) = (missing[0], missing[missing.len() - 1]);
-        let you_saw = if shown_runs.is_empty() {
-            format!("you were shown no lines of {path}")
-        } else {
-            let r: Vec<String> = shown_runs.iter().map(|&(x, y)| span(x, y)).collect();
-            format!("you were shown lines {} of {path}", r.join(", "))
-        };
-        return Err((
-            Code::NotShown,
-            format!(
-                "{} {} of {path} {} never shown to you ({you_saw}); read lines {} first, then edit them",
-                noun(lo, hi),
-                span(lo, hi),
-                if lo == hi { "was" } else { "were" },
-                span(lo.saturating_sub(CONTEXT).max(1), hi + CONTEXT)
-            ),
-        ));
+    if let (Some(&lo), Some(&hi)) = (missing.first(), missing.last()) {
+        return Err(not_shown(path, shown_runs, lo, hi));
     }
     // Unchanged since it was shown: the numbers hold as they are.
     if seen.crc == Some(text.crc()) {
@@ -401,74 +334,130 @@ pub fn relocate(
         cands.retain(|&s| matches_at(lo, hi, s));
     }
     match cands.as_slice() {
-        [] => {
-            let changed: Vec<usize> = (lo..=hi).filter(|&n| !matches_at(n, n, 0)).collect();
-            let what = if changed.is_empty() {
-                format!("lines {} moved", span(lo, hi))
-            } else {
-                let r: Vec<String> = runs(&changed).iter().map(|&(x, y)| span(x, y)).collect();
-                let one = changed.len() == 1;
-                format!(
-                    "{} {} changed",
-                    if one { "line" } else { "lines" },
-                    r.join(", ")
-                )
-            };
-            let (va, vb) = (lo.saturating_sub(2).max(1), (hi + 2).min(text.len()));
-            let mut cur = String::new();
-            if va <= vb {
-                numbered(&mut cur, text, va, vb);
-            } else {
-                cur = "(the file is shorter now)\n".into();
-            }
-            Err((
-                Code::StaleTag,
-                format!(
-                    "{path} changed since you read it: {what}, and the lines you were shown around line {} are not found anywhere else. The current lines {}:\n{}Read lines {} again and redo the edit.",
-                    span(a, b),
-                    span(va, vb),
-                    cur.trim_end(),
-                    span(run_lo, run_hi)
-                ),
-            ))
-        }
-        [s] => {
-            let s = *s;
-            let ns = (start as isize + s) as usize;
-            let ne = (end as isize + s) as usize;
-            let note = (s != 0).then(|| {
-                let (dir, d) = if s > 0 { ("down", s) } else { ("up", -s) };
-                format!(
-                    "{path} changed since you read it; the lines you were shown as {} are now {} ({d} line{} {dir}); the edit was applied there",
-                    span(a, b),
-                    span((a as isize + s) as usize, (b as isize + s) as usize),
-                    if d == 1 { "" } else { "s" }
-                )
-            });
-            Ok((ns, ne, note))
-        }
-        many => {
-            let at: Vec<String> = many
-                .iter()
-                .map(|&s| span((a as isize + s) as usize, (b as isize + s) as usize))
-                .collect();
-            Err((
-                Code::Ambiguous,
-                format!(
-                    "{path} changed since you read it, and the lines you were shown as {} (with the shown lines {} around them) now occur {} times, at lines {}; read the file again and redo the edit",
-                    span(a, b),
-                    span(lo, hi),
-                    many.len(),
-                    at.join(", ")
-                ),
-            ))
-        }
+        [] => Err(lost(
+            text,
+            path,
+            (a, b),
+            (lo, hi),
+            (run_lo, run_hi),
+            &matches_at,
+        )),
+        [s] => Ok(moved(path, (start, end), (a, b), *s)),
+        many => Err(found_several(path, (a, b), (lo, hi), many)),
     }
+}
+
+/// The edit of `start..end` (standing on shown lines `a..=b`) moved by
+/// `s` lines, with a note that says so when it moved.
+fn moved(
+    path: &str,
+    (start, end): (usize, usize),
+    (a, b): (usize, usize),
+    s: isize,
+) -> (usize, usize, Option<String>) {
+    let ns = (start as isize + s) as usize;
+    let ne = (end as isize + s) as usize;
+    let note = (s != 0).then(|| {
+        let (dir, d) = if s > 0 { ("down", s) } else { ("up", -s) };
+        format!(
+            "{path} changed since you read it; the lines you were shown as {} are now {} ({d} line{} {dir}); the edit was applied there",
+            span(a, b),
+            span((a as isize + s) as usize, (b as isize + s) as usize),
+            if d == 1 { "" } else { "s" }
+        )
+    });
+    (ns, ne, note)
+}
+
+/// The refusal of an edit whose shown block (lines `lo..=hi` around the
+/// edited `a..=b`) now occurs at several shifts.
+fn found_several(
+    path: &str,
+    (a, b): (usize, usize),
+    (lo, hi): (usize, usize),
+    many: &[isize],
+) -> Failure {
+    let at: Vec<String> = many
+        .iter()
+        .map(|&s| span((a as isize + s) as usize, (b as isize + s) as usize))
+        .collect();
+    (
+        Code::Ambiguous,
+        format!(
+            "{path} changed since you read it, and the lines you were shown as {} (with the shown lines {} around them) now occur {} times, at lines {}; read the file again and redo the edit",
+            span(a, b),
+            span(lo, hi),
+            many.len(),
+            at.join(", ")
+        ),
+    )
+}
+
+/// The refusal of an edit of lines `lo..=hi` that the model was never shown.
+fn not_shown(path: &str, shown_runs: &[(usize, usize)], lo: usize, hi: usize) -> Failure {
+    let you_saw = if shown_runs.is_empty() {
+        format!("you were shown no lines of {path}")
+    } else {
+        let r: Vec<String> = shown_runs.iter().map(|&(x, y)| span(x, y)).collect();
+        format!("you were shown lines {} of {path}", r.join(", "))
+    };
+    (
+        Code::NotShown,
+        format!(
+            "{} {} of {path} {} never shown to you ({you_saw}); read lines {} first, then edit them",
+            noun(lo, hi),
+            span(lo, hi),
+            if lo == hi { "was" } else { "were" },
+            span(lo.saturating_sub(CONTEXT).max(1), hi + CONTEXT)
+        ),
+    )
+}
+
+/// The refusal of an edit whose shown block (lines `lo..=hi` around the
+/// edited `a..=b`, in the shown run `run`) is found nowhere in the file now.
+fn lost(
+    text: &Text,
+    path: &str,
+    (a, b): (usize, usize),
+    (lo, hi): (usize, usize),
+    (run_lo, run_hi): (usize, usize),
+    matches_at: &dyn Fn(usize, usize, isize) -> bool,
+) -> Failure {
+    let changed: Vec<usize> = (lo..=hi).filter(|&n| !matches_at(n, n, 0)).collect();
+    let what = if changed.is_empty() {
+        format!("lines {} moved", span(lo, hi))
+    } else {
+        let r: Vec<String> = runs(&changed).iter().map(|&(x, y)| span(x, y)).collect();
+        let one = changed.len() == 1;
+        format!(
+            "{} {} changed",
+            if one { "line" } else { "lines" },
+            r.join(", ")
+        )
+    };
+    let (va, vb) = (lo.saturating_sub(2).max(1), (hi + 2).min(text.len()));
+    let mut cur = String::new();
+    if va <= vb {
+        numbered(&mut cur, text, va, vb);
+    } else {
+        cur = "(the file is shorter now)\n".into();
+    }
+    (
+        Code::StaleTag,
+        format!(
+            "{path} changed since you read it: {what}, and the lines you were shown around line {} are not found anywhere else. The current lines {}:\n{}Read lines {} again and redo the edit.",
+            span(a, b),
+            span(va, vb),
+            cur.trim_end(),
+            span(run_lo, run_hi)
+        ),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply::text::parse_crc;
 
     fn seen_of(text: &str, a: usize, b: usize) -> SeenFile {
         seen_view("f", text, &[(a, b)]).1.file("f")

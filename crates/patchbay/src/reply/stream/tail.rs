@@ -20,19 +20,6 @@
 use crate::edit::{Edit, Op, Parsed};
 use crate::formats::{Format, ParseOptions};
 
-/// Lines of context before an edit's span that its format reads, or `None`
-/// when the format's edits depend on text further up.
-fn context_lines(format: &str) -> Option<usize> {
-    match format {
-        // The path line, a fence opening, a blank line.
-        "search-replace" => Some(3),
-        // A JSON edit's span starts at its own `{` (the objects of an
-        // array are read one by one).
-        "tool-call" | "hashline" => Some(0),
-        _ => None,
-    }
-}
-
 /// Where to start reading: `lines` lines before the line of `at`, or `at`
 /// itself for none.
 fn start_before(buf: &str, at: usize, lines: usize) -> usize {
@@ -61,13 +48,12 @@ fn same_end(buf: &str, now: usize, before: usize) -> bool {
 /// the parse of `buf`, read from the tail; `None` when the whole text must
 /// be parsed.
 pub(super) fn resume(
-    format: &str,
     f: &dyn Format,
     popt: &ParseOptions,
     buf: &str,
     stable: &[Edit],
 ) -> Option<Parsed> {
-    let back = context_lines(format)?;
+    let back = f.tail_context()?;
     let last = stable.last()?;
     // Leaves of one JSON value share its span: the group starts the tail.
     let a = stable
@@ -118,6 +104,8 @@ pub(super) fn resume(
             .filter(|(k, _)| *k >= first)
             .map(|(k, m)| (k - first, m))
             .collect(),
+        // The stream reads the reply's lines and count itself.
+        ..Parsed::default()
     })
 }
 

@@ -180,6 +180,41 @@ fn heading(line: &str, words: &[&str]) -> Option<(usize, Option<usize>)> {
 }
 
 /// Checks a reply against a protocol. `stop_reason` is the API's reason
+/// An item being read: its number, the count it gives (`n/N`), and its
+/// fields so far.
+type Open = (usize, Option<usize>, Vec<Option<String>>);
+
+/// The item read, or `None` when a field is missing or the item may be
+/// cut (`whole`: it did not end the reply, or the reply ended cleanly).
+fn close_item((n, of, fields): Open, whole: bool, location: usize) -> Option<Item> {
+    if !whole || !fields.iter().all(Option::is_some) {
+        return None;
+    }
+    let fields: Vec<String> = fields.into_iter().map(Option::unwrap_or_default).collect();
+    let location = fields.get(location).cloned().unwrap_or_default();
+    Some(Item {
+        n,
+        of,
+        fields,
+        location,
+    })
+}
+
+/// The field a line gives a value to, in any of the label sets (the
+/// protocol's, English, Japanese); `keep`: the value may be trusted.
+fn set_field(line: &str, field_sets: &[&Vec<String>], fields: &mut [Option<String>], keep: bool) {
+    for set in field_sets {
+        if let Some(k) = (0..set.len().min(fields.len()))
+            .find(|&k| label_value(line, &[set[k].as_str()]).is_some())
+        {
+            if keep {
+                fields[k] = label_value(line, &[set[k].as_str()]).map(str::to_owned);
+            }
+            return;
+        }
+    }
+}
+
 /// for stopping, when known.
 pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> OutputCheck {
     if text.trim_start().starts_with(['{', '[']) {
@@ -195,31 +230,18 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
     let mut total = None;
     let mut order = None;
     let mut items: Vec<Item> = vec![];
-    let mut cur: Option<(usize, Option<usize>, Vec<Option<String>>)> = None;
+    let mut cur: Option<Open> = None;
     let mut dropped = false;
     let ends_clean = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
-    let finish = |cur: Option<(usize, Option<usize>, Vec<Option<String>>)>,
-                  last: bool,
-                  items: &mut Vec<Item>,
-                  dropped: &mut bool| {
-        if let Some((n, of, fields)) = cur {
-            let complete = fields.iter().all(Option::is_some) && (!last || ends_clean);
-            if complete {
-                let fields: Vec<String> =
-                    fields.into_iter().map(Option::unwrap_or_default).collect();
-                let location = fields.get(p.location).cloned().unwrap_or_default();
-                items.push(Item {
-                    n,
-                    of,
-                    fields,
-                    location,
-                });
-            } else {
-                *dropped = true;
-            }
-        }
-    };
+    let finish =
+        |cur: Option<Open>, last: bool, items: &mut Vec<Item>, dropped: &mut bool| match cur
+            .map(|c| close_item(c, !last || ends_clean, p.location))
+        {
+            Some(Some(item)) => items.push(item),
+            Some(None) => *dropped = true,
+            None => {}
+        };
     for (i, line) in lines.iter().enumerate() {
         // The last line of a reply that does not end in a newline may be
         // cut mid-value ("Total: 1" of "Total: 12"): it declares nothing.
@@ -241,18 +263,9 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
             continue;
         }
         if let Some((_, _, fields)) = cur.as_mut() {
-            for set in field_sets {
-                if let Some(k) = (0..set.len().min(fields.len()))
-                    .find(|&k| label_value(line, &[set[k].as_str()]).is_some())
-                {
-                    let last_line = i + 1 == lines.len();
-                    // A value on the last line of a cut reply may itself be cut.
-                    if !last_line || ends_clean {
-                        fields[k] = label_value(line, &[set[k].as_str()]).map(str::to_owned);
-                    }
-                    break;
-                }
-            }
+            // A value on the last line of a cut reply may itself be cut.
+            let keep = i + 1 != lines.len() || ends_clean;
+            set_field(line, &field_sets, fields, keep);
         }
     }
     finish(cur.take(), true, &mut items, &mut dropped);
@@ -372,7 +385,7 @@ fn scrape_total(text: &str) -> Option<usize> {
 
 /// Complete `{...}` objects inside the first array of a cut JSON text.
 fn complete_objects(text: &str) -> Vec<serde_json::Value> {
-    use crate::formats::json_edits::extent;
+    use crate::reply::json_edits::extent;
     let b = text.as_bytes();
     let Some(arr) = text.find('[') else {
         return vec![];

@@ -70,9 +70,9 @@ impl<'a> Text<'a> {
         self.src
     }
 
-    /// The CRC-32 of the whole text ([`crate::tags::file_crc`]), cached.
+    /// The CRC-32 of the whole text ([`crate::apply::text::file_crc`]), cached.
     pub fn crc(&self) -> u32 {
-        *self.crc.get_or_init(|| crate::tags::file_crc(self.src))
+        *self.crc.get_or_init(|| file_crc(self.src))
     }
     pub fn has_bom(&self) -> bool {
         self.bom
@@ -372,6 +372,24 @@ pub fn utf16_to_byte(s: &str, u16off: usize) -> usize {
         units += c.len_utf16();
     }
     s.len()
+}
+
+/// CRC-32 of a whole text (the `file-crc` check of the `lines` format).
+pub fn file_crc(text: &str) -> u32 {
+    crc32fast::hash(text.as_bytes())
+}
+
+/// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
+pub fn parse_crc(s: &str) -> Option<u32> {
+    let h = s.trim();
+    let h = h
+        .strip_prefix("0x")
+        .or_else(|| h.strip_prefix("0X"))
+        .unwrap_or(h);
+    if h.is_empty() || h.len() > 8 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(h, 16).ok()
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! characters stay the same), and hashing the 1-based line number too (the
 //! CRC then covers `N:` followed by the line). `O(len)` a line.
 
-use crate::text::{LineEnds, LineSpan};
+use crate::apply::text::{LineEnds, LineSpan};
 use serde::{Deserialize, Serialize};
 
 /// How tags are computed.
@@ -351,7 +351,7 @@ fn append(out: &mut Vec<u8>, src: &[u8], s: usize, e: usize) {
 
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
 /// Linear in the text; one allocation for the output. Lines are split as
-/// [`crate::text::Text`] does (a leading BOM is not content, `\r\n` and
+/// [`crate::apply::text::Text`] does (a leading BOM is not content, `\r\n` and
 /// `\n` end a line, a lone `\r` does not) but on the fly, without a span
 /// list; the line number is a decimal counter, not formatted anew a line.
 pub fn view(text: &str, opt: TagOptions) -> String {
@@ -401,11 +401,6 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,
     // so the view needs no `unsafe`.
     String::from_utf8(out).expect("whole lines of a str and ASCII")
-}
-
-/// CRC-32 of a whole text (the `file-crc` check of the `lines` format).
-pub fn file_crc(text: &str) -> u32 {
-    crc32fast::hash(text.as_bytes())
 }
 
 #[cfg(test)]
@@ -459,7 +454,7 @@ mod tests {
         }
 
         pub fn view(text: &str, opt: TagOptions) -> String {
-            let t = crate::text::Text::new(text);
+            let t = crate::apply::text::Text::new(text);
             let mut out = String::new();
             for i in 0..t.len() {
                 let line = t.line(i);

@@ -1,5 +1,5 @@
 //! `hashline`: edits by line number and tag against the tagged view
-//! (`N:TAG content`, see [`crate::tags`]).
+//! (`N:TAG content`, see [`crate::formats::hashline::tags`]).
 //!
 //! Edits are JSON objects, one, an array, or one per line, fenced or bare,
 //! with prose around them ([`super::json_edits`]):
@@ -31,12 +31,15 @@
 //!
 //! Parsing is one pass over the output; rendering is one line diff.
 
-use super::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::changes;
+use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
+use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+pub mod tags;
+
+use crate::apply::diff::changes;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::tags::{tag, TagOptions};
-use crate::text::Text;
+use crate::formats::hashline::tags::{tag, TagOptions};
 use serde_json::{Map, Value};
 
 pub struct Hashline;
@@ -249,9 +252,79 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
     })
 }
 
+/// Whether a JSON object names lines by tag: a `tag`, or a `lines` list of
+/// `N:TAG` entries (several, or a tag that is not all digits: a single
+/// `N:M` of digits is the `lines` format's range).
+pub fn names_tags(m: &Map<String, Value>) -> bool {
+    m.contains_key("tag") || m.get("lines").is_some_and(tagged_lines)
+}
+
+fn tagged_lines(v: &Value) -> bool {
+    let items: Vec<&str> = match v {
+        Value::String(s) => s
+            .split(['\n', ','])
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .collect(),
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => return false,
+    };
+    let entries: Vec<(&str, &str)> = items.iter().filter_map(|x| x.split_once(':')).collect();
+    !entries.is_empty()
+        && entries
+            .iter()
+            .all(|(n, _)| n.trim().parse::<usize>().is_ok())
+        && (entries.len() > 1
+            || entries
+                .iter()
+                .any(|(_, t)| !t.trim().bytes().all(|b| b.is_ascii_digit())))
+}
+
 impl Format for Hashline {
-    fn name(&self) -> &'static str {
-        "hashline"
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"tag\"", "\"line"]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        (names_tags(m) && !super::tool_call::is_call(m))
+            .then_some((0.95, "JSON edits naming lines by `N:TAG`"))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        (text.contains("\"tag\"") && !text.contains("\"command\""))
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
+    /// A JSON edit's span starts at its own `{` (the objects of an array
+    /// are read one by one).
+    fn tail_context(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn whole_mid_line(&self) -> bool {
+        true
+    }
+
+    /// A JSON edit is parsed only once its object is closed.
+    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+        last.ends_with('}') || last.ends_with(']') || fence
+    }
+
+    fn view_note(&self) -> &'static str {
+        "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        let t = tag("    print(\"Hello, \" + name)", 2, TagOptions::default());
+        prompt::Prompt {
+            instructions: format!("The file is shown as `LINE:TAG content`. Edit by line and tag, never by retyping old text: JSON objects, one per line: {{\"op\": \"replace\", \"line\": N, \"tag\": \"TAG\", \"new\": \"...\"}}, a range {{\"op\": \"replace\", \"lines\": \"N:TAG\\nN+1:TAG\", \"new\": \"...\"}}, {{\"op\": \"insert_after\", \"line\": N, \"tag\": \"TAG\", \"new\": \"...\"}}, {{\"op\": \"delete\", \"line\": N, \"tag\": \"TAG\"}}. Line numbers and tags always refer to the view you were shown. {COUNT}"),
+            example_view: format!("{EXAMPLE_PATH}\n{}", tags::view(EXAMPLE_BEFORE, TagOptions::default())),
+            example_reply: format!("EDITS: 1\n{{\"op\": \"replace\", \"path\": \"app.py\", \"line\": 2, \"tag\": \"{t}\", \"new\": \"    print(f\\\"Hello, {{name}}!\\\")\"}}\n"),
+        }
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Hashline
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {

@@ -1,5 +1,5 @@
 //! `lines`: edits by plain line numbers and ranges, checked against what
-//! the model was shown (see [`crate::seen`] for the views and the check).
+//! the model was shown (see [`crate::formats::lines::seen`] for the views and the check).
 //!
 //! Text form: a header line, the new lines, and `@@ end` after the last
 //! block (or the end of the fence the blocks are in):
@@ -47,20 +47,23 @@
 //!
 //! Parsing is one pass over the output; rendering is one line diff.
 
-mod syntax;
+mod header;
+pub mod seen;
 
-use super::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 use super::{Format, ParseOptions};
-use crate::diff::changes;
+use crate::apply::diff::changes;
+use crate::apply::text::file_crc;
+use crate::apply::text::parse_crc;
+use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
-use crate::scan::{fence_closes, fence_open, out_lines, Fence};
-use crate::seen::parse_crc;
-use crate::tags::file_crc;
-use crate::text::Text;
+use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
+use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
+use crate::reply::sniff::{Reply, Sniff};
+pub use header::is_header;
+use header::{header, header_path, list, range, verb, view_header, Header, Kind};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-pub use syntax::is_header;
-use syntax::{header, header_path, list, range, verb, view_header, Header, Kind};
 
 pub struct Lines;
 
@@ -101,23 +104,98 @@ struct Open {
     fenced: bool,
 }
 
-fn parse_text(output: &str) -> Option<Parsed> {
-    let lines = out_lines(output);
+fn parse_text(output: &str, lines: &[OutLine]) -> Option<Parsed> {
     if !lines.iter().any(|l| header(l.text).is_some()) {
         return None;
     }
-    let mut parsed = Parsed::default();
-    // CRCs of copied view headers, by path (`None`: a view without one).
-    let mut crcs: BTreeMap<Option<String>, u32> = BTreeMap::new();
-    let mut path: Option<String> = None;
-    let mut fence: Option<Fence> = None;
-    let mut open: Option<Open> = None;
-    let close = |b: Open, parsed: &mut Parsed, crcs: &BTreeMap<Option<String>, u32>| {
+    let mut r = TextReader::default();
+    for l in lines {
+        match header(l.text) {
+            Some(h) => r.header(h, l.start, l.end),
+            None => r.line(l.text, l.end),
+        }
+    }
+    Some(r.finish(output.len()))
+}
+
+/// The text form read line by line: the block open, the path and CRCs the
+/// lines so far gave, and the fence around them.
+#[derive(Default)]
+struct TextReader<'a> {
+    parsed: Parsed,
+    /// CRCs of copied view headers, by path (`None`: a view without one).
+    crcs: BTreeMap<Option<String>, u32>,
+    path: Option<String>,
+    fence: Option<Fence<'a>>,
+    open: Option<Open>,
+}
+
+impl<'a> TextReader<'a> {
+    /// A block header (or `@@ end`) at `start..end`: the open block ends.
+    fn header(&mut self, h: Result<Header, String>, start: usize, end: usize) {
+        self.close();
+        let head = match h {
+            Ok(Header::End) => return,
+            Ok(Header::Block {
+                path,
+                kind,
+                first,
+                last,
+                crc,
+            }) => {
+                if path.is_some() {
+                    self.path = path;
+                }
+                Ok((kind, first, last, crc))
+            }
+            Err(e) => Err(e),
+        };
+        self.open = Some(Open {
+            path: self.path.clone(),
+            head,
+            start,
+            end,
+            new: vec![],
+            fenced: self.fence.is_some(),
+        });
+    }
+
+    /// Any other line, ending at `end`: a new line of the open block, a
+    /// fence, or a view header a model copied.
+    fn line(&mut self, text: &'a str, end: usize) {
+        if let Some(f) = &self.fence {
+            if fence_closes(text, f) {
+                self.fence = None;
+                self.close();
+                return;
+            }
+        }
+        if let Some(b) = self.open.as_mut() {
+            b.new.push(text.to_owned());
+            b.end = end;
+            return;
+        }
+        if self.fence.is_none() {
+            self.fence = fence_open(text);
+        }
+        if let Some((p, crc)) = view_header(text) {
+            if let Some(c) = crc {
+                self.crcs.insert(p.clone(), c);
+            }
+            if p.is_some() {
+                self.path = p;
+            }
+        }
+    }
+
+    /// The open block becomes an edit.
+    fn close(&mut self) {
+        let Some(b) = self.open.take() else { return };
         let op = b.head.and_then(|(kind, first, last, crc)| {
-            let crc = crc.or_else(|| crcs.get(&b.path).copied());
+            let crc = crc.or_else(|| self.crcs.get(&b.path).copied());
             op(kind, first, last, b.new, check_of(crc))
         });
-        parsed.edits.push(Edit {
+        self.parsed.edits.push(Edit {
             path: b.path,
             op: op.unwrap_or_else(|message| Op::Invalid {
                 code: Code::Malformed,
@@ -125,84 +203,29 @@ fn parse_text(output: &str) -> Option<Parsed> {
             }),
             span: b.start..b.end,
         });
-    };
-    for l in &lines {
-        if let Some(h) = header(l.text) {
-            if let Some(b) = open.take() {
-                close(b, &mut parsed, &crcs);
-            }
-            let head = match h {
-                Ok(Header::End) => continue,
-                Ok(Header::Block {
-                    path: p,
-                    kind,
-                    first,
-                    last,
-                    crc,
-                }) => {
-                    if p.is_some() {
-                        path = p;
-                    }
-                    Ok((kind, first, last, crc))
-                }
-                Err(e) => Err(e),
+    }
+
+    /// The edits; a block still open at the end of the output (`len`
+    /// bytes) is cut.
+    fn finish(mut self, len: usize) -> Parsed {
+        if let Some(b) = self.open.take() {
+            let why = if b.fenced {
+                "the fence around it is never closed"
+            } else {
+                "it has no `@@ end` after it"
             };
-            open = Some(Open {
-                path: path.clone(),
-                head,
-                start: l.start,
-                end: l.end,
-                new: vec![],
-                fenced: fence.is_some(),
+            self.parsed.truncated = true;
+            self.parsed.edits.push(Edit {
+                path: b.path,
+                op: Op::Invalid {
+                    code: Code::Truncated,
+                    message: format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`"),
+                },
+                span: b.start..len,
             });
-            continue;
         }
-        if let Some(f) = fence {
-            if fence_closes(l.text, &f) {
-                fence = None;
-                if let Some(b) = open.take() {
-                    close(b, &mut parsed, &crcs);
-                }
-                continue;
-            }
-        }
-        match open.as_mut() {
-            Some(b) => {
-                b.new.push(l.text.to_owned());
-                b.end = l.end;
-            }
-            None => {
-                if fence.is_none() {
-                    fence = fence_open(l.text);
-                }
-                if let Some((p, crc)) = view_header(l.text) {
-                    if let Some(c) = crc {
-                        crcs.insert(p.clone(), c);
-                    }
-                    if p.is_some() {
-                        path = p;
-                    }
-                }
-            }
-        }
+        self.parsed
     }
-    if let Some(b) = open {
-        let why = if b.fenced {
-            "the fence around it is never closed"
-        } else {
-            "it has no `@@ end` after it"
-        };
-        parsed.truncated = true;
-        parsed.edits.push(Edit {
-            path: b.path,
-            op: Op::Invalid {
-                code: Code::Truncated,
-                message: format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`"),
-            },
-            span: b.start..output.len(),
-        });
-    }
-    Some(parsed)
 }
 
 /// The `Op` of one JSON edit object.
@@ -287,12 +310,63 @@ fn parse_json(output: &str) -> Parsed {
 }
 
 impl Format for Lines {
-    fn name(&self) -> &'static str {
-        "lines"
+    /// A block header that is not a diff's hunk; JSON line ranges when the
+    /// reply has no header.
+    fn sniff(&self, reply: &Reply) -> Option<Sniff> {
+        let header = reply.first_line(|i, t| is_header(t) && !super::udiff::claims_line(reply, i));
+        match header {
+            Some(i) => Some(Sniff {
+                at: reply.lines[i].start,
+                confidence: 0.9,
+                reason: "has `@@ PATH N:M` line-range block headers".into(),
+            }),
+            None => reply.first_json(self.id()),
+        }
     }
 
-    fn parse(&self, output: &str, _opt: &ParseOptions) -> Parsed {
-        parse_text(output).unwrap_or_else(|| parse_json(output))
+    fn json_keys(&self) -> &'static [&'static str] {
+        &["\"line"]
+    }
+
+    fn json_claim(&self, m: &Map<String, Value>) -> Option<(f64, &'static str)> {
+        let has = |k: &str| m.contains_key(k);
+        let ranges = has("lines") || has("crc32") || (has("line") && (has("new") || has("op")));
+        let others = super::tool_call::is_call(m) || super::hashline::names_tags(m);
+        (ranges && !others).then_some((0.85, "JSON edits naming plain line numbers or ranges"))
+    }
+
+    fn cut_json_claim(&self, text: &str) -> Option<(f64, &'static str)> {
+        (!text.contains("\"command\"") && !text.contains("\"tag\""))
+            .then_some((0.6, "an unfinished JSON edit"))
+    }
+
+    fn closes(&self, last: &str, next: Option<&str>, fence: bool) -> bool {
+        last == "@@ end" || next == Some("@@ end") || fence
+    }
+
+    fn view_note(&self) -> &'static str {
+        "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
+    }
+
+    fn prompt(&self) -> prompt::Prompt {
+        let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
+        prompt::Prompt {
+            instructions: format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
+            example_view: crate::formats::lines::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
+            example_reply: format!("EDITS: 1\n@@ app.py 2:2 crc32={crc:08x}\n    print(f\"Hello, {{name}}!\")\n@@ end\n"),
+        }
+    }
+
+    fn id(&self) -> crate::formats::FormatName {
+        crate::formats::FormatName::Lines
+    }
+
+    fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
+        self.parse_lines(output, &out_lines(output), opt)
+    }
+
+    fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &ParseOptions) -> Parsed {
+        parse_text(output, lines).unwrap_or_else(|| parse_json(output))
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {
@@ -336,7 +410,7 @@ impl Format for Lines {
 }
 
 /// The JSON form of the changes `cs` (see [`Lines::render`]).
-fn render_json(path: &str, crc: &str, cs: &[crate::diff::Change], al: &[&str]) -> String {
+fn render_json(path: &str, crc: &str, cs: &[crate::apply::diff::Change], al: &[&str]) -> String {
     let objs: Vec<String> = cs
         .iter()
         .map(|c| {

@@ -24,7 +24,7 @@
 //! rolling hash over line hashes, so the worst case is `O(N + M·(C + W))`
 //! with `C` the candidate cap and `W` the hint window.
 
-use crate::fold::{fold, indent, indent_width, is_blank};
+use crate::apply::fold::{fold, indent, indent_width, is_blank};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::cell::OnceCell;

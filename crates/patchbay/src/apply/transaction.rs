@@ -11,16 +11,14 @@
 //! each edit costs one lookup (see `matcher`); overlaps are found with one
 //! sort, `O(E log E)`; the splice copies the file once, `O(N + new text)`.
 
+use crate::apply::feedback;
+use crate::apply::feedback::Words;
+use crate::apply::locate::{self, Rules, Spot, Target};
+use crate::apply::matcher::{FindOptions, Haystack, Level};
+use crate::apply::paths;
+use crate::apply::report::{FileReport, FileStatus, Report, Status};
+use crate::apply::text::{Text, Utf16Lines};
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
-use crate::elision::find_elision;
-use crate::feedback;
-use crate::fold::is_blank;
-use crate::locate;
-use crate::matcher::{FindOptions, Found, Haystack, Level, Miss};
-use crate::paths;
-use crate::report::{FileReport, FileStatus, Report, Status};
-use crate::scan::OutputLines;
-use crate::text::{Text, Utf16Lines};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a transaction behaves.
@@ -36,7 +34,7 @@ pub struct Options {
     pub max_level: Level,
     /// What the model was shown (the `lines` format's snapshot): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC).
-    pub seen: Option<crate::seen::SeenLines>,
+    pub seen: Option<crate::formats::lines::seen::SeenLines>,
     /// Codex's rule for files that exist: an added file (`*** Add File:`,
     /// a `create`) replaces it and a move may land on it. Off by default:
     /// a model that thinks a file is new has not seen what it would erase.
@@ -87,7 +85,7 @@ struct FileWork<'a> {
     /// The check of the caller's snapshot for this file, and what relocating
     /// its edits reads: built once, shared by the file's edits.
     seen: std::cell::OnceCell<Check>,
-    relocator: crate::seen::Relocator,
+    relocator: crate::formats::lines::seen::Relocator,
     /// UTF-16 line starts of the original, for early receipts' offsets.
     utf16: std::cell::OnceCell<Utf16Lines>,
 }
@@ -129,7 +127,6 @@ fn unclear_path(edit: &Edit, target: &str, mention: &str) -> Option<(Code, Strin
 /// is absent does not exist).
 pub fn run(
     format: &str,
-    output: &str,
     parsed: &Parsed,
     files: &BTreeMap<String, String>,
     opt: &Options,
@@ -143,22 +140,7 @@ pub fn run(
             feedback: feedback::no_edits(format),
         };
     }
-    let mut works = Works::default();
-    let output_lines = OutputLines::new(output);
-    let mentions: BTreeMap<usize, &str> = parsed
-        .mentions
-        .iter()
-        .map(|(i, m)| (*i, m.as_str()))
-        .collect();
-    for (i, edit) in parsed.edits.iter().enumerate() {
-        let idx = i + 1;
-        let out_lines = output_lines.range(&edit.span);
-        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
-        let w = works.get(path, bad.is_none(), files);
-        let r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
-        w.receipts.push(r);
-    }
-    let mut work = works.list;
+    let mut work = locate_all(format, parsed, files, opt);
     for w in &mut work {
         check_overlaps(w);
     }
@@ -167,54 +149,9 @@ pub fn run(
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
     // A reply that declared more edits (`EDITS: N`) than arrived complete
     // was cut between two edits, where no format can see the cut.
-    let declared = crate::counts::declared_edits(output);
-    let complete = parsed
-        .edits
-        .iter()
-        .filter(|e| {
-            !matches!(
-                e.op,
-                Op::Invalid {
-                    code: Code::Truncated,
-                    ..
-                }
-            )
-        })
-        .count();
-    let truncated = parsed.truncated || declared.is_some_and(|d| complete < d);
+    let complete = parsed.edits.iter().filter(|e| !is_cut(e)).count();
+    let truncated = parsed.truncated || parsed.declared.is_some_and(|d| complete < d);
     let apply = !truncated && (!any_failed || opt.partial);
-    let mut files_out = Vec::new();
-    for w in work {
-        let rename = w.rename_to.clone();
-        // Borrowed, not copied: only a move needs the original text.
-        let original = w.original;
-        let mut f = finish(w, apply, truncated);
-        if let Some(text) = original {
-            Utf16Lines::new(text).mark(&mut f.edits);
-        }
-        // A move: the old path is deleted, the new one created with the
-        // edited (or unchanged) text.
-        if let Some(to) =
-            rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
-        {
-            let content = f.content.take().or(original.map(str::to_owned));
-            f.status = FileStatus::Deleted;
-            files_out.push(f);
-            let status = if files.contains_key(&to) {
-                FileStatus::Applied
-            } else {
-                FileStatus::Created
-            };
-            files_out.push(FileReport {
-                path: to,
-                status,
-                edits: vec![],
-                content,
-            });
-            continue;
-        }
-        files_out.push(f);
-    }
     let status = if truncated {
         Status::Truncated
     } else if any_failed {
@@ -226,11 +163,11 @@ pub fn run(
         status,
         format: format.to_owned(),
         code: None,
-        files: files_out,
+        files: file_reports(work, apply, truncated, files),
         feedback: String::new(),
     };
     report.feedback = feedback::summary(&report, opt.partial);
-    if let Some(d) = declared.filter(|&d| d != complete) {
+    if let Some(d) = parsed.declared.filter(|&d| d != complete) {
         report.feedback.push_str(&format!(
             "\nThe reply declared {d} edits (EDITS: {d}); {complete} arrived complete."
         ));
@@ -238,10 +175,80 @@ pub fn run(
     report
 }
 
-/// Another format's marker in a whole-file text (see
-/// [`crate::formats::foreign_marker`]).
-fn foreign(w: &FileWork, text: &[String]) -> Option<(usize, &'static str)> {
-    crate::formats::foreign_marker(&w.path, text, w.original.unwrap_or(""))
+/// Every edit located against its file's original, each with its receipt:
+/// the work of each file, in the order files first occur.
+fn locate_all<'a>(
+    format: &str,
+    parsed: &Parsed,
+    files: &'a BTreeMap<String, String>,
+    opt: &Options,
+) -> Vec<FileWork<'a>> {
+    let mut works = Works::default();
+    let mentions: BTreeMap<usize, &str> = parsed
+        .mentions
+        .iter()
+        .map(|(i, m)| (*i, m.as_str()))
+        .collect();
+    for (i, edit) in parsed.edits.iter().enumerate() {
+        let out_lines = parsed.lines.get(i).copied();
+        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
+        let w = works.get(path, bad.is_none(), files);
+        let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, format);
+        w.receipts.push(r);
+    }
+    works.list
+}
+
+/// An edit the reply's end cut off.
+fn is_cut(e: &Edit) -> bool {
+    matches!(
+        e.op,
+        Op::Invalid {
+            code: Code::Truncated,
+            ..
+        }
+    )
+}
+
+/// Each file's report, its edits applied or held back; a move reports the
+/// old path deleted and the new one created with the edited (or
+/// unchanged) text.
+fn file_reports(
+    work: Vec<FileWork>,
+    apply: bool,
+    truncated: bool,
+    files: &BTreeMap<String, String>,
+) -> Vec<FileReport> {
+    let mut out = Vec::new();
+    for w in work {
+        let rename = w.rename_to.clone();
+        // Borrowed, not copied: only a move needs the original text.
+        let original = w.original;
+        let mut f = finish(w, apply, truncated);
+        if let Some(text) = original {
+            Utf16Lines::new(text).mark(&mut f.edits);
+        }
+        let Some(to) = rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
+        else {
+            out.push(f);
+            continue;
+        };
+        let content = f.content.take().or(original.map(str::to_owned));
+        f.status = FileStatus::Deleted;
+        out.push(f);
+        let status = if files.contains_key(&to) {
+            FileStatus::Applied
+        } else {
+            FileStatus::Created
+        };
+        out.push(FileReport {
+            path: to,
+            status,
+            edits: vec![],
+            content,
+        });
+    }
+    out
 }
 
 /// The path an edit targets, and why it cannot be used when it cannot;
@@ -364,14 +371,8 @@ pub fn run_alone<'a>(
         w.planned.clear();
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
-        let mut r = receipt(w, edit, idx, out_lines, bad, opt, files, format);
-        let cut = matches!(
-            edit.op,
-            Op::Invalid {
-                code: Code::Truncated,
-                ..
-            }
-        );
+        let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
+        let cut = is_cut(edit);
         // One edit: only a declared count it falls short of holds it back.
         let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
@@ -404,7 +405,7 @@ fn receipt(
     w: &mut FileWork,
     edit: &Edit,
     idx: usize,
-    out_lines: [usize; 2],
+    out_lines: Option<[usize; 2]>,
     bad: Option<(Code, String)>,
     opt: &Options,
     files: &BTreeMap<String, String>,
@@ -417,13 +418,21 @@ fn receipt(
         strategy: None,
         lines: None,
         message: None,
-        output_lines: Some(out_lines),
+        output_lines: out_lines,
         from: None,
         to: None,
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),
-        None => locate(w, edit, idx, &mut r, opt, files, feedback::words(format)),
+        None => locate(
+            w,
+            edit,
+            idx,
+            &mut r,
+            opt,
+            files,
+            crate::formats::words(format),
+        ),
     }
     r
 }
@@ -434,44 +443,38 @@ fn fail(r: &mut Receipt, code: Code, msg: String) {
     r.message = Some(msg);
 }
 
-/// An edit placed, or why it could not be: the shape of every arm of
-/// [`locate`] that plans a change.
-type Placed = Result<Planned, (Code, String)>;
-
 impl Planned {
-    /// Original lines `start..end` become `new`.
-    fn new(idx: usize, start: usize, end: usize, new: Vec<String>) -> Planned {
+    fn new(idx: usize, spot: Spot) -> Planned {
         Planned {
             idx,
-            start,
-            end,
-            new,
-            exclusive: false,
-            delete: false,
-        }
-    }
-
-    /// A change of the whole file: nothing else may touch it.
-    fn exclusive(self) -> Planned {
-        Planned {
-            exclusive: true,
-            ..self
+            start: spot.start,
+            end: spot.end,
+            new: spot.new,
+            exclusive: spot.exclusive,
+            delete: spot.delete,
         }
     }
 }
 
-/// The lookup options every block search of this transaction starts from.
-fn find_options(opt: &Options, hint: Option<usize>) -> FindOptions {
-    FindOptions {
-        hint,
-        window: opt.window,
-        max_level: opt.max_level,
-        min_start: 0,
-        max_start: usize::MAX,
+impl<'a> FileWork<'a> {
+    /// The file as locate reads it.
+    fn target<'t>(&'t self, opt: &'t Options) -> Target<'t, 'a> {
+        Target {
+            path: &self.path,
+            original: self.original,
+            text: &self.text,
+            hay: &self.hay,
+            relocator: &self.relocator,
+            snapshot: opt.seen.as_ref(),
+            seen: &self.seen,
+            not_found: self.not_found,
+            planned: !self.planned.is_empty(),
+            exclusive: self.planned.iter().any(|p| p.exclusive),
+        }
     }
 }
 
-/// Locates one edit against the original text of its file.
+/// Locates one edit against the original text of its file and plans it.
 fn locate(
     w: &mut FileWork,
     edit: &Edit,
@@ -479,174 +482,35 @@ fn locate(
     r: &mut Receipt,
     opt: &Options,
     files: &BTreeMap<String, String>,
-    words: &feedback::Words,
+    words: &Words,
 ) {
-    let placed = match &edit.op {
-        Op::Invalid { code, message } => return fail(r, *code, message.clone()),
-        Op::OneOf(readings) => return choose_reading(w, edit, readings, idx, r, opt, files, words),
+    match &edit.op {
         Op::Rename { to } => return rename(w, to, r, opt, files),
         Op::View { range } => return view(w, *range, idx, r),
-        Op::Replace {
-            old,
-            new,
-            hint,
-            anchors,
-            at_end,
-        } => {
-            let block = Block {
-                old,
-                new,
-                hint: *hint,
-                anchors,
-                at_end: *at_end,
-            };
-            place_block(w, &block, idx, r, opt, words)
-        }
-        Op::Lines {
-            start,
-            end,
-            new,
-            check,
-        } => place_lines(w, (*start, *end), new, check, idx, r, opt),
-        Op::StrReplace { old, new, hint } => place_substring(w, (old, new), *hint, idx, r, opt),
-        whole => place_whole(w, whole, idx, opt),
+        _ => {}
+    }
+    let rules = Rules {
+        window: opt.window,
+        max_level: opt.max_level,
+        overwrite: opt.overwrite,
+        words,
     };
-    match placed {
-        Ok(planned) => {
+    match locate::locate(&w.target(opt), &edit.op, rules) {
+        Ok(spot) => {
             r.status = EditStatus::Applied;
-            r.lines = Some([planned.start + 1, planned.end]);
-            w.planned.push(planned);
+            r.strategy = spot.level;
+            r.message = spot.note.clone();
+            r.lines = Some([spot.start + 1, spot.end]);
+            w.planned.push(Planned::new(idx, spot));
         }
-        Err((code, msg)) => fail(r, code, msg),
-    }
-}
-
-/// Alternative readings: the file picks one, which is then located like
-/// any other edit (see `readings`).
-#[allow(clippy::too_many_arguments)]
-fn choose_reading(
-    w: &mut FileWork,
-    edit: &Edit,
-    readings: &[crate::readings::Reading],
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-    files: &BTreeMap<String, String>,
-    words: &feedback::Words,
-) {
-    let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
-    match crate::readings::choose_in(hay, readings, find_options(opt, None)) {
-        crate::readings::Choice::One(k) => match readings.get(k) {
-            Some(reading) => {
-                let one = Edit {
-                    op: reading.op.clone(),
-                    ..edit.clone()
-                };
-                let capped = Options {
-                    max_level: opt.max_level.min(reading.max_level),
-                    ..opt.clone()
-                };
-                locate(w, &one, idx, r, &capped, files, words)
+        Err(refusal) => {
+            w.not_found += usize::from(refusal.searched);
+            if refusal.level.is_some() {
+                r.strategy = refusal.level;
             }
-            None => fail(r, Code::Malformed, "the edit has no readings".into()),
-        },
-        crate::readings::Choice::Conflict(places) => fail(
-            r,
-            Code::Ambiguous,
-            crate::readings::conflict_message(words, &w.path, &places),
-        ),
-    }
-}
-
-/// Edits of the whole file: delete, create, write, create-or-append.
-fn place_whole(w: &FileWork, op: &Op, idx: usize, opt: &Options) -> Placed {
-    let n = w.text.len();
-    let creating = w.original.is_none();
-    let plan = |start, end, new: &[String]| Planned::new(idx, start, end, new.to_vec());
-    match op {
-        Op::Delete if creating => Err((
-            Code::FileMissing,
-            format!("cannot delete {}: it does not exist", w.path),
-        )),
-        Op::Delete => Ok(Planned {
-            delete: true,
-            ..plan(0, n, &[]).exclusive()
-        }),
-        Op::Create { text: t } | Op::Write { text: t } if foreign(w, t).is_some() => {
-            let (k, format) = foreign(w, t).expect("checked");
-            let msg = feedback::foreign_marker(&w.path, k, &t[k], format);
-            Err((Code::Malformed, msg))
+            fail(r, refusal.code, refusal.message);
         }
-        Op::Create { text: t } if !creating && opt.overwrite && w.planned.is_empty() => {
-            Ok(plan(0, n, t).exclusive())
-        }
-        Op::Create { .. } if !creating || w.planned.iter().any(|p| p.exclusive) => Err((
-            Code::FileExists,
-            format!(
-                "cannot create {}: it already exists; edit it instead",
-                w.path
-            ),
-        )),
-        Op::Create { text: t } => Ok(plan(0, 0, t).exclusive()),
-        Op::Write { text: t } => match find_elision(t, &w.text.lines()) {
-            Some(k) => Err((Code::Elided, feedback::elided(&w.path, k, &t[k]))),
-            None => Ok(plan(0, n, t).exclusive()),
-        },
-        Op::CreateOrAppend { text: t } => Ok(plan(n, n, t)),
-        other => Err((
-            Code::Malformed,
-            format!("internal: {other:?} is not a whole-file edit"),
-        )),
     }
-}
-
-/// Line-addressed edits, with their checks.
-fn place_lines(
-    w: &FileWork,
-    (start, end): (usize, usize),
-    new: &[String],
-    check: &Check,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-) -> Placed {
-    if w.original.is_none() {
-        return Err((Code::FileMissing, format!("{} does not exist", w.path)));
-    }
-    // Plain numbers are held to the caller's snapshot of the view, looked
-    // up once per file (it lists every line shown).
-    let held = match (check, &opt.seen) {
-        (Check::Snapshot, Some(seen)) => w.seen.get_or_init(|| seen.check_for(&w.path)),
-        _ => check,
-    };
-    let s = locate::lines(&w.text, &w.path, start, end, new, held, &w.relocator)?;
-    r.message = s.note;
-    Ok(Planned::new(idx, s.start, s.end, s.new))
-}
-
-/// A substring replacement (`str_replace`).
-fn place_substring(
-    w: &mut FileWork,
-    old_new: (&str, &str),
-    hint: Option<usize>,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-) -> Placed {
-    if w.original.is_none() {
-        let msg = format!("{} does not exist; create it first", w.path);
-        return Err((Code::FileMissing, msg));
-    }
-    let fo = find_options(opt, hint);
-    let detailed = w.not_found < feedback::DETAILED;
-    let found = locate::str_replace(&w.text, &w.hay, &w.path, old_new, hint, fo, detailed);
-    if matches!(found, Err((Code::NotFound, _))) {
-        w.not_found += 1;
-    }
-    let s = found?;
-    r.strategy = s.level;
-    r.message = s.note;
-    Ok(Planned::new(idx, s.start, s.end, s.new))
 }
 
 /// A move: recorded, carried out after the file's other edits.
@@ -685,182 +549,6 @@ fn view(w: &mut FileWork, range: Option<(usize, Option<usize>)>, idx: usize, r: 
         Err((code, msg)) => return fail(r, code, msg),
     }
     w.views.push(idx);
-}
-
-/// A block of old lines to replace (`Op::Replace`, borrowed).
-struct Block<'e> {
-    old: &'e [String],
-    new: &'e [String],
-    hint: Option<usize>,
-    anchors: &'e [String],
-    at_end: bool,
-}
-
-/// A block located by the matcher ladder, narrowed by its anchors.
-fn place_block(
-    w: &mut FileWork,
-    b: &Block,
-    idx: usize,
-    r: &mut Receipt,
-    opt: &Options,
-    words: &feedback::Words,
-) -> Placed {
-    if w.original.is_none() {
-        let msg = format!("{} does not exist; to create it, {}", w.path, words.create);
-        return Err((Code::FileMissing, msg));
-    }
-    let hay = w.hay.get_or_init(|| Haystack::new(w.text.lines()));
-    if let Some(k) = find_elision(b.new, hay.lines()) {
-        return Err((Code::Elided, feedback::elided(&w.path, k, &b.new[k])));
-    }
-    let fo = find_options(opt, b.hint);
-    let regions = locate::block_regions(hay, b.anchors, b.at_end, b.old.len(), fo)
-        .map_err(|miss| (miss.code(), miss.message(&w.path)))?;
-    // No old lines: an insertion at the end, or right after the anchor.
-    if b.old.is_empty() && (b.at_end || !b.anchors.is_empty()) {
-        if regions.len() > 1 {
-            let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
-            return Err((Code::Ambiguous, format!("the anchors occur at several places of {} (after lines {}) and the chunk has no context lines to tell them apart; use a more specific anchor", w.path, at.join(", "))));
-        }
-        let at = if b.at_end { w.text.len() } else { regions[0].0 };
-        return Ok(Planned::new(idx, at, at, b.new.to_vec()));
-    }
-    match locate::find_in_regions(hay, b.old, &regions, fo) {
-        Ok(found) if b.at_end && !hay.lines()[found.end..].iter().all(|l| is_blank(l)) => Err((
-            Code::NotFound,
-            format!("the lines before `*** End of File` are not the last lines of {}; they occur at lines {}-{}", w.path, found.start + 1, found.end),
-        )),
-        Ok(found) => {
-            r.strategy = Some(found.level);
-            r.message = found_note(&found, b.hint);
-            let new = replacement(b.old, b.new, &found, hay.lines());
-            Ok(Planned::new(idx, found.start, found.end, new))
-        }
-        Err(miss) => {
-            if let Miss::Ambiguous { level, .. } = miss {
-                r.strategy = Some(level);
-            }
-            Err(block_missed(w, b, &miss, &regions, fo, words))
-        }
-    }
-}
-
-/// What the receipt of a located block says: the tolerance that found it,
-/// and a stated line that was off (a diff header; `git apply` reports it
-/// too).
-fn found_note(found: &Found, hint: Option<usize>) -> Option<String> {
-    let mut msg =
-        (found.level != Level::Exact || found.by_hint).then(|| feedback::tolerated(found));
-    if let Some(h) = hint.filter(|&h| h != found.start) {
-        let d = found.start as isize - h as isize;
-        let note = format!(
-            "found at line {}; the stated line was {} (offset {d:+})",
-            found.start + 1,
-            h + 1
-        );
-        msg = Some(match msg {
-            Some(m) => format!("{m}; {note}"),
-            None => note,
-        });
-    }
-    msg
-}
-
-/// Why a block was not placed: already applied, not found (with the
-/// closest region for the first failures of a file), ambiguous, or empty.
-fn block_missed(
-    w: &mut FileWork,
-    b: &Block,
-    miss: &Miss,
-    regions: &[(usize, usize)],
-    fo: FindOptions,
-    words: &feedback::Words,
-) -> (Code, String) {
-    let hay = w.hay.get().expect("built by place_block");
-    match miss {
-        Miss::NotFound => {
-            let at_most_ws = FindOptions {
-                max_level: Level::TrailingWs,
-                ..fo
-            };
-            let already = !b.new.iter().all(|l| is_blank(l))
-                && b.new != b.old
-                && hay.find(b.new, at_most_ws).is_ok();
-            if already {
-                return (
-                    Code::AlreadyApplied,
-                    feedback::already_applied(words, &w.path),
-                );
-            }
-            w.not_found += 1;
-            let mut msg = if w.not_found <= feedback::DETAILED {
-                feedback::not_found(words, &w.path, hay.lines(), b.old)
-            } else {
-                feedback::not_found_brief(words, &w.path, b.old.len())
-            };
-            if b.at_end {
-                msg.push_str(
-                    "\nThe block is marked `*** End of File`: it must end at the file's last line.",
-                );
-            }
-            (Code::NotFound, msg)
-        }
-        Miss::Ambiguous {
-            level,
-            candidates,
-            len,
-        } => {
-            let mut msg =
-                feedback::ambiguous(words, &w.path, hay.lines(), candidates, *len, *level);
-            if regions.len() > 1 {
-                let at: Vec<String> = regions.iter().map(|r| r.0.to_string()).collect();
-                msg.push_str(&format!("\nThe anchor occurs at several places (lines {}) and the lines follow more than one; an outer anchor (such as `@@ class B:`) says which.", at.join(", ")));
-            }
-            (Code::Ambiguous, msg)
-        }
-        Miss::Empty => (
-            Code::Malformed,
-            format!(
-                "{} has only blank lines; quote the lines to replace",
-                words.old
-            ),
-        ),
-    }
-}
-
-/// The replacement lines, minus the blank lines the matcher trimmed from the
-/// block, re-indented by the offset it found. Lines the edit leaves as they
-/// were (equal in its old and new text) are written as the file has them:
-/// a tolerance the matcher granted the old text (trailing spaces, look-alike
-/// quotes, other indentation) must not be copied into the file through the
-/// unchanged lines of a diff hunk or a SEARCH block. Public so that tools
-/// which rebuild an edit (the udiff repair) write exactly what would be
-/// applied. `file` is the whole file the match was found in.
-pub fn replacement(old: &[String], new: &[String], f: &Found, file: &[&str]) -> Vec<String> {
-    let mut lo = 0;
-    let mut hi = new.len();
-    while lo < f.trimmed.0 && lo < hi && is_blank(&new[lo]) {
-        lo += 1;
-    }
-    let mut cut = 0;
-    while cut < f.trimmed.1 && hi > lo && is_blank(&new[hi - 1]) {
-        hi -= 1;
-        cut += 1;
-    }
-    let mut out = f.shift.apply(&new[lo..hi]);
-    if f.level == Level::Exact {
-        return out; // the unchanged lines are the file's already
-    }
-    // The matched region holds old[trimmed.0 .. len - trimmed.1], line for line.
-    let (a, b) = (f.trimmed.0, old.len().saturating_sub(f.trimmed.1));
-    for (i, j) in crate::diff::equal_pairs(old, &new[lo..hi]) {
-        if (a..b).contains(&i) {
-            if let Some(line) = file.get(f.start + i - a) {
-                out[j] = (*line).to_owned();
-            }
-        }
-    }
-    out
 }
 
 /// Fails every located edit that overlaps an earlier-sorted one.
@@ -1040,7 +728,7 @@ fn terminators<'a>(text: &Text<'a>, p: &Planned, fallback: &'a str) -> Vec<&'a s
     let new: Vec<&str> = p.new.iter().map(String::as_str).collect();
     let mut out = Vec::with_capacity(new.len());
     let (mut i, mut j) = (0, 0);
-    for c in crate::diff::changes_linear(&old, &new) {
+    for c in crate::apply::diff::changes_linear(&old, &new) {
         out.extend((i..c.old.start).map(|k| eol_of(p.start + k)));
         out.extend((0..c.new.len()).map(|k| match c.old.len() {
             0 => beside(p.start + c.old.start),

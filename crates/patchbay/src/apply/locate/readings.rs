@@ -28,19 +28,11 @@
 //! never had it.
 //!
 //! Only [`Op::Replace`] readings are compared; other ops are never offered
-//! as readings. Cost: one matcher lookup per reading (see [`crate::matcher`]).
+//! as readings. Cost: one matcher lookup per reading (see [`crate::apply::matcher`]).
 
-use crate::edit::Op;
-use crate::feedback::Words;
-use crate::matcher::{FindOptions, Haystack, Level, Miss};
-
-/// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
-/// matcher level it may be found at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reading {
-    pub op: Op,
-    pub max_level: Level,
-}
+use crate::apply::feedback::Words;
+use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
+use crate::edit::{Op, Reading};
 
 /// The outcome of [`choose`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,10 +75,11 @@ pub fn choose_in(hay: &Haystack, readings: &[Reading], fo: FindOptions) -> Choic
         // Anchors (`@@ def f():` lines) narrow the search as the
         // transaction narrows it; a reading whose anchor is missing or
         // too frequent is not found here (the transaction reports why).
-        let Ok(regions) = crate::locate::block_regions(hay, anchors, *at_end, old.len(), at) else {
+        let Ok(regions) = crate::apply::locate::block_regions(hay, anchors, *at_end, old.len(), at)
+        else {
             continue 'reading;
         };
-        match crate::locate::find_in_regions(hay, old, &regions, at) {
+        match crate::apply::locate::find_in_regions(hay, old, &regions, at) {
             Ok(f) => hits.push((f.level, i, vec![(f.start, f.end)])),
             Err(Miss::Ambiguous {
                 level,
@@ -177,7 +170,7 @@ mod tests {
             Choice::Conflict(vec![(0, 2), (3, 5)])
         );
         let m = conflict_message(
-            crate::feedback::words("search-replace"),
+            &crate::formats::search_replace::WORDS,
             "f",
             &[(0, 2), (3, 5)],
         );

@@ -9,10 +9,10 @@
 //! extra context that tells them apart. Similarity only ever feeds these
 //! texts; it never chooses where to apply.
 
+use crate::apply::fold::{is_blank, visible_ws};
+use crate::apply::matcher::{Found, Level, Shift};
+use crate::apply::report::{Report, Status};
 use crate::edit::{Code, EditStatus};
-use crate::fold::{is_blank, visible_ws};
-use crate::matcher::{Found, Level, Shift};
-use crate::report::{Report, Status};
 use std::collections::HashMap;
 
 /// How a format names the parts of an edit, so that a message speaks the
@@ -28,52 +28,8 @@ pub struct Words {
     /// How to create a file instead.
     pub create: &'static str,
     /// Why an edit could be read in several ways, and how to write it so
-    /// that it cannot (for `crate::readings::conflict_message`).
+    /// that it cannot (for `crate::apply::locate::readings::conflict_message`).
     pub readings: &'static str,
-}
-
-pub const SEARCH_WORDS: Words = Words {
-    old: "the SEARCH text",
-    short: "SEARCH",
-    new: "the REPLACE text",
-    create: "write a block with an empty SEARCH section",
-    readings: "its text holds a `=======` line, so where SEARCH ends is unclear. Write the block with markers one character longer than any in its text (`<<<<<<<< SEARCH`, `========`, `>>>>>>>> REPLACE`)",
-};
-
-/// The words of `str_replace` tool calls.
-pub const fn words_of_tool_call() -> &'static Words {
-    const TOOL: Words = Words {
-        old: "old_str",
-        short: "old_str",
-        new: "new_str",
-        create: "use the `create` command",
-        readings: "quote old_str exactly as the file has it",
-    };
-    &TOOL
-}
-
-/// The words of a format (by contract name; SEARCH/REPLACE's otherwise).
-pub fn words(format: &str) -> &'static Words {
-    const UDIFF: Words = Words {
-        old: "the hunk's unchanged and removed lines",
-        short: "hunk",
-        new: "the hunk's result",
-        create: "write a diff from `--- /dev/null`",
-        readings: "some lines lost their markers. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
-    };
-    const PATCH: Words = Words {
-        old: "the chunk's context and `-` lines",
-        short: "chunk",
-        new: "the chunk's result",
-        create: "use `*** Add File:`",
-        readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
-    };
-    match format {
-        "udiff" => &UDIFF,
-        "apply-patch" => &PATCH,
-        "tool-call" => words_of_tool_call(),
-        _ => &SEARCH_WORDS,
-    }
 }
 
 pub fn no_edits(format: &str) -> String {
@@ -261,7 +217,7 @@ pub fn ambiguous(
         .iter()
         .map(|&c| format!("{}-{}", c + 1, c + len))
         .collect();
-    let more = if cands.len() >= crate::matcher::CANDIDATE_CAP {
+    let more = if cands.len() >= crate::apply::matcher::CANDIDATE_CAP {
         " (and more)"
     } else {
         ""
@@ -318,6 +274,12 @@ pub const LISTED: usize = 50;
 pub fn summary(report: &Report, partial: bool) -> String {
     let receipts = report.receipts();
     let total = receipts.len();
+    if report.status == Status::Applied {
+        return format!(
+            "All {total} edit{} applied.",
+            if total == 1 { "" } else { "s" }
+        );
+    }
     // Edit index -> its file, built once (not a search per failure).
     let paths: HashMap<usize, &str> = report
         .files
@@ -325,36 +287,13 @@ pub fn summary(report: &Report, partial: bool) -> String {
         .flat_map(|f| f.edits.iter().map(move |r| (r.index, f.path.as_str())))
         .collect();
     let path_of = |idx: usize| paths.get(&idx).copied().unwrap_or("");
-    if report.status == Status::Applied {
-        return format!(
-            "All {total} edit{} applied.",
-            if total == 1 { "" } else { "s" }
-        );
-    }
     let failed: Vec<&&crate::edit::Receipt> = receipts
         .iter()
         .filter(|r| r.status == EditStatus::Failed)
         .collect();
     let mut out = String::new();
     for r in failed.iter().take(LISTED) {
-        let code = r.code.map(Code::as_str).unwrap_or("failed");
-        let mut place: Vec<String> = vec![];
-        if !path_of(r.index).is_empty() {
-            place.push(path_of(r.index).to_owned());
-        }
-        if let Some(l) = r.output_lines {
-            place.push(format!("output lines {}-{}", l[0], l[1]));
-        }
-        let place = if place.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", place.join(", "))
-        };
-        out.push_str(&format!(
-            "Edit {}{place} failed [{code}]: {}\n",
-            r.index,
-            r.message.as_deref().unwrap_or("")
-        ));
+        out.push_str(&failure_line(r, path_of(r.index)));
     }
     if failed.len() > LISTED {
         out.push_str(&more_failures(&failed[LISTED..]));
@@ -368,47 +307,7 @@ pub fn summary(report: &Report, partial: bool) -> String {
     };
     let (applied, held) = (list(EditStatus::Applied), list(EditStatus::Skipped));
     if report.status == Status::Truncated {
-        // The continuation asks only for what is missing: complete edits are
-        // named by their location, not repeated.
-        let maybe = receipts.iter().any(|r| {
-            r.message
-                .as_deref()
-                .is_some_and(|m| m.contains(CUT_OR_MISCOUNTED))
-        });
-        out.push_str(if maybe {
-            "The output may be cut off (or its counts are wrong, see above), so nothing was applied."
-        } else {
-            "The output was cut off, so nothing was applied."
-        });
-        let done: Vec<String> = receipts
-            .iter()
-            .filter(|r| r.status == EditStatus::Skipped)
-            .map(|r| match r.lines {
-                Some([a, b]) if b >= a => {
-                    format!("edit {} ({} lines {a}-{b})", r.index, path_of(r.index))
-                }
-                _ => format!("edit {} ({})", r.index, path_of(r.index)),
-            })
-            .collect();
-        if !done.is_empty() {
-            out.push_str(&format!(
-                " Complete and located, do not resend: {}.",
-                done.join(", ")
-            ));
-        }
-        let next = receipts
-            .iter()
-            .find(|r| r.code == Some(Code::Truncated))
-            .map(|r| r.index)
-            .unwrap_or(total + 1);
-        let with = if done.is_empty() {
-            ""
-        } else {
-            "; the complete ones will be applied together with them"
-        };
-        out.push_str(&format!(
-            " Send the remaining edits in the same format, starting with edit {next}{with}.\n"
-        ));
+        out.push_str(&continuation(&receipts, &path_of));
     } else if !held.is_empty() {
         let (edits, were) = if held.len() == 1 {
             ("edit", "was")
@@ -426,6 +325,79 @@ pub fn summary(report: &Report, partial: bool) -> String {
         ));
     }
     out.trim_end().to_owned()
+}
+
+/// One failed edit: where it is (its file, its lines in the reply), its
+/// code and message.
+fn failure_line(r: &crate::edit::Receipt, path: &str) -> String {
+    let code = r.code.map(Code::as_str).unwrap_or("failed");
+    let mut place: Vec<String> = vec![];
+    if !path.is_empty() {
+        place.push(path.to_owned());
+    }
+    if let Some(l) = r.output_lines {
+        place.push(format!("output lines {}-{}", l[0], l[1]));
+    }
+    let place = if place.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", place.join(", "))
+    };
+    format!(
+        "Edit {}{place} failed [{code}]: {}\n",
+        r.index,
+        r.message.as_deref().unwrap_or("")
+    )
+}
+
+/// What a cut reply is told: nothing was applied, which complete edits not
+/// to resend, and the edit to go on from. The continuation asks only for
+/// what is missing: complete edits are named by their location, not
+/// repeated.
+fn continuation<'p>(
+    receipts: &[&crate::edit::Receipt],
+    path_of: &dyn Fn(usize) -> &'p str,
+) -> String {
+    let maybe = receipts.iter().any(|r| {
+        r.message
+            .as_deref()
+            .is_some_and(|m| m.contains(CUT_OR_MISCOUNTED))
+    });
+    let mut out = String::from(if maybe {
+        "The output may be cut off (or its counts are wrong, see above), so nothing was applied."
+    } else {
+        "The output was cut off, so nothing was applied."
+    });
+    let done: Vec<String> = receipts
+        .iter()
+        .filter(|r| r.status == EditStatus::Skipped)
+        .map(|r| match r.lines {
+            Some([a, b]) if b >= a => {
+                format!("edit {} ({} lines {a}-{b})", r.index, path_of(r.index))
+            }
+            _ => format!("edit {} ({})", r.index, path_of(r.index)),
+        })
+        .collect();
+    if !done.is_empty() {
+        out.push_str(&format!(
+            " Complete and located, do not resend: {}.",
+            done.join(", ")
+        ));
+    }
+    let next = receipts
+        .iter()
+        .find(|r| r.code == Some(Code::Truncated))
+        .map(|r| r.index)
+        .unwrap_or(receipts.len() + 1);
+    let with = if done.is_empty() {
+        ""
+    } else {
+        "; the complete ones will be applied together with them"
+    };
+    out.push_str(&format!(
+        " Send the remaining edits in the same format, starting with edit {next}{with}.\n"
+    ));
+    out
 }
 
 /// The line for failures past the first [`LISTED`]: how many, by code.
@@ -463,7 +435,7 @@ mod tests {
             "    return y",
         ];
         let msg = not_found(
-            &SEARCH_WORDS,
+            &crate::formats::search_replace::WORDS,
             "m.py",
             &file,
             &["def f(x):", "    return x + 2"],
@@ -479,7 +451,14 @@ mod tests {
     #[test]
     fn ambiguous_names_context() {
         let file = ["fn a() {", "    x();", "}", "fn b() {", "    x();", "}"];
-        let msg = ambiguous(&SEARCH_WORDS, "m.rs", &file, &[1, 4], 1, Level::Exact);
+        let msg = ambiguous(
+            &crate::formats::search_replace::WORDS,
+            "m.rs",
+            &file,
+            &[1, 4],
+            1,
+            Level::Exact,
+        );
         assert!(msg.contains("lines 2-2, 5-5"), "{msg}");
         assert!(msg.contains("Include 1 more line"), "{msg}");
         assert!(msg.contains("above `fn a() {`"), "{msg}");
@@ -489,7 +468,7 @@ mod tests {
     fn messages_speak_the_format_of_the_reply() {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
-        let msg = not_found(words("udiff"), "m.py", &file, &old);
+        let msg = not_found(crate::formats::words("udiff"), "m.py", &file, &old);
         assert!(
             msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
             "{msg}"
@@ -499,15 +478,25 @@ mod tests {
             msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
             "{msg}"
         );
-        let msg = not_found(words("search-replace"), "m.py", &file, &old);
+        let msg = not_found(crate::formats::words("search-replace"), "m.py", &file, &old);
         assert!(
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"
         );
         for f in ["udiff", "apply-patch", "tool-call"] {
-            let msg = ambiguous(words(f), "m.rs", &["x", "x"], &[0, 1], 1, Level::Exact);
+            let msg = ambiguous(
+                crate::formats::words(f),
+                "m.rs",
+                &["x", "x"],
+                &[0, 1],
+                1,
+                Level::Exact,
+            );
             assert!(!msg.contains("SEARCH"), "{f}: {msg}");
-            assert!(!already_applied(words(f), "m.rs").contains("SEARCH"), "{f}");
+            assert!(
+                !already_applied(crate::formats::words(f), "m.rs").contains("SEARCH"),
+                "{f}"
+            );
         }
     }
 }

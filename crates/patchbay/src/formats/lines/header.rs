@@ -3,7 +3,7 @@
 //! and the `# file: PATH crc32=...` view header a model may copy. Each
 //! function reads one line or token, `O(len)`.
 
-use crate::seen::parse_crc;
+use crate::apply::text::parse_crc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {

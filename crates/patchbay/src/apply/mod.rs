@@ -1,0 +1,15 @@
+//! Applying edits to texts: the text model, the matcher ladder, locating an
+//! edit, the all-or-nothing transaction, and what it reports (receipts,
+//! model-readable feedback). Nothing here knows a format's syntax; formats
+//! parse into [`crate::edit::Edit`]s and this module places them.
+
+pub mod diff;
+pub mod elision;
+pub mod feedback;
+pub mod fold;
+pub mod locate;
+pub mod matcher;
+pub mod paths;
+pub mod report;
+pub mod text;
+pub mod transaction;

@@ -1,0 +1,111 @@
+//! Format names: the contract strings (`search-replace`, `udiff`, ...) as
+//! one enum, so a name is checked once, where it enters, and everything
+//! after it matches on a value instead of comparing strings.
+
+use serde::{Deserialize, Serialize};
+
+/// The name of an edit format, or `auto` (detect it). Serialises as the
+/// contract string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FormatName {
+    #[serde(rename = "search-replace")]
+    SearchReplace,
+    #[serde(rename = "whole")]
+    Whole,
+    #[serde(rename = "udiff")]
+    Udiff,
+    #[serde(rename = "apply-patch")]
+    ApplyPatch,
+    #[serde(rename = "tool-call")]
+    ToolCall,
+    #[serde(rename = "hashline")]
+    Hashline,
+    #[serde(rename = "lines")]
+    Lines,
+    #[serde(rename = "auto")]
+    Auto,
+}
+
+impl FormatName {
+    /// Every name, in the registry's order (`crate::formats::all`), `auto`
+    /// last.
+    pub const ALL: [FormatName; 8] = [
+        FormatName::SearchReplace,
+        FormatName::Whole,
+        FormatName::ApplyPatch,
+        FormatName::Hashline,
+        FormatName::Lines,
+        FormatName::ToolCall,
+        FormatName::Udiff,
+        FormatName::Auto,
+    ];
+
+    /// The contract string.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FormatName::SearchReplace => "search-replace",
+            FormatName::Whole => "whole",
+            FormatName::Udiff => "udiff",
+            FormatName::ApplyPatch => "apply-patch",
+            FormatName::ToolCall => "tool-call",
+            FormatName::Hashline => "hashline",
+            FormatName::Lines => "lines",
+            FormatName::Auto => "auto",
+        }
+    }
+}
+
+impl std::fmt::Display for FormatName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for FormatName {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Self, UnknownFormat> {
+        FormatName::ALL
+            .into_iter()
+            .find(|n| n.as_str() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+/// An unknown format name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl std::fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = FormatName::ALL.iter().map(|n| n.as_str()).collect();
+        write!(
+            f,
+            "unknown format {:?}; expected one of: {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_registry_and_the_contract_strings() {
+        let listed: Vec<&str> = FormatName::ALL.iter().map(|n| n.as_str()).collect();
+        assert_eq!(listed, crate::formats::names());
+        for n in FormatName::ALL {
+            assert_eq!(n.as_str().parse::<FormatName>(), Ok(n));
+            let json = serde_json::to_string(&n).unwrap();
+            assert_eq!(json, format!("\"{}\"", n.as_str()));
+            assert_eq!(serde_json::from_str::<FormatName>(&json).unwrap(), n);
+        }
+        assert_eq!(
+            "diff".parse::<FormatName>(),
+            Err(UnknownFormat("diff".into()))
+        );
+    }
+}

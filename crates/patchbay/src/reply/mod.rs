@@ -1,0 +1,22 @@
+//! Reading a model's reply before any format parses it: output lines,
+//! Markdown fences and path lines (`scan`), JSON edits found in prose
+//! (`json_edits`), which format the reply is in (`detect`), declared counts
+//! and truncation (`counts`), and replies that arrive in pieces (`stream`).
+
+use crate::edit::Parsed;
+
+pub mod counts;
+pub mod detect;
+pub mod json_edits;
+pub mod scan;
+pub mod sniff;
+pub mod stream;
+
+/// Fills in what a parse leaves to the reply as a whole: each edit's lines
+/// in the reply (from the reply's `lines`, split once for detection,
+/// parsing and this) and the declared edit count (from its first lines).
+pub fn read(parsed: &mut Parsed, output: &str, lines: &[scan::OutLine]) {
+    let lines = scan::OutputLines::from_lines(output, lines);
+    parsed.lines = parsed.edits.iter().map(|e| lines.range(&e.span)).collect();
+    parsed.declared = counts::declared_edits(output);
+}
