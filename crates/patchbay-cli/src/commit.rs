@@ -42,18 +42,21 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     }
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
-    let mut plan = plan(root, changes).map_err(CommitError::Io)?;
+    let single = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
+    let mut plan = plan(root, changes, single).map_err(CommitError::Io)?;
     for p in journal::sweep(&dirs_of(&plan)) {
-        eprintln!(
-            "patchbay: removed {}, a temporary file a killed run left",
-            root.shown(&p)
-        );
+        eprintln!("patchbay: removed {}, which a killed run left", root.shown(&p));
     }
-    let mut j = Journal::create(root, &plan).map_err(CommitError::Io)?;
+    let single = single && plan.dirs.is_empty();
+    let mut j = if single {
+        Journal::none()
+    } else {
+        Journal::create(root, &plan).map_err(CommitError::Io)?
+    };
     hook_crash("journal");
     match run(root, changes, &mut plan, &mut j) {
         Ok(()) => {
-            journal::clean_up(&plan);
+            journal::clean_up(&plan, !single);
             j.remove(root);
             Ok(())
         }
@@ -125,6 +128,7 @@ fn journal_err(e: io::Error) -> String {
 fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
     let u = journal::roll_back(root, plan, j.renaming);
     if !u.failed.is_empty() {
+        keep_for_recovery(root, plan, &j);
         let first = match &e {
             CommitError::Changed { why, .. } => why.clone(),
             CommitError::Io(m) => m.clone(),
@@ -142,6 +146,21 @@ fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
             journal::describe(&u)
         )),
         changed => changed,
+    }
+}
+
+/// A commit without a journal whose rollback failed writes the journal it
+/// skipped (`renaming`), so that the next run retries the rollback from its
+/// backup instead of sweeping that backup away.
+fn keep_for_recovery(root: &Root, plan: &Plan, j: &Journal) {
+    if j.is_written() {
+        return;
+    }
+    match Journal::create(root, plan) {
+        Ok(mut late) => {
+            let _ = late.mark("renaming");
+        }
+        Err(e) => eprintln!("patchbay: {e}"),
     }
 }
 
@@ -325,7 +344,10 @@ fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Step 2's content: temporary and backup names, and folders to make.
-fn plan(root: &Root, changes: &[Change]) -> Result<Plan, String> {
+/// `single` (one file written) names the backup `.old`: such a commit has
+/// no journal when its folder exists ([`Journal::none`]).
+fn plan(root: &Root, changes: &[Change], single: bool) -> Result<Plan, String> {
+    let backup_ext = if single { "old" } else { "orig" };
     let mut plan = Plan::default();
     for (k, c) in changes.iter().enumerate() {
         let path = c.path();
@@ -340,7 +362,7 @@ fn plan(root: &Root, changes: &[Change]) -> Result<Plan, String> {
         plan.entries.push(Entry {
             target: dir.join(name),
             temp: write.then(|| dir.join(side_name(name, k, "tmp"))),
-            backup: exists.then(|| dir.join(side_name(name, k, "orig"))),
+            backup: exists.then(|| dir.join(side_name(name, k, backup_ext))),
             staged: None,
         });
     }
