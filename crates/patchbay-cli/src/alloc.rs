@@ -71,7 +71,10 @@ fn map(len: usize) -> *mut u8 {
             libc::munmap(p, start - base);
         }
         if base + over > start + len {
-            libc::munmap((start + len) as *mut libc::c_void, base + over - start - len);
+            libc::munmap(
+                (start + len) as *mut libc::c_void,
+                base + over - start - len,
+            );
         }
         let q = start as *mut libc::c_void;
         // Both are hints: an older kernel refuses them and the pages fault

@@ -45,7 +45,10 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     let single = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
     let mut plan = plan(root, changes, single).map_err(CommitError::Io)?;
     for p in journal::sweep(&dirs_of(&plan)) {
-        eprintln!("patchbay: removed {}, which a killed run left", root.shown(&p));
+        eprintln!(
+            "patchbay: removed {}, which a killed run left",
+            root.shown(&p)
+        );
     }
     let single = single && plan.dirs.is_empty();
     let mut j = if single {
@@ -563,7 +566,7 @@ mod tests {
     fn write<'a>(root: &Root, rel: &str, content: &'a str) -> Change<'a> {
         Change::Write {
             path: root.resolve(rel).unwrap().real,
-            content: content.into(),
+            content,
             expect: Expect::Any,
         }
     }

@@ -401,7 +401,9 @@ pub fn sweep(dirs: &[&Path]) -> Vec<PathBuf> {
 fn stale_pid(p: &Path) -> Option<u32> {
     let name = p.file_name()?.to_str()?;
     let name = name.strip_prefix('.')?;
-    let rest = name.strip_suffix(".tmp").or_else(|| name.strip_suffix(".old"))?;
+    let rest = name
+        .strip_suffix(".tmp")
+        .or_else(|| name.strip_suffix(".old"))?;
     let (_, tail) = rest.rsplit_once(".patchbay-")?;
     let (pid, k) = tail.split_once('-')?;
     k.parse::<u64>().ok()?;

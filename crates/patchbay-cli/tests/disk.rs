@@ -337,7 +337,11 @@ fn a_one_file_commit_killed_or_failing_leaves_the_file_whole() {
         sb.write("root/a.txt", "a\n");
         sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
         let o = apply(&sb, "reply.txt", &[(hook, point)]);
-        let code = if hook == "PATCHBAY_TEST_CRASH" { None } else { Some(2) };
+        let code = if hook == "PATCHBAY_TEST_CRASH" {
+            None
+        } else {
+            Some(2)
+        };
         assert_eq!(o.status.code(), code, "{point}: {}", text(&o));
         assert!(!sb.path("root/.patchbay-journal").exists(), "{point}");
         assert_eq!(sb.read("root/a.txt"), want, "{point}");
