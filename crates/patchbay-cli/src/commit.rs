@@ -4,7 +4,9 @@
 //! 1. Check what can be checked: each target is still the file that was
 //!    read (stat), it and its folder are not immutable or append-only, the
 //!    folder is writable and its sticky bit allows the change.
-//! 2. Write the journal (fsynced) naming every temporary, backup and folder.
+//! 2. Write the journal (fsynced) naming every temporary, backup and folder
+//!    (not for one file written in an existing folder: that commit is a
+//!    single rename, atomic by itself; see [`Journal::none`]).
 //! 3. Make folders, write each new text to a temporary beside its target
 //!    (fsynced, with the original's owner, group, mode and extended
 //!    attributes), and hard-link each original to a backup beside it.
@@ -42,16 +44,17 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     }
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
-    let single = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
-    let mut plan = plan(root, changes, single).map_err(CommitError::Io)?;
+    let one_write = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
+    let mut plan = plan(root, changes, one_write).map_err(CommitError::Io)?;
     for p in journal::sweep(&dirs_of(&plan)) {
         eprintln!(
             "patchbay: removed {}, which a killed run left",
             root.shown(&p)
         );
     }
-    let single = single && plan.dirs.is_empty();
-    let mut j = if single {
+    // One file written where its folder exists: the rename alone is atomic.
+    let no_journal = one_write && plan.dirs.is_empty();
+    let mut j = if no_journal {
         Journal::none()
     } else {
         Journal::create(root, &plan).map_err(CommitError::Io)?
@@ -59,7 +62,7 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     hook_crash("journal");
     match run(root, changes, &mut plan, &mut j) {
         Ok(()) => {
-            journal::clean_up(&plan, !single);
+            journal::clean_up(&plan, !no_journal);
             j.remove(root);
             Ok(())
         }
@@ -364,10 +367,10 @@ fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Step 2's content: temporary and backup names, and folders to make.
-/// `single` (one file written) names the backup `.old`: such a commit has
+/// `one_write` (one file written) names the backup `.old`: such a commit has
 /// no journal when its folder exists ([`Journal::none`]).
-fn plan(root: &Root, changes: &[Change], single: bool) -> Result<Plan, String> {
-    let backup_ext = if single { "old" } else { "orig" };
+fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String> {
+    let backup_ext = if one_write { "old" } else { "orig" };
     let mut plan = Plan::default();
     for (k, c) in changes.iter().enumerate() {
         let path = c.path();
