@@ -237,7 +237,7 @@ fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, code: Code, msg
 
 /// The writes and deletions a report asks for. Only files with new text
 /// (or a deletion) change; skipped files never do.
-fn changes(report: &Report, l: &Loaded) -> Result<Vec<Change>, Failure> {
+fn changes<'r>(report: &'r Report, l: &Loaded) -> Result<Vec<Change<'r>>, Failure> {
     let mut out = vec![];
     for f in &report.files {
         let target = || {
@@ -257,7 +257,7 @@ fn changes(report: &Report, l: &Loaded) -> Result<Vec<Change>, Failure> {
             }),
             (_, Some(content)) => out.push(Change::Write {
                 path: target()?.real.clone(),
-                content: content.clone(),
+                content,
                 expect: expect(),
             }),
             (_, None) => {}

@@ -4,7 +4,9 @@
 //! 1. Check what can be checked: each target is still the file that was
 //!    read (stat), it and its folder are not immutable or append-only, the
 //!    folder is writable and its sticky bit allows the change.
-//! 2. Write the journal (fsynced) naming every temporary, backup and folder.
+//! 2. Write the journal (fsynced) naming every temporary, backup and folder
+//!    (not for one file written in an existing folder: that commit is a
+//!    single rename, atomic by itself; see [`Journal::none`]).
 //! 3. Make folders, write each new text to a temporary beside its target
 //!    (fsynced, with the original's owner, group, mode and extended
 //!    attributes), and hard-link each original to a backup beside it.
@@ -42,18 +44,25 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     }
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
-    let mut plan = plan(root, changes).map_err(CommitError::Io)?;
+    let one_write = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
+    let mut plan = plan(root, changes, one_write).map_err(CommitError::Io)?;
     for p in journal::sweep(&dirs_of(&plan)) {
         eprintln!(
-            "patchbay: removed {}, a temporary file a killed run left",
+            "patchbay: removed {}, which a killed run left",
             root.shown(&p)
         );
     }
-    let mut j = Journal::create(root, &plan).map_err(CommitError::Io)?;
+    // One file written where its folder exists: the rename alone is atomic.
+    let no_journal = one_write && plan.dirs.is_empty();
+    let mut j = if no_journal {
+        Journal::none()
+    } else {
+        Journal::create(root, &plan).map_err(CommitError::Io)?
+    };
     hook_crash("journal");
     match run(root, changes, &mut plan, &mut j) {
         Ok(()) => {
-            journal::clean_up(&plan);
+            journal::clean_up(&plan, !no_journal);
             j.remove(root);
             Ok(())
         }
@@ -125,6 +134,7 @@ fn journal_err(e: io::Error) -> String {
 fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
     let u = journal::roll_back(root, plan, j.renaming);
     if !u.failed.is_empty() {
+        keep_for_recovery(root, plan, &j);
         let first = match &e {
             CommitError::Changed { why, .. } => why.clone(),
             CommitError::Io(m) => m.clone(),
@@ -142,6 +152,21 @@ fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
             journal::describe(&u)
         )),
         changed => changed,
+    }
+}
+
+/// A commit without a journal whose rollback failed writes the journal it
+/// skipped (`renaming`), so that the next run retries the rollback from its
+/// backup instead of sweeping that backup away.
+fn keep_for_recovery(root: &Root, plan: &Plan, j: &Journal) {
+    if j.is_written() {
+        return;
+    }
+    match Journal::create(root, plan) {
+        Ok(mut late) => {
+            let _ = late.mark("renaming");
+        }
+        Err(e) => eprintln!("patchbay: {e}"),
     }
 }
 
@@ -166,13 +191,30 @@ fn fresh(changes: &[Change], full: bool) -> Result<(), CommitError> {
                 if !s.same_stat(&m) {
                     return Err(changed("it was written after it was read"));
                 }
-                if full && fs::read(path).map(|b| crc32fast::hash(&b)).ok() != Some(s.crc) {
+                if full && crc_of(path).ok() != Some(s.crc) {
                     return Err(changed("its content changed after it was read"));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// The CRC-32 of a file's bytes, read through one small buffer: the file
+/// may be large, and a second copy of it would be memory to fill for nothing.
+fn crc_of(path: &Path) -> io::Result<u32> {
+    use std::io::Read;
+    let mut f = File::open(path)?;
+    let mut h = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => return Ok(h.finalize()),
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Step 5's check: an original written to after step 4 (an appender that
@@ -325,7 +367,10 @@ fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
 }
 
 /// Step 2's content: temporary and backup names, and folders to make.
-fn plan(root: &Root, changes: &[Change]) -> Result<Plan, String> {
+/// `one_write` (one file written) names the backup `.old`: such a commit has
+/// no journal when its folder exists ([`Journal::none`]).
+fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String> {
+    let backup_ext = if one_write { "old" } else { "orig" };
     let mut plan = Plan::default();
     for (k, c) in changes.iter().enumerate() {
         let path = c.path();
@@ -340,7 +385,7 @@ fn plan(root: &Root, changes: &[Change]) -> Result<Plan, String> {
         plan.entries.push(Entry {
             target: dir.join(name),
             temp: write.then(|| dir.join(side_name(name, k, "tmp"))),
-            backup: exists.then(|| dir.join(side_name(name, k, "orig"))),
+            backup: exists.then(|| dir.join(side_name(name, k, backup_ext))),
             staged: None,
         });
     }
@@ -389,7 +434,7 @@ fn stage(target: &Path, tmp: &Path, content: &str) -> io::Result<(u64, u64)> {
     // `create_new` refuses an existing entry, links included, so the
     // temporary can never be redirected.
     let mut f = OpenOptions::new().write(true).create_new(true).open(tmp)?;
-    f.write_all(content.as_bytes())?;
+    write_ahead(&mut f, content.as_bytes())?;
     match fs::metadata(target) {
         Ok(m) => meta::carry_over(&m, target, &f)?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -397,6 +442,32 @@ fn stage(target: &Path, tmp: &Path, content: &str) -> io::Result<(u64, u64)> {
     }
     f.sync_all()?;
     Ok(Stamp::quick(&f.metadata()?).id)
+}
+
+/// Writes `bytes` to the new file `f` a chunk at a time, asking the kernel
+/// to start writing each chunk to the device at once (`sync_file_range`,
+/// which waits for nothing), so that the disk works while the rest is
+/// copied and the `fsync` that follows waits for less.
+fn write_ahead(f: &mut File, bytes: &[u8]) -> io::Result<()> {
+    const CHUNK: usize = 256 << 10;
+    for (k, chunk) in bytes.chunks(CHUNK).enumerate() {
+        f.write_all(chunk)?;
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: a plain system call on an open descriptor; it only
+            // schedules writeback. A failure is harmless: `fsync` follows.
+            unsafe {
+                libc::sync_file_range(
+                    f.as_raw_fd(),
+                    (k * CHUNK) as libc::off64_t,
+                    chunk.len() as libc::off64_t,
+                    libc::SYNC_FILE_RANGE_WRITE,
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A second name for the original (the same inode), or a copy where the
@@ -495,10 +566,10 @@ mod tests {
         v
     }
 
-    fn write(root: &Root, rel: &str, content: &str) -> Change {
+    fn write<'a>(root: &Root, rel: &str, content: &'a str) -> Change<'a> {
         Change::Write {
             path: root.resolve(rel).unwrap().real,
-            content: content.into(),
+            content,
             expect: Expect::Any,
         }
     }
@@ -520,7 +591,7 @@ mod tests {
             // Its folder cannot be made: `plain` is a file.
             Change::Write {
                 path: root.dir().join("plain/sub/x.txt"),
-                content: "x\n".into(),
+                content: "x\n",
                 expect: Expect::Any,
             },
         ];

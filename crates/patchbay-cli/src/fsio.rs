@@ -252,18 +252,20 @@ pub fn editable_text(bytes: Vec<u8>, rel: &str) -> Result<String, String> {
 
 /// One change to the tree.
 #[derive(Debug)]
-pub enum Change {
-    /// Replace or create `path` (a real path from [`Root::resolve`]).
+pub enum Change<'a> {
+    /// Replace or create `path` (a real path from [`Root::resolve`]) with
+    /// `content`, borrowed from the report (a copy of a large file's new
+    /// text would be as large).
     Write {
         path: PathBuf,
-        content: String,
+        content: &'a str,
         expect: Expect,
     },
     /// Remove the entry `path`.
     Delete { path: PathBuf, expect: Expect },
 }
 
-impl Change {
+impl Change<'_> {
     pub fn path(&self) -> &Path {
         match self {
             Change::Write { path, .. } | Change::Delete { path, .. } => path,

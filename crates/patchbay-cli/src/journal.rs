@@ -48,9 +48,10 @@ pub struct Entry {
     pub staged: Option<(u64, u64)>,
 }
 
-/// The open journal of a commit in progress.
+/// The open journal of a commit in progress, or none for a commit of one
+/// file ([`Journal::none`]).
 pub struct Journal {
-    file: File,
+    file: Option<File>,
     path: PathBuf,
     /// Whether `renaming` was recorded: from then on, rolling back means
     /// restoring backups.
@@ -86,20 +87,40 @@ impl Journal {
         }
         sync_dir(root.dir());
         Ok(Journal {
-            file,
+            file: Some(file),
             path,
             renaming: false,
         })
     }
 
+    /// No journal: a commit that writes one existing file in an existing
+    /// folder is a single rename, which is atomic, so a kill leaves the old
+    /// or the new file whole and at most a temporary and a `.old` backup,
+    /// which [`sweep`] removes. That saves the journal's five fsyncs.
+    pub fn none() -> Journal {
+        Journal {
+            file: None,
+            path: PathBuf::new(),
+            renaming: false,
+        }
+    }
+
     /// Appends one line and makes it durable.
     fn append(&mut self, line: Value) -> io::Result<()> {
-        self.file.write_all(format!("{line}\n").as_bytes())?;
-        self.file.sync_data()
+        let Some(file) = self.file.as_mut() else {
+            return Ok(());
+        };
+        file.write_all(format!("{line}\n").as_bytes())?;
+        file.sync_data()
     }
 
     pub fn staged(&mut self, k: usize, id: (u64, u64)) -> io::Result<()> {
         self.append(json!({"staged": k, "ino": [id.0, id.1]}))
+    }
+
+    /// Whether there is a journal file (not [`Journal::none`]).
+    pub fn is_written(&self) -> bool {
+        self.file.is_some()
     }
 
     pub fn mark(&mut self, state: &str) -> io::Result<()> {
@@ -112,6 +133,9 @@ impl Journal {
 
     /// The commit is over (done or rolled back): the journal goes.
     pub fn remove(self, root: &Root) {
+        if self.file.is_none() {
+            return;
+        }
         drop(self.file);
         let _ = fs::remove_file(&self.path);
         sync_dir(root.dir());
@@ -181,13 +205,17 @@ pub fn roll_back(root: &Root, plan: &Plan, renaming: bool) -> Undo {
 }
 
 /// After `done`: only the backups (and any temporary) remain to remove.
-pub fn clean_up(plan: &Plan) {
+/// `durable` syncs their folders; a commit without a journal skips it, as
+/// a backup that outlives a power loss is swept like a killed run's.
+pub fn clean_up(plan: &Plan, durable: bool) {
     for e in &plan.entries {
         for p in e.backup.iter().chain(e.temp.iter()) {
             let _ = fs::remove_file(p);
         }
     }
-    sync_dirs(plan);
+    if durable {
+        sync_dirs(plan);
+    }
 }
 
 fn is_staged(target: &Path, staged: Option<(u64, u64)>) -> bool {
@@ -241,7 +269,7 @@ pub fn recover(root: &Root) -> Result<Option<String>, String> {
     };
     let (plan, pid, renaming, done) = parse(root, &text)?;
     let what = if done {
-        clean_up(&plan);
+        clean_up(&plan, true);
         format!("finished the cleanup of a complete commit (pid {pid})")
     } else {
         let u = roll_back(root, &plan, renaming);
@@ -336,19 +364,23 @@ fn parse(root: &Root, text: &str) -> Result<(Plan, u64, bool, bool), String> {
     Ok((plan, pid, renaming, done))
 }
 
-/// A temporary or backup name patchbay makes: `.NAME.patchbay-PID-K.tmp`
-/// or `.orig` (NAME is a hash when the file's name is long).
+/// A temporary or backup name patchbay makes: `.NAME.patchbay-PID-K.tmp`,
+/// `.orig` (a backup a journal names) or `.old` (the backup of a commit
+/// without a journal); NAME is a hash when the file's name is long.
 pub fn is_ours(p: &Path) -> bool {
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     name.starts_with('.')
         && name.contains(".patchbay-")
-        && (name.ends_with(".tmp") || name.ends_with(".orig"))
+        && [".tmp", ".orig", ".old"].iter().any(|x| name.ends_with(x))
 }
 
-/// Removes temporaries (never backups: without their journal it is not
-/// known whether they are still needed) that a killed run left in `dirs`
-/// without a journal, as runs before the journal did: `.NAME.patchbay-PID-K.tmp`
-/// whose PID is not a live process. Returns their paths, for stderr.
+/// Removes what a killed run left in `dirs` without a journal, whose PID
+/// (`.NAME.patchbay-PID-K.tmp`) is not a live process: temporaries (runs
+/// before the journal left them too) and the `.old` backups of commits
+/// without a journal, whose target is whole either way (the original, of
+/// which the backup is a second name, or the new file that replaced it).
+/// `.orig` backups stay: without their journal it is not known whether
+/// they are still needed. Returns the paths removed, for stderr.
 pub fn sweep(dirs: &[&Path]) -> Vec<PathBuf> {
     let mut gone = vec![];
     for d in dirs {
@@ -365,10 +397,13 @@ pub fn sweep(dirs: &[&Path]) -> Vec<PathBuf> {
     gone
 }
 
-/// The PID in a temporary's name `.NAME.patchbay-PID-K.tmp`.
+/// The PID in a temporary's name `.NAME.patchbay-PID-K.tmp` (or `.old`).
 fn stale_pid(p: &Path) -> Option<u32> {
     let name = p.file_name()?.to_str()?;
-    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let name = name.strip_prefix('.')?;
+    let rest = name
+        .strip_suffix(".tmp")
+        .or_else(|| name.strip_suffix(".old"))?;
     let (_, tail) = rest.rsplit_once(".patchbay-")?;
     let (pid, k) = tail.split_once('-')?;
     k.parse::<u64>().ok()?;

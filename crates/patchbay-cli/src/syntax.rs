@@ -215,7 +215,7 @@ fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, 
     };
     let change = Change::Write {
         path: target.real,
-        content: content.to_owned(),
+        content,
         expect: Expect::Same(stamp),
     };
     match commit(&root, &[change]) {

@@ -319,6 +319,41 @@ fn a_commit_killed_at_any_step_is_recovered_by_the_next_run() {
     }
 }
 
+/// A commit that writes one existing file has no journal (its rename is
+/// atomic): killed at any step it leaves that file old or new, whole, and
+/// the next run in the folder sweeps its temporary and backup; a failing
+/// rename changes nothing and leaves nothing.
+#[test]
+fn a_one_file_commit_killed_or_failing_leaves_the_file_whole() {
+    let cases = [
+        ("PATCHBAY_TEST_CRASH", "journal", "a\n"),
+        ("PATCHBAY_TEST_CRASH", "staged", "a\n"),
+        ("PATCHBAY_TEST_CRASH", "rename:1", "b\n"),
+        ("PATCHBAY_TEST_CRASH", "done", "b\n"),
+        ("PATCHBAY_TEST_FAIL_RENAME", "1", "a\n"),
+    ];
+    for (hook, point, want) in cases {
+        let sb = Sandbox::new("onefile");
+        sb.write("root/a.txt", "a\n");
+        sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
+        let o = apply(&sb, "reply.txt", &[(hook, point)]);
+        let code = if hook == "PATCHBAY_TEST_CRASH" {
+            None
+        } else {
+            Some(2)
+        };
+        assert_eq!(o.status.code(), code, "{point}: {}", text(&o));
+        assert!(!sb.path("root/.patchbay-journal").exists(), "{point}");
+        assert_eq!(sb.read("root/a.txt"), want, "{point}");
+        sb.write("root/other.txt", "x\n");
+        sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+        let o = apply(&sb, "other.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
+        assert_eq!(sb.read("root/a.txt"), want, "{point}");
+        assert_eq!(sb.listing("root"), ["a.txt", "other.txt"], "{point}");
+    }
+}
+
 /// `--dry-run` writes nothing, recovery included; it warns.
 #[test]
 fn a_dry_run_leaves_an_interrupted_commit_alone_and_warns() {
@@ -650,8 +685,11 @@ fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
     let sb = Sandbox::new("splice");
     let lib = "fn hello() {\n    1\n}\n";
     sb.write("root/lib.rs", lib);
+    sb.write("root/b.rs", "b\n");
     sb.write("slice.txt", "fn hello() {\n    2\n}\n");
-    sb.write("reply.txt", block("lib.rs", "    1\n", "    3\n"));
+    // Two files, so that the commit has a journal to recover from.
+    let reply = block("lib.rs", "    1\n", "    3\n") + &block("b.rs", "b\n", "c\n");
+    sb.write("reply.txt", reply);
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", "rename:1")]);
     assert_eq!(o.status.code(), None, "{}", text(&o));
     assert_eq!(
@@ -675,7 +713,8 @@ fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
         sb.read("root/lib.rs"),
         format!("{lib}written by another process\n")
     );
-    assert_eq!(sb.listing("root"), ["lib.rs"]);
+    assert_eq!(sb.read("root/b.rs"), "b\n");
+    assert_eq!(sb.listing("root"), ["b.rs", "lib.rs"]);
     let o = splice(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(sb
