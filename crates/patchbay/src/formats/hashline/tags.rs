@@ -121,57 +121,6 @@ fn fold8(c: u32, v: u64, n: usize) -> u32 {
         ^ (t[3][b[4] as usize] ^ t[2][b[5] as usize] ^ t[1][b[6] as usize] ^ t[0][b[7] as usize])
 }
 
-/// [`fold`] by carry-less multiplication (x86-64 with PCLMULQDQ and
-/// SSE4.1): the block is reduced modulo the CRC polynomial in four
-/// multiplies (crc32fast's final 128-to-32-bit reduction, with its
-/// constants), where the tables take sixteen dependent look-ups and XORs.
-#[cfg(target_arch = "x86_64")]
-mod clmul {
-    use std::arch::x86_64::*;
-
-    // crc32fast's constants (`pclmulqdq.rs`): x^160, x^96 and x^64 modulo
-    // P, bit-reflected; P itself and the Barrett constant μ.
-    const K3: i64 = 0x1751997d0;
-    const K4: i64 = 0x0ccaa009e;
-    const K5: i64 = 0x163cd6124;
-    const P_X: i64 = 0x1DB710641;
-    const U_PRIME: i64 = 0x1F7011641;
-
-    #[target_feature(enable = "pclmulqdq,sse4.1")]
-    #[inline]
-    pub fn fold(c: u32, v: u128, n: usize) -> u32 {
-        let v = v ^ ((c as u128) << (8 * (16 - n)));
-        let rest = if n < 4 { c >> (8 * n) } else { 0 };
-        let low32 = _mm_set_epi32(0, 0, 0, !0);
-        let x = _mm_set_epi64x((v >> 64) as i64, v as i64);
-        let x = _mm_xor_si128(
-            _mm_clmulepi64_si128(x, _mm_set_epi64x(K4, K3), 0x10),
-            _mm_srli_si128(x, 8),
-        );
-        let x = _mm_xor_si128(
-            _mm_clmulepi64_si128(_mm_and_si128(x, low32), _mm_set_epi64x(0, K5), 0x00),
-            _mm_srli_si128(x, 4),
-        );
-        let pu = _mm_set_epi64x(U_PRIME, P_X);
-        let t1 = _mm_clmulepi64_si128(_mm_and_si128(x, low32), pu, 0x10);
-        let t2 = _mm_clmulepi64_si128(_mm_and_si128(t1, low32), pu, 0x00);
-        rest ^ _mm_extract_epi32(_mm_xor_si128(x, t2), 1) as u32
-    }
-}
-
-/// [`fold`], by carry-less multiplication when `CLMUL` (only the view's
-/// copy entered after the CPU was checked, [`view`], has it true).
-#[inline(always)]
-fn fold16<const CLMUL: bool>(c: u32, v: u128, n: usize) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if CLMUL {
-        // SAFETY: `CLMUL` is true only under `view_clmul`, which `view`
-        // enters after detecting both features.
-        return unsafe { clmul::fold(c, v, n) };
-    }
-    fold(c, v, n)
-}
-
 #[inline(always)]
 fn load8(buf: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(buf[at..at + 8].try_into().expect("8 bytes"))
@@ -218,24 +167,21 @@ fn block_at(buf: &[u8], s: usize, n: usize) -> u128 {
 /// Inlined into the view's loop (a call a line cost its arguments' spills);
 /// long lines go out of line to crc32fast.
 #[inline(always)]
-fn crc_span<const CLMUL: bool>(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
+fn crc_span(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
     let n = e - s;
     if n >= LONG {
         return crc_long(crc, &buf[s..e]);
     }
     let mut c = !crc;
     let head = n % 16;
-    if CLMUL && head > 0 {
-        // One multiply chain whatever the head's length.
-        c = fold16::<CLMUL>(c, block_at(buf, s, head), head);
-    } else if head > 8 {
+    if head > 8 {
         c = fold(c, block_at(buf, s, head), head);
     } else if head > 0 {
         c = fold8(c, block8_at(buf, s, head), head);
     }
     let mut p = s + head;
     while p < e {
-        c = fold16::<CLMUL>(c, load(buf, p), 16);
+        c = fold(c, load(buf, p), 16);
         p += 16;
     }
     !c
@@ -251,27 +197,21 @@ fn crc_long(crc: u32, data: &[u8]) -> u32 {
 /// [`crc_span`] over a whole slice.
 #[cfg(test)]
 fn crc_update(crc: u32, data: &[u8]) -> u32 {
-    crc_span::<false>(crc, data, 0, data.len())
+    crc_span(crc, data, 0, data.len())
 }
 
 /// The tag characters of a line: `buf[s..e]` is the line without terminator
 /// and trailing whitespace, `prefix` the hashed `N:` (empty unless
 /// `with_line`).
 #[inline(always)]
-fn tag_chars<const CLMUL: bool>(
-    prefix: &[u8],
-    buf: &[u8],
-    s: usize,
-    e: usize,
-    len: usize,
-) -> [u8; 8] {
+fn tag_chars(prefix: &[u8], buf: &[u8], s: usize, e: usize, len: usize) -> [u8; 8] {
     let seeded = |seed: u32| {
         let c = if prefix.is_empty() {
             seed
         } else {
-            crc_span::<CLMUL>(seed, prefix, 0, prefix.len())
+            crc_span(seed, prefix, 0, prefix.len())
         };
-        crc_span::<CLMUL>(c, buf, s, e)
+        crc_span(c, buf, s, e)
     };
     let first = seeded(0);
     let second = if len > 5 { seeded(WIDE_SEED) } else { 0 };
@@ -338,7 +278,7 @@ pub fn push_tag(out: &mut String, line: &str, line_no: usize, opt: TagOptions) {
         &[]
     };
     let len = opt.chars();
-    let chars = tag_chars::<false>(prefix, line.as_bytes(), 0, trimmed_len(line), len);
+    let chars = tag_chars(prefix, line.as_bytes(), 0, trimmed_len(line), len);
     for &c in &chars[..len] {
         out.push(c as char);
     }
@@ -415,27 +355,6 @@ fn append(out: &mut Vec<u8>, src: &[u8], s: usize, e: usize) {
 /// `\n` end a line, a lone `\r` does not) but on the fly, without a span
 /// list; the line number is a decimal counter, not formatted anew a line.
 pub fn view(text: &str, opt: TagOptions) -> String {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("pclmulqdq")
-        && std::arch::is_x86_feature_detected!("sse4.1")
-    {
-        // SAFETY: both features were just detected.
-        return unsafe { view_clmul(text, opt) };
-    }
-    view_with::<false>(text, opt)
-}
-
-/// The view's loop compiled with carry-less multiplication available, so
-/// that [`clmul::fold`] is inlined into it.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-fn view_clmul(text: &str, opt: TagOptions) -> String {
-    view_with::<true>(text, opt)
-}
-
-/// [`view`] with the CRC's 16-byte step by tables or by multiplication.
-#[inline(always)]
-fn view_with<const CLMUL: bool>(text: &str, opt: TagOptions) -> String {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bytes = body.as_bytes();
     let newlines = memchr::memchr_iter(b'\n', bytes).count();
@@ -460,9 +379,9 @@ fn view_with<const CLMUL: bool>(text: &str, opt: TagOptions) -> String {
             let mut p = [0u8; 24];
             p[..w].copy_from_slice(number.digits());
             p[w] = b':';
-            tag_chars::<CLMUL>(&p[..w + 1], bytes, start, e, len)
+            tag_chars(&p[..w + 1], bytes, start, e, len)
         } else {
-            tag_chars::<CLMUL>(&[], bytes, start, e, len)
+            tag_chars(&[], bytes, start, e, len)
         };
         // `N:TAG `: the counter's 32 bytes in one fixed-size copy, the rest
         // written over its tail, then cut to length. (Writing the header in
@@ -565,27 +484,6 @@ mod tests {
         }
     }
 
-    /// The multiplying 16-byte step equals the tables' at every block
-    /// length and state (where the CPU can run it).
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn clmul_fold_is_the_tables_fold() {
-        if !(std::arch::is_x86_feature_detected!("pclmulqdq")
-            && std::arch::is_x86_feature_detected!("sse4.1"))
-        {
-            return;
-        }
-        let data: Vec<u8> = (0..64u32).map(|i| (i * 7919 % 251) as u8).collect();
-        for n in 1..=16 {
-            for state in [0, 1, 0xffff_ffff, WIDE_SEED, 0x1234_5678] {
-                let v = block_at(&data, 3, n);
-                // SAFETY: both features were just detected.
-                let got = unsafe { clmul::fold(state, v, n) };
-                assert_eq!(got, fold(state, v, n), "{n} {state:x}");
-            }
-        }
-    }
-
     #[test]
     fn counter_counts() {
         let mut c = Counter::new();
@@ -631,11 +529,7 @@ mod tests {
         #[test]
         fn view_is_the_reference(text in texts(), len in 0usize..11, with_line in any::<bool>()) {
             let opt = TagOptions { len, with_line };
-            let want = reference::view(&text, opt);
-            // `view` takes the multiplying loop where the CPU has it; the
-            // table loop is what every other target runs.
-            prop_assert_eq!(&view_with::<false>(&text, opt), &want);
-            prop_assert_eq!(view(&text, opt), want);
+            prop_assert_eq!(view(&text, opt), reference::view(&text, opt));
         }
 
         #[test]
