@@ -42,7 +42,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = serde_json::to_string(&o).expect("serialises");
     if let Some(sym) = o.symbols.get(data[1] as usize % o.symbols.len().max(1)) {
         let s = slice::cut("x", &file, lang, sym).expect("a symbol of the outline cuts");
-        assert_eq!(splice::splice(&file, &s, &s.text).as_deref(), Ok(file.as_str()));
+        assert_eq!(
+            splice::splice(&file, &s, &s.text).as_deref(),
+            Ok(file.as_str())
+        );
         let _ = splice::splice(&file, &s, &edited);
         let _ = patchbay_syntax::apply_to_slice(&file, &s, &edited, &ApplyOptions::default());
     }
