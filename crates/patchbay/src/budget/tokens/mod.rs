@@ -13,7 +13,7 @@
 //! API takes one, so callers switch between them without other changes.
 //!
 //! ```
-//! use patchbay::tokens::{estimate, Family, Tokenizer};
+//! use patchbay::budget::tokens::{estimate, Family, Tokenizer};
 //! let code = "fn main() {\n    println!(\"hello\");\n}\n";
 //! let n = estimate(code, Family::O200k);
 //! assert!((8..=16).contains(&n));
