@@ -74,6 +74,9 @@ struct FileWork<'a> {
     hay: std::cell::OnceCell<Haystack<'a>>,
     receipts: Vec<Receipt>,
     planned: Vec<Planned>,
+    /// Whether one of `planned` takes the whole file (kept as they are
+    /// pushed: asking `planned` each edit would cost O(edits) an edit).
+    exclusive: bool,
     /// Where the file moves to, after its edits.
     rename_to: Option<String>,
     /// Indexes of read-only views: never held back, they change nothing.
@@ -325,6 +328,7 @@ impl<'a> FileWork<'a> {
             hay: std::cell::OnceCell::new(),
             receipts: vec![],
             planned: vec![],
+            exclusive: false,
             rename_to: None,
             views: vec![],
             not_found: 0,
@@ -369,6 +373,7 @@ pub fn run_alone<'a>(
         // Alone: nothing the file's earlier edits planned counts.
         w.receipts.clear();
         w.planned.clear();
+        w.exclusive = false;
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
         let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
@@ -469,7 +474,7 @@ impl<'a> FileWork<'a> {
             seen: &self.seen,
             not_found: self.not_found,
             planned: !self.planned.is_empty(),
-            exclusive: self.planned.iter().any(|p| p.exclusive),
+            exclusive: self.exclusive,
         }
     }
 }
@@ -501,7 +506,9 @@ fn locate(
             r.strategy = spot.level;
             r.message = spot.note.clone();
             r.lines = Some([spot.start + 1, spot.end]);
-            w.planned.push(Planned::new(idx, spot));
+            let planned = Planned::new(idx, spot);
+            w.exclusive |= planned.exclusive;
+            w.planned.push(planned);
         }
         Err(refusal) => {
             w.not_found += usize::from(refusal.searched);
@@ -591,6 +598,7 @@ fn check_overlaps(w: &mut FileWork) {
         k += 1;
         !rejected[k - 1]
     });
+    w.exclusive = w.planned.iter().any(|p| p.exclusive);
 }
 
 /// Applies (or holds back) a file's planned edits and builds its report.
