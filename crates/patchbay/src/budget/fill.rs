@@ -30,6 +30,10 @@ struct FileState<'a> {
     scores: Vec<Score>,
     /// Sections the task matches, best first.
     ranked: Vec<usize>,
+    /// The first line of each section, and the selected sections the task
+    /// asked for (scored above 0), which neighbours are measured from.
+    first_lines: Vec<usize>,
+    anchors: BTreeSet<usize>,
     tokens: usize,
     options: &'a PlanOptions,
     pricer: Pricer,
@@ -68,9 +72,47 @@ impl FileState<'_> {
         }
     }
 
+    /// The sections just before and after each selected run (the runs of
+    /// the excerpt, looked up by line: sections cover the file in order).
+    fn run_neighbours(&self) -> BTreeSet<usize> {
+        let n = self.lines.len();
+        let at = |line: usize| self.first_lines.partition_point(|&s| s <= line) - 1;
+        let mut cands = BTreeSet::new();
+        for (a, b) in self.pricer.runs() {
+            if a > 1 {
+                cands.insert(at(a - 1));
+            }
+            if b < n {
+                cands.insert(at(b + 1));
+            }
+        }
+        cands
+    }
+
+    /// [`FileState::run_neighbours`] and the anchors by a scan of every
+    /// section (the reference).
+    #[cfg(test)]
+    fn scanned_neighbours(&self) -> (BTreeSet<usize>, BTreeSet<usize>) {
+        let sel = chosen(&self.index);
+        let mut cands = BTreeSet::new();
+        for &k in &sel {
+            if k > 0 && !sel.contains(&(k - 1)) {
+                cands.insert(k - 1);
+            }
+            if k + 1 < self.index.len() && !sel.contains(&(k + 1)) {
+                cands.insert(k + 1);
+            }
+        }
+        let anchors = sel.into_iter().filter(|&k| self.scores[k].score > 0.0);
+        (cands, anchors.collect())
+    }
+
     fn select(&mut self, k: usize, tokens: usize, reason: String) {
         let s = &self.index[k].section;
         self.pricer.add(s.start_line, s.end_line);
+        if self.scores[k].score > 0.0 {
+            self.anchors.insert(k);
+        }
         self.index[k].selected = true;
         if self.index[k].reason.is_empty() {
             self.index[k].reason = reason;
@@ -290,6 +332,8 @@ fn file_state<'a>(
         pricing,
         lines,
         index,
+        first_lines: sections.iter().map(|s| s.start_line).collect(),
+        anchors: BTreeSet::new(),
         scores,
         ranked,
         tokens: 0,
@@ -466,27 +510,26 @@ fn file_plan(f: FileState, req: &Request, warnings: &mut Vec<String>) -> (FilePl
 
 /// The unselected section next to the selection that fits in `left`:
 /// candidates are the sections just before and after each selected run,
-/// the better scored first, then the nearest to what the task asked for. Returns it and the new
-/// excerpt cost.
+/// the better scored first, then the nearest to what the task asked for
+/// (in sections, so the context grows on both sides of the target in
+/// turn), then the earlier. Returns it and the new excerpt cost.
 fn next_neighbour(f: &FileState, left: usize) -> Option<(usize, usize)> {
-    let sel = chosen(&f.index);
-    let mut cands: BTreeSet<usize> = BTreeSet::new();
-    for &k in &sel {
-        if k > 0 && !sel.contains(&(k - 1)) {
-            cands.insert(k - 1);
+    #[cfg(test)]
+    let scanned;
+    let (cands, anchors) = match f.pricing {
+        Pricing::Tallies => (f.run_neighbours(), &f.anchors),
+        #[cfg(test)]
+        Pricing::Rendered => {
+            let (cands, anchors) = f.scanned_neighbours();
+            scanned = anchors;
+            (cands, &scanned)
         }
-        if k + 1 < f.index.len() && !sel.contains(&(k + 1)) {
-            cands.insert(k + 1);
-        }
-    }
-    // Nearest to a section the task asked for (in sections), so the context
-    // grows on both sides of the target in turn; earlier first on a tie.
-    let anchors: Vec<usize> = sel
-        .iter()
-        .copied()
-        .filter(|&k| f.scores[k].score > 0.0)
-        .collect();
-    let dist = |k: usize| anchors.iter().map(|&a| a.abs_diff(k)).min().unwrap_or(0);
+    };
+    let dist = |k: usize| {
+        let below = anchors.range(..=k).next_back().map(|&a| k - a);
+        let above = anchors.range(k..).next().map(|&a| a - k);
+        below.into_iter().chain(above).min().unwrap_or(0)
+    };
     let mut cands: Vec<usize> = cands.into_iter().collect();
     cands.sort_by(|&a, &b| {
         f.scores[b]

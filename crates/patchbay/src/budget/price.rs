@@ -83,6 +83,11 @@ impl Pricer {
         self.whole
     }
 
+    /// The chosen runs of lines (1-based, inclusive), in order.
+    pub(super) fn runs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.runs.iter().map(|(&a, &(b, _, _))| (a, b))
+    }
+
     /// The tokens of the excerpt with lines `a..=b` (1-based) added.
     pub(super) fn cost_with(&self, a: usize, b: usize) -> usize {
         self.merged(a, b).0
