@@ -343,10 +343,7 @@ fn file_state<'a>(
 
 /// Step 1: each file's target section (a file without sections whole);
 /// the tokens they need and a description of each target.
-fn reserve_targets(
-    files: &mut [FileState],
-    warnings: &mut Vec<String>,
-) -> (usize, Vec<String>) {
+fn reserve_targets(files: &mut [FileState], warnings: &mut Vec<String>) -> (usize, Vec<String>) {
     let mut need = 0;
     let mut mins = vec![];
     for f in files {

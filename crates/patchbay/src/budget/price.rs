@@ -161,7 +161,9 @@ impl Pricer {
         let (first, last) = (self.cluster[a], self.cluster[b - 1]);
         let part = |from: usize, to: usize| match self.cluster[from] == (from, to) {
             true => self.before[to] - self.before[from],
-            false => self.tok.tally(&self.body[self.starts[from]..self.starts[to]]),
+            false => self
+                .tok
+                .tally(&self.body[self.starts[from]..self.starts[to]]),
         };
         if first == last {
             return part(a, b);

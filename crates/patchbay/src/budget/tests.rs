@@ -138,9 +138,17 @@ fn a_long_file_plans_the_same_in_every_window() {
         let req = Request {
             window,
             task: "Fix the division in handler_17".into(),
-            files: vec![FileInput { path: "h.rs".into(), text: file.clone(), sections: None }],
+            files: vec![FileInput {
+                path: "h.rs".into(),
+                text: file.clone(),
+                sections: None,
+            }],
             ..Request::default()
         };
-        assert_eq!(fill::run(&req, Pricing::Tallies), fill::run(&req, Pricing::Rendered), "{window}");
+        assert_eq!(
+            fill::run(&req, Pricing::Tallies),
+            fill::run(&req, Pricing::Rendered),
+            "{window}"
+        );
     }
 }
