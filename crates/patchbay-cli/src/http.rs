@@ -95,7 +95,9 @@ impl Model {
                     .as_deref()
                     .and_then(patchbay::budget::tokens::Family::from_name);
                 Ok(ModelFacts {
-                    tokenizer: patchbay::budget::tokens::Tokenizer::estimate(family.unwrap_or_default()),
+                    tokenizer: patchbay::budget::tokens::Tokenizer::estimate(
+                        family.unwrap_or_default(),
+                    ),
                     context_length: info.context_length,
                     capabilities: info.capabilities,
                     loaded,

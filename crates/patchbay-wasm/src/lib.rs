@@ -144,7 +144,8 @@ pub fn crc_view(path: &str, text: &str) -> String {
 /// cut JSON reply), with the continuation prompt for a cut reply.
 #[wasm_bindgen(js_name = checkOutput, unchecked_return_type = "Checked")]
 pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
-    let opt: patchbay::reply::counts::CheckOptions = self::options(options.map(JsValue::from), "options")?;
+    let opt: patchbay::reply::counts::CheckOptions =
+        self::options(options.map(JsValue::from), "options")?;
     to_js(&patchbay::reply::counts::check(text, &opt))
 }
 

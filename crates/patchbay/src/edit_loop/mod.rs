@@ -30,11 +30,11 @@ pub mod accounting;
 mod prompt;
 pub mod wire;
 
-use crate::edit::{Code, EditStatus, Op, Parsed};
 use crate::apply::report::{FileStatus, Report, Status};
-use crate::reply::stream::{Event, Stream};
-use crate::budget::tokens::Tokenizer;
 use crate::apply::transaction;
+use crate::budget::tokens::Tokenizer;
+use crate::edit::{Code, EditStatus, Op, Parsed};
+use crate::reply::stream::{Event, Stream};
 use crate::{ApplyOptions, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -250,9 +250,10 @@ struct Open {
 
 impl EditLoop {
     pub fn new(cfg: LoopConfig, files: BTreeMap<String, String>) -> Result<EditLoop, LoopError> {
-        let kit = crate::budget::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
-            message: crate::UnknownFormat(cfg.format.clone()).to_string(),
-        })?;
+        let kit =
+            crate::budget::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
+                message: crate::UnknownFormat(cfg.format.clone()).to_string(),
+            })?;
         if cfg.rounds == 0 || cfg.reply_limit == 0 || cfg.context_length <= cfg.reply_limit {
             return Err(LoopError::BadConfig {
                 message: format!("rounds ({}) and the reply limit ({}) must be at least 1, and the context ({}) larger than the reply limit", cfg.rounds, cfg.reply_limit, cfg.context_length),
