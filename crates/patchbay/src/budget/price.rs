@@ -139,11 +139,12 @@ impl Pricer {
     /// The tally of a run of lines `a..=b` (1-based) as the excerpt shows
     /// it: after its marker in the sections mode.
     fn run_tally(&self, a: usize, b: usize) -> Tally {
-        let marker = format!("[lines {a}-{b}]\n");
-        let (a, b) = (a - 1, b.min(self.starts.len() - 1));
+        let (first, last) = (a - 1, b.min(self.starts.len() - 1));
         if self.mode == LineNumbers::Every {
-            return self.lines_tally(a, b);
+            return self.lines_tally(first, last);
         }
+        let marker = format!("[lines {a}-{b}]\n");
+        let (a, b) = (first, last);
         if self.after_marker[a] {
             return self.tok.tally(&marker) + self.lines_tally(a, b);
         }

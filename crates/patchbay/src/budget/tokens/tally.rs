@@ -127,3 +127,38 @@ pub fn clean_cut(before: Option<&str>, after: &str) -> bool {
     };
     before.is_some_and(ends_in_word)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Joined at a clean cut, two texts' tallies add up to the joined
+    /// text's; at the cuts the rule refuses they do not (so the rule is
+    /// needed, not just cautious).
+    #[test]
+    fn tallies_add_up_at_clean_cuts_only() {
+        let tok = Tokenizer::default();
+        let joined = |a: &str, b: &str| tok.tally(&format!("{a}\n{b}\n")).pieces;
+        let apart =
+            |a: &str, b: &str| (tok.tally(&format!("{a}\n")) + tok.tally(&format!("{b}\n"))).pieces;
+        for (a, b) in [
+            ("fn f() {", "    x;"),
+            ("}", "pub fn g()"),
+            ("a", "/x"),
+            ("", "y"),
+            ("x = 1", "12"),
+        ] {
+            assert!(clean_cut(Some(a), b), "{a:?} {b:?}");
+            assert_eq!(joined(a, b), apart(a, b), "{a:?} {b:?}");
+        }
+        for (a, b) in [("x;", "/y"), ("a", ""), ("a", "   "), ("a", "  \rb")] {
+            assert!(!clean_cut(Some(a), b), "{a:?} {b:?}");
+            assert_ne!(joined(a, b), apart(a, b), "{a:?} {b:?}");
+        }
+        assert!(!clean_cut(None, "/x"));
+        assert_eq!(
+            tok.total(&tok.tally("fn main() {}\n")),
+            tok.count("fn main() {}\n")
+        );
+    }
+}
