@@ -22,6 +22,8 @@ pub mod edit;
 pub mod edit_loop;
 pub mod formats;
 pub mod reply;
+#[cfg(test)]
+mod test_support;
 
 pub use apply::matcher::Level;
 pub use apply::report::{FileReport, FileStatus, Report, Status};

@@ -1,13 +1,26 @@
 //! The planner's greedy fill, tier by tier (see the module docs of
-//! [`super`]). Each candidate is priced by re-rendering the file's excerpt
-//! and counting it, so the totals are exact for the chosen tokenizer:
-//! `O(sections × excerpt)` counting per file, a few milliseconds with the
-//! estimator.
+//! [`super`]). Each candidate is priced as the token count of the file's
+//! excerpt with it added, exact for the chosen tokenizer; [`Pricer`] keeps
+//! the excerpt's tallies, so a price costs `O(section)` and the fill is
+//! linear in the file.
 
+use super::price::Pricer;
 use super::select::{self, Score};
-use super::{chosen, line_index, FilePlan, Part, Plan, PlanError, PlannedSection, Request, Totals};
+use super::{
+    chosen, line_index, FilePlan, Part, Plan, PlanError, PlanOptions, PlannedSection, Request,
+    Totals,
+};
 use crate::reply::counts::output_size_warning;
 use std::collections::BTreeSet;
+
+/// How a candidate is priced: from the excerpt's tallies, or (the
+/// reference the tests hold them to) by rendering and counting it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pricing {
+    Tallies,
+    #[cfg(test)]
+    Rendered,
+}
 
 struct FileState<'a> {
     path: &'a str,
@@ -17,7 +30,14 @@ struct FileState<'a> {
     scores: Vec<Score>,
     /// Sections the task matches, best first.
     ranked: Vec<usize>,
+    /// The first line of each section, and the selected sections the task
+    /// asked for (scored above 0), which neighbours are measured from.
+    first_lines: Vec<usize>,
+    anchors: BTreeSet<usize>,
     tokens: usize,
+    options: &'a PlanOptions,
+    pricer: Pricer,
+    pricing: Pricing,
     /// Whether the whole file was too big for what was left (a small file
     /// sent as sections).
     trimmed_from: Option<usize>,
@@ -29,23 +49,70 @@ impl FileState<'_> {
         select::ranges(&sections, set)
     }
 
-    fn render(&self, set: &BTreeSet<usize>, req: &Request) -> String {
+    fn render(&self, set: &BTreeSet<usize>) -> String {
         select::render(
             self.path,
             &self.lines,
             &self.ranges(set),
-            req.options.line_numbers,
+            self.options.line_numbers,
         )
     }
 
     /// Tokens of the excerpt with `k` added.
-    fn cost_with(&self, k: usize, req: &Request) -> usize {
-        let mut set = chosen(&self.index);
-        set.insert(k);
-        req.options.tokenizer.count(&self.render(&set, req))
+    fn cost_with(&self, k: usize) -> usize {
+        let s = &self.index[k].section;
+        match self.pricing {
+            Pricing::Tallies => self.pricer.cost_with(s.start_line, s.end_line),
+            #[cfg(test)]
+            Pricing::Rendered => {
+                let mut set = chosen(&self.index);
+                set.insert(k);
+                self.options.tokenizer.count(&self.render(&set))
+            }
+        }
+    }
+
+    /// The sections just before and after each selected run (the runs of
+    /// the excerpt, looked up by line: sections cover the file in order).
+    fn run_neighbours(&self) -> BTreeSet<usize> {
+        let n = self.lines.len();
+        let at = |line: usize| self.first_lines.partition_point(|&s| s <= line) - 1;
+        let mut cands = BTreeSet::new();
+        for (a, b) in self.pricer.runs() {
+            if a > 1 {
+                cands.insert(at(a - 1));
+            }
+            if b < n {
+                cands.insert(at(b + 1));
+            }
+        }
+        cands
+    }
+
+    /// [`FileState::run_neighbours`] and the anchors by a scan of every
+    /// section (the reference).
+    #[cfg(test)]
+    fn scanned_neighbours(&self) -> (BTreeSet<usize>, BTreeSet<usize>) {
+        let sel = chosen(&self.index);
+        let mut cands = BTreeSet::new();
+        for &k in &sel {
+            if k > 0 && !sel.contains(&(k - 1)) {
+                cands.insert(k - 1);
+            }
+            if k + 1 < self.index.len() && !sel.contains(&(k + 1)) {
+                cands.insert(k + 1);
+            }
+        }
+        let anchors = sel.into_iter().filter(|&k| self.scores[k].score > 0.0);
+        (cands, anchors.collect())
     }
 
     fn select(&mut self, k: usize, tokens: usize, reason: String) {
+        let s = &self.index[k].section;
+        self.pricer.add(s.start_line, s.end_line);
+        if self.scores[k].score > 0.0 {
+            self.anchors.insert(k);
+        }
         self.index[k].selected = true;
         if self.index[k].reason.is_empty() {
             self.index[k].reason = reason;
@@ -75,7 +142,7 @@ fn part(kind: &str, name: &str, tokens: usize, status: &str, reason: String) -> 
     }
 }
 
-pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
+pub(super) fn run(req: &Request, pricing: Pricing) -> Result<Plan, PlanError> {
     let opt = &req.options;
     let tok = opt.tokenizer;
     let window = req.window;
@@ -87,11 +154,11 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
     let mut files: Vec<FileState> = req
         .files
         .iter()
-        .map(|f| file_state(f, &terms, req))
+        .map(|f| file_state(f, &terms, req, pricing))
         .collect();
 
     // 1. The minimum: each file's target section.
-    let (need, mins) = reserve_targets(&mut files, req, &mut warnings);
+    let (need, mins) = reserve_targets(&mut files, &mut warnings);
     let need = fixed + need;
     if need > window {
         return Err(PlanError::DoesNotFit {
@@ -117,7 +184,7 @@ pub(super) fn run(req: &Request) -> Result<Plan, PlanError> {
     // 5. Sections that use the task's identifiers, then neighbours of what
     // was chosen, until the budget is spent.
     for f in &mut files {
-        add_the_rest(f, req, &mut left);
+        add_the_rest(f, &mut left);
     }
 
     let mut out_files = vec![];
@@ -230,7 +297,12 @@ fn add_notes(req: &Request, left: &mut usize, parts: &mut Vec<Part>) -> (usize, 
 /// A file's line index, its sections scored against the task and ranked:
 /// best first; among equals, nearest the best (the target) first, so that
 /// what is added around it stays in one piece.
-fn file_state<'a>(f: &'a super::FileInput, terms: &select::Terms, req: &Request) -> FileState<'a> {
+fn file_state<'a>(
+    f: &'a super::FileInput,
+    terms: &select::Terms,
+    req: &'a Request,
+    pricing: Pricing,
+) -> FileState<'a> {
     let tok = req.options.tokenizer;
     let lines: Vec<&str> = f.text.lines().collect();
     let index = line_index(&f.path, &f.text, f.sections.clone(), tok);
@@ -251,17 +323,17 @@ fn file_state<'a>(f: &'a super::FileInput, terms: &select::Terms, req: &Request)
             .then(dist(a).cmp(&dist(b)))
             .then(a.cmp(&b))
     });
-    let whole = select::render(
-        &f.path,
-        &lines,
-        &[(1, lines.len())],
-        req.options.line_numbers,
-    );
+    let pricer = Pricer::new(&f.path, &lines, req.options.line_numbers, tok);
     FileState {
         path: &f.path,
-        full_tokens: tok.count(&whole),
+        full_tokens: pricer.whole(),
+        options: &req.options,
+        pricer,
+        pricing,
         lines,
         index,
+        first_lines: sections.iter().map(|s| s.start_line).collect(),
+        anchors: BTreeSet::new(),
         scores,
         ranked,
         tokens: 0,
@@ -271,11 +343,7 @@ fn file_state<'a>(f: &'a super::FileInput, terms: &select::Terms, req: &Request)
 
 /// Step 1: each file's target section (a file without sections whole);
 /// the tokens they need and a description of each target.
-fn reserve_targets(
-    files: &mut [FileState],
-    req: &Request,
-    warnings: &mut Vec<String>,
-) -> (usize, Vec<String>) {
+fn reserve_targets(files: &mut [FileState], warnings: &mut Vec<String>) -> (usize, Vec<String>) {
     let mut need = 0;
     let mut mins = vec![];
     for f in files {
@@ -302,7 +370,7 @@ fn reserve_targets(
                 )
             }
         };
-        let cost = f.cost_with(target, req);
+        let cost = f.cost_with(target);
         f.select(target, cost, reason);
         need += cost;
         let s = &f.index[target].section;
@@ -333,7 +401,7 @@ fn add_wanted(f: &mut FileState, req: &Request, left: &mut usize) {
         if f.index[k].selected || !f.scores[k].strong {
             continue;
         }
-        let cost = f.cost_with(k, req);
+        let cost = f.cost_with(k);
         if take(left, f.tokens, cost) {
             let reason = f.scores[k].reason.clone();
             f.select(k, cost, reason);
@@ -375,18 +443,18 @@ fn fit_in_order(
 
 /// Step 5: the other sections that use the task's identifiers, then the
 /// neighbours of what was chosen, while they fit.
-fn add_the_rest(f: &mut FileState, req: &Request, left: &mut usize) {
+fn add_the_rest(f: &mut FileState, left: &mut usize) {
     for k in f.ranked.clone() {
         if f.index[k].selected {
             continue;
         }
-        let cost = f.cost_with(k, req);
+        let cost = f.cost_with(k);
         if take(left, f.tokens, cost) {
             let reason = f.scores[k].reason.clone();
             f.select(k, cost, reason);
         }
     }
-    while let Some((k, cost)) = next_neighbour(f, req, *left) {
+    while let Some((k, cost)) = next_neighbour(f, *left) {
         take(left, f.tokens, cost);
         f.select(k, cost, "next to the selected sections".into());
     }
@@ -423,7 +491,7 @@ fn file_plan(f: FileState, req: &Request, warnings: &mut Vec<String>) -> (FilePl
     };
     let status = if whole { "kept" } else { "trimmed" };
     let p = part("file", f.path, f.tokens, status, reason);
-    let excerpt = f.render(&set, req);
+    let excerpt = f.render(&set);
     let plan = FilePlan {
         path: f.path.to_string(),
         lines: f.lines.len(),
@@ -439,27 +507,26 @@ fn file_plan(f: FileState, req: &Request, warnings: &mut Vec<String>) -> (FilePl
 
 /// The unselected section next to the selection that fits in `left`:
 /// candidates are the sections just before and after each selected run,
-/// the better scored first, then the nearest to what the task asked for. Returns it and the new
-/// excerpt cost.
-fn next_neighbour(f: &FileState, req: &Request, left: usize) -> Option<(usize, usize)> {
-    let sel = chosen(&f.index);
-    let mut cands: BTreeSet<usize> = BTreeSet::new();
-    for &k in &sel {
-        if k > 0 && !sel.contains(&(k - 1)) {
-            cands.insert(k - 1);
+/// the better scored first, then the nearest to what the task asked for
+/// (in sections, so the context grows on both sides of the target in
+/// turn), then the earlier. Returns it and the new excerpt cost.
+fn next_neighbour(f: &FileState, left: usize) -> Option<(usize, usize)> {
+    #[cfg(test)]
+    let scanned;
+    let (cands, anchors) = match f.pricing {
+        Pricing::Tallies => (f.run_neighbours(), &f.anchors),
+        #[cfg(test)]
+        Pricing::Rendered => {
+            let (cands, anchors) = f.scanned_neighbours();
+            scanned = anchors;
+            (cands, &scanned)
         }
-        if k + 1 < f.index.len() && !sel.contains(&(k + 1)) {
-            cands.insert(k + 1);
-        }
-    }
-    // Nearest to a section the task asked for (in sections), so the context
-    // grows on both sides of the target in turn; earlier first on a tie.
-    let anchors: Vec<usize> = sel
-        .iter()
-        .copied()
-        .filter(|&k| f.scores[k].score > 0.0)
-        .collect();
-    let dist = |k: usize| anchors.iter().map(|&a| a.abs_diff(k)).min().unwrap_or(0);
+    };
+    let dist = |k: usize| {
+        let below = anchors.range(..=k).next_back().map(|&a| k - a);
+        let above = anchors.range(k..).next().map(|&a| a - k);
+        below.into_iter().chain(above).min().unwrap_or(0)
+    };
     let mut cands: Vec<usize> = cands.into_iter().collect();
     cands.sort_by(|&a, &b| {
         f.scores[b]
@@ -470,6 +537,6 @@ fn next_neighbour(f: &FileState, req: &Request, left: usize) -> Option<(usize, u
     });
     cands
         .into_iter()
-        .map(|k| (k, f.cost_with(k, req)))
+        .map(|k| (k, f.cost_with(k)))
         .find(|&(_, cost)| cost <= f.tokens + left)
 }

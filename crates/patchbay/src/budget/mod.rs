@@ -18,7 +18,8 @@
 //! Everything left out is listed with the reason. When even the minimum
 //! (system + task + reserve + target sections) does not fit, the plan fails
 //! with [`PlanError::DoesNotFit`] and the numbers. Cost: one token count per
-//! part and per section, and `O(file)` scoring per file.
+//! part and per section (the excerpt is priced from the tallies of its
+//! parts, never rendered again), and `O(file)` scoring per file.
 
 pub mod advisor;
 pub mod index;
@@ -213,10 +214,13 @@ impl std::fmt::Display for PlanError {
 impl std::error::Error for PlanError {}
 
 mod fill;
+mod price;
+#[cfg(test)]
+mod tests;
 
 /// Plans what fits; see the module docs for the order of priority.
 pub fn plan(req: &Request) -> Result<Plan, PlanError> {
-    fill::run(req)
+    fill::run(req, fill::Pricing::Tallies)
 }
 
 /// The line index of a file: its sections (from `outline` when given,

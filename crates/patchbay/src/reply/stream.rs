@@ -10,7 +10,11 @@
 //! An edit counts as complete once the parse of the text so far holds a
 //! later edit, or the edit ends with its format's closing marker (a SEARCH/
 //! REPLACE block's `>>>>>>> REPLACE`, a closed fence); text that arrives later
-//! can then no longer change it. Cost: a chunk re-parses only the text from
+//! can then no longer change it. Formats whose edits end with a line (all
+//! but the JSON ones, [`formats::Format::whole_mid_line`]) are read up to
+//! the last line break only, so a chunk that ends no line changes nothing
+//! and is not read again; an edit that a reply's unfinished last line
+//! would complete is judged by `finish`. Cost: a chunk re-parses only the text from
 //! the last complete edit on (`tail`), when the format allows it and that
 //! reading agrees with the whole one, so a push costs `O(chunk)` amortised
 //! for replies of bounded edits; else the text so far. The edits complete
@@ -210,9 +214,17 @@ impl Stream {
         };
         let f = formats::by_name(name).expect("a known format");
         let popt = self.opt.parse_options();
+        // A format whose edits end with their lines reads only the complete
+        // lines: the open last line cannot complete an edit, and reading
+        // it made every chunk re-read the open edit (see `append`).
+        let upto = match f.whole_mid_line() {
+            true => self.buf.len(),
+            false => memchr::memrchr(b'\n', self.buf.as_bytes()).map_or(0, |k| k + 1),
+        };
+        let text = &self.buf[..upto];
         let resumed = match &self.parse {
             Some((prev, p)) if *prev == name => {
-                tail::resume(f, &popt, &self.buf, &p.edits[..self.complete])
+                tail::resume(f, &popt, text, &p.edits[..self.complete])
             }
             _ => None,
         };
@@ -228,14 +240,14 @@ impl Stream {
                 p.edits.extend(new.edits);
                 p
             }
-            None => f.parse(&self.buf, &popt),
+            None => f.parse(text, &popt),
         };
-        let mut complete = ready(name, &self.buf, &parsed.edits);
+        let mut complete = ready(name, text, &parsed.edits);
         // A damaged edit read from the tail may count its output lines from
         // the tail's start: complete, it is read from the top (`tail`).
         if from_tail && complete == parsed.edits.len() && parsed.edits.last().is_some_and(damaged) {
-            parsed = f.parse(&self.buf, &popt);
-            complete = ready(name, &self.buf, &parsed.edits);
+            parsed = f.parse(text, &popt);
+            complete = ready(name, text, &parsed.edits);
         }
         self.complete = complete;
         self.parse = Some((name, parsed));
@@ -251,7 +263,22 @@ impl Stream {
     /// files the new text names ([`Stream::new_paths`]), then calls `judge`.
     pub fn append(&mut self, chunk: &str) {
         self.buf.push_str(chunk);
+        // Without a line break the complete lines are those of the last
+        // refresh: a fixed format that reads only them reads the same.
+        if !chunk.contains('\n') && self.fixed_format().is_some_and(|f| !f.whole_mid_line()) {
+            return;
+        }
         self.refresh();
+    }
+
+    /// The format once it no longer depends on the text: named in the
+    /// options, or fixed by the first edit emitted under `auto`.
+    fn fixed_format(&self) -> Option<&'static dyn formats::Format> {
+        match self.format {
+            Some(name) => formats::by_name(name),
+            None if self.opt.format == "auto" => None,
+            None => formats::by_name(&self.opt.format),
+        }
     }
 
     /// Judges what is complete in the text received so far (after files

@@ -389,3 +389,36 @@ fn growth_many_files() {
         },
     );
 }
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_budget_plan_in_a_window_the_file_fits() {
+    use patchbay::budget::{plan, FileInput, Request};
+    series(
+        "budget plan, whole window",
+        250,
+        |n| {
+            let text: String = (0..n)
+                .map(|k| format!("/// Case {k}.\npub fn handler_{k}(x: &str) -> usize {{\n    x.len() / {k}\n}}\n\n"))
+                .collect();
+            Request {
+                window: 2 * text.len(),
+                task: "Fix the division in handler_3".into(),
+                files: vec![FileInput {
+                    path: "src/h.rs".into(),
+                    text,
+                    sections: None,
+                }],
+                ..Request::default()
+            }
+        },
+        |req| {
+            let p = plan(req).expect("the window holds the file");
+            let f = &p.files[0];
+            // Section by section, the whole file joined again.
+            assert_eq!(f.mode, "whole");
+            assert_eq!(f.ranges, [(1, f.lines)]);
+            assert!(f.index.iter().all(|s| s.selected));
+        },
+    );
+}

@@ -22,12 +22,14 @@
 //! ```
 
 pub mod pieces;
+pub mod tally;
 pub mod weights;
 
 #[cfg(feature = "exact-tokens")]
 pub mod exact;
 
 pub use pieces::{features, Features, FEATURE_NAMES};
+pub use tally::{clean_cut, Tally};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::ops::Range;
@@ -112,9 +114,13 @@ pub fn estimate(text: &str, family: Family) -> usize {
 
 /// The estimate from counted features.
 pub fn estimate_features(f: &Features, family: Family, non_empty: bool) -> usize {
+    estimate_counts(&f.array(), family, non_empty)
+}
+
+/// The estimate from feature counts in [`FEATURE_NAMES`] order.
+fn estimate_counts(counts: &[u32; pieces::N_FEATURES], family: Family, non_empty: bool) -> usize {
     let w = weights::weights(family);
-    let sum: f64 = f
-        .array()
+    let sum: f64 = counts
         .iter()
         .zip(w.iter())
         .map(|(&c, &w)| c as f64 * w)

@@ -1,21 +1,14 @@
 use super::*;
-use crate::{apply, ApplyOptions, EditStatus, Status};
+use crate::test_support::{apply_in, files};
+use crate::{EditStatus, Status};
 use std::collections::BTreeMap;
 
 fn parse(out: &str) -> Parsed {
     ApplyPatch.parse_default(out)
 }
 
-fn run(out: &str, files: &[(&str, &str)]) -> crate::Report {
-    let files: BTreeMap<String, String> = files
-        .iter()
-        .map(|(p, t)| (p.to_string(), t.to_string()))
-        .collect();
-    let opt = ApplyOptions {
-        format: "apply-patch".into(),
-        ..Default::default()
-    };
-    apply(out, &files, &opt).unwrap()
+fn run(out: &str, pairs: &[(&str, &str)]) -> crate::Report {
+    apply_in("apply-patch", out, &files(pairs), false)
 }
 
 fn replace(old: &[&str], new: &[&str], anchors: &[&str], at_end: bool) -> Op {

@@ -1,21 +1,13 @@
 use super::*;
-use crate::{apply, ApplyOptions, EditStatus, Status};
-use std::collections::BTreeMap;
+use crate::test_support::{apply_in, files};
+use crate::{EditStatus, Status};
 
 fn parse(out: &str) -> Parsed {
     ToolCall.parse_default(out)
 }
 
-fn run(out: &str, files: &[(&str, &str)]) -> crate::Report {
-    let files: BTreeMap<String, String> = files
-        .iter()
-        .map(|(p, t)| (p.to_string(), t.to_string()))
-        .collect();
-    let opt = ApplyOptions {
-        format: "tool-call".into(),
-        ..Default::default()
-    };
-    apply(out, &files, &opt).unwrap()
+fn run(out: &str, pairs: &[(&str, &str)]) -> crate::Report {
+    apply_in("tool-call", out, &files(pairs), false)
 }
 
 fn message(op: &Op) -> &str {

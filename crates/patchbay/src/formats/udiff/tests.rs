@@ -3,22 +3,14 @@
 
 use super::*;
 use crate::edit::{Code, Op};
-use crate::{apply, ApplyOptions, Status};
+use crate::test_support::{apply_in, files};
+use crate::Status;
 use std::collections::BTreeMap;
 
 const PY: &str = "import os\n\n\ndef total(items):\n    subtotal = sum(i.price for i in items)\n    tax = subtotal * RATE\n    return subtotal + tax\n\n\ndef count(items):\n    return len(items)\n";
 
-fn files(path: &str, text: &str) -> BTreeMap<String, String> {
-    BTreeMap::from([(path.to_owned(), text.to_owned())])
-}
-
 fn run(out: &str, fs: &BTreeMap<String, String>, strict: bool) -> crate::Report {
-    let opt = ApplyOptions {
-        format: "udiff".into(),
-        strict,
-        ..Default::default()
-    };
-    apply(out, fs, &opt).unwrap()
+    apply_in("udiff", out, fs, strict)
 }
 
 fn content(r: &crate::Report) -> &str {
@@ -41,7 +33,7 @@ fn good_after() -> String {
 #[test]
 fn clean_diff_applies_in_both_modes() {
     for strict in [false, true] {
-        let r = run(GOOD, &files("app.py", PY), strict);
+        let r = run(GOOD, &files(&[("app.py", PY)]), strict);
         assert_eq!(r.status, Status::Applied, "{}", r.feedback);
         assert_eq!(content(&r), good_after());
     }
@@ -52,10 +44,10 @@ fn wrong_numbers_and_counts_are_ignored_when_lenient() {
     // Fenced, so the short count is a miscount, not a cut-off reply.
     let out = GOOD.replace("@@ -5,3 +5,4 @@", "@@ -40,2 +41,9 @@");
     let out = format!("```diff\n{out}```\n");
-    let r = run(&out, &files("app.py", PY), false);
+    let r = run(&out, &files(&[("app.py", PY)]), false);
     assert_eq!(r.status, Status::Applied, "{}", r.feedback);
     assert_eq!(content(&r), good_after());
-    let r = run(&out, &files("app.py", PY), true);
+    let r = run(&out, &files(&[("app.py", PY)]), true);
     assert_eq!(first_code(&r), Some(Code::Malformed));
     assert!(
         r.feedback
@@ -68,7 +60,7 @@ fn wrong_numbers_and_counts_are_ignored_when_lenient() {
 #[test]
 fn strict_reports_the_offset() {
     let out = GOOD.replace("@@ -5,3 +5,4 @@", "@@ -2,3 +2,4 @@");
-    let r = run(&out, &files("app.py", PY), true);
+    let r = run(&out, &files(&[("app.py", PY)]), true);
     assert_eq!(r.status, Status::Applied, "{}", r.feedback);
     let m = r.receipts()[0].message.clone().unwrap_or_default();
     assert!(
@@ -82,14 +74,14 @@ fn lost_prefixes_and_missing_plus_are_recovered() {
     // Every unchanged line lost its one-space marker (indented ones now
     // look one column short), and the second added line lost its `+`.
     let out = "--- a/app.py\n+++ b/app.py\n@@ @@\ndef total(items):\n    subtotal = sum(i.price for i in items)\n-    tax = subtotal * RATE\n+    tax = subtotal * rate(items)\n    log(tax)\n+    # logged\n    return subtotal + tax\n";
-    let r = run(out, &files("app.py", PY), false);
+    let r = run(out, &files(&[("app.py", PY)]), false);
     assert_eq!(r.status, Status::Applied, "{}", r.feedback);
     let want = PY.replace(
         "    tax = subtotal * RATE\n",
         "    tax = subtotal * rate(items)\n    log(tax)\n    # logged\n",
     );
     assert_eq!(content(&r), want);
-    let r = run(out, &files("app.py", PY), true);
+    let r = run(out, &files(&[("app.py", PY)]), true);
     assert_eq!(first_code(&r), Some(Code::Malformed));
 }
 
@@ -100,7 +92,7 @@ fn readings_that_disagree_are_ambiguous() {
     let out = "--- a/f\n+++ b/f\n@@ @@\n a\nb\n+n\n c\n";
     let p = Udiff.parse_default(out);
     assert!(matches!(p.edits[0].op, Op::OneOf(_)));
-    let r = run(out, &files("f", file), false);
+    let r = run(out, &files(&[("f", file)]), false);
     assert_eq!(first_code(&r), Some(Code::Ambiguous), "{}", r.feedback);
     assert_eq!(r.status, Status::Failed);
 }
@@ -108,7 +100,7 @@ fn readings_that_disagree_are_ambiguous() {
 #[test]
 fn look_alike_context_is_not_found_never_applied_elsewhere() {
     let out = GOOD.replace("     return subtotal + tax", "     return subtotal - tax");
-    let r = run(&out, &files("app.py", PY), false);
+    let r = run(&out, &files(&[("app.py", PY)]), false);
     assert_eq!(first_code(&r), Some(Code::NotFound));
     assert!(r.files[0].content.is_none());
 }
@@ -120,10 +112,10 @@ fn create_delete_rename_and_escape() {
     assert_eq!((r.status, content(&r)), (Status::Applied, "a = 1\nb = 2\n"));
     let gone: String = PY.lines().map(|l| format!("-{l}\n")).collect();
     let out = format!("--- a/app.py\n+++ /dev/null\n@@ -1,11 +0,0 @@\n{gone}");
-    let r = run(&out, &files("app.py", PY), false);
+    let r = run(&out, &files(&[("app.py", PY)]), false);
     assert_eq!(r.files[0].status, crate::FileStatus::Deleted);
     let out = "diff --git a/app.py b/lib/app.py\nrename from app.py\nrename to lib/app.py\n";
-    let r = run(out, &files("app.py", PY), false);
+    let r = run(out, &files(&[("app.py", PY)]), false);
     assert_eq!(r.status, Status::Applied, "{}", r.feedback);
     assert!(r
         .files
@@ -131,7 +123,7 @@ fn create_delete_rename_and_escape() {
         .any(|f| f.path == "lib/app.py" && f.content.as_deref() == Some(PY)));
     let r = run(
         &GOOD.replace("a/app.py", "a/../../etc/app.py"),
-        &files("app.py", PY),
+        &files(&[("app.py", PY)]),
         false,
     );
     assert_eq!(first_code(&r), Some(Code::PathEscape));
@@ -140,7 +132,7 @@ fn create_delete_rename_and_escape() {
 #[test]
 fn truncated_hunk() {
     let cut = &GOOD[..GOOD.len() - 30];
-    let r = run(cut, &files("app.py", PY), false);
+    let r = run(cut, &files(&[("app.py", PY)]), false);
     assert_eq!(r.status, Status::Truncated);
     assert_eq!(first_code(&r), Some(Code::Truncated));
 }
@@ -149,12 +141,12 @@ fn truncated_hunk() {
 fn no_final_newline_is_kept() {
     let file = "a\nb\nc";
     let out = "--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n b\n-c\n\\ No newline at end of file\n+C\n\\ No newline at end of file\n";
-    let r = run(out, &files("f", file), true);
+    let r = run(out, &files(&[("f", file)]), true);
     assert_eq!(content(&r), "a\nb\nC");
 }
 
 fn diag(out: &str, file: &str) -> HunkDiagnosis {
-    diagnose(out, &files("app.py", file)).remove(0)
+    diagnose(out, &files(&[("app.py", file)])).remove(0)
 }
 
 fn has(d: &HunkDiagnosis, kind: FindingKind, text: &str) -> bool {
@@ -311,17 +303,17 @@ fn diagnosis_of_tolerance_ambiguity_and_files() {
 #[test]
 fn repair_restores_numbers_counts_and_prefixes() {
     let out = "```diff\n--- a/app.py\n+++ b/app.py\n@@ -40,1 +40,1 @@\n    subtotal = sum(i.price for i in items)\n-    tax = subtotal * RATE\n+    tax = subtotal * rate(items)\n    log(tax)\n    return subtotal + tax\n```\n";
-    let fixed = repair(out, &files("app.py", PY)).unwrap();
+    let fixed = repair(out, &files(&[("app.py", PY)])).unwrap();
     assert_eq!(
         fixed,
         "diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -5,3 +5,4 @@\n     subtotal = sum(i.price for i in items)\n-    tax = subtotal * RATE\n+    tax = subtotal * rate(items)\n+    log(tax)\n     return subtotal + tax\n"
     );
     // The repaired diff applies strictly, to the same result.
-    let r = run(&fixed, &files("app.py", PY), true);
+    let r = run(&fixed, &files(&[("app.py", PY)]), true);
     assert_eq!(content(&r), good_after());
     let e = repair(
         &GOOD.replace("+ tax", "- tax").replace("RATE", "RAT"),
-        &files("app.py", PY),
+        &files(&[("app.py", PY)]),
     )
     .unwrap_err();
     assert!(e.problems[0].contains("not found"), "{e}");
@@ -331,14 +323,14 @@ fn repair_restores_numbers_counts_and_prefixes() {
 fn repair_adds_trailing_context_and_keeps_tolerated_hunks_exact() {
     // No trailing context: git would anchor the hunk at the end of the file.
     let out = "--- a/app.py\n+++ b/app.py\n@@ -1,1 +1,2 @@\n import os\n+import sys\n";
-    let fixed = repair(out, &files("app.py", PY)).unwrap();
+    let fixed = repair(out, &files(&[("app.py", PY)])).unwrap();
     assert!(
         fixed.contains("@@ -1,4 +1,5 @@\n import os\n+import sys\n \n \n def total(items):\n"),
         "{fixed}"
     );
     // Found only with the indentation shifted: rebuilt from the file.
     let out = "--- a/app.py\n+++ b/app.py\n@@ -5,3 +5,3 @@\n subtotal = sum(i.price for i in items)\n-tax = subtotal * RATE\n+tax = 0\n return subtotal + tax\n";
-    let fixed = repair(out, &files("app.py", PY)).unwrap();
+    let fixed = repair(out, &files(&[("app.py", PY)])).unwrap();
     assert!(
         fixed.contains("-    tax = subtotal * RATE\n+    tax = 0\n"),
         "{fixed}"
@@ -356,7 +348,7 @@ fn fuzz_simulation_flags_a_misapply() {
     // at the end of the file; at fuzz 2 it ignores the top two lines and
     // the stated line 2 lands it in `a`, though the hunk matches only at 6.
     let out = TWIN_HUNK.replace("@@ -6,5 +6,5 @@", "@@ -2,5 +2,5 @@");
-    let r = patch_fuzz_simulation(&out, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(&out, &files(&[("m.py", TWINS)]));
     assert_eq!(r[0].verdict, FuzzVerdict::Misplaced, "{r:#?}");
     assert_eq!(
         (r[0].patch_line, r[0].fuzz, r[0].safe_line),
@@ -368,22 +360,25 @@ fn fuzz_simulation_flags_a_misapply() {
         r[0].message
     );
     // patchbay refuses nothing here: the whole hunk is unique at line 6.
-    let a = run(&out, &files("m.py", TWINS), false);
+    let a = run(&out, &files(&[("m.py", TWINS)]), false);
     assert_eq!(a.receipts()[0].lines, Some([6, 10]));
     // With the right line, patch agrees (still with fuzz 2).
-    let r = patch_fuzz_simulation(TWIN_HUNK, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(TWIN_HUNK, &files(&[("m.py", TWINS)]));
     assert_eq!(
         (r[0].verdict, r[0].patch_line, r[0].fuzz),
         (FuzzVerdict::Agrees, Some(6), 2)
     );
     // A hunk whose first line is wrong matches nowhere in full.
     let out = TWIN_HUNK.replace(" def b(x):", " def bb(x):");
-    let r = patch_fuzz_simulation(&out, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(&out, &files(&[("m.py", TWINS)]));
     assert_eq!(
         (r[0].verdict, r[0].safe_line),
         (FuzzVerdict::NoSafePlace, None)
     );
-    let r = patch_fuzz_simulation(&TWIN_HUNK.replace("-6,5", "-6,9"), &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(
+        &TWIN_HUNK.replace("-6,5", "-6,9"),
+        &files(&[("m.py", TWINS)]),
+    );
     assert_eq!(r[0].verdict, FuzzVerdict::Malformed);
     assert_eq!(
         patch_fuzz_simulation(TWIN_HUNK, &BTreeMap::new())[0].verdict,
@@ -397,14 +392,14 @@ fn fuzz_simulation_reports_what_patch_reads() {
     // line as text after it: without context below the change, patch may
     // only put it at the end of the file, and rejects it.
     let short = TWIN_HUNK.replace("-6,5 +6,5", "-6,4 +6,4");
-    let r = patch_fuzz_simulation(&short, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(&short, &files(&[("m.py", TWINS)]));
     assert_eq!(
         (r[0].verdict, r[0].patch_hunk, r[0].patch_reported_line),
         (FuzzVerdict::Rejected, Some(1), Some(6))
     );
     // No numbers: patch skips the hunk and finds nothing to apply.
     let bare = TWIN_HUNK.replace("@@ -6,5 +6,5 @@", "@@ @@");
-    let r = patch_fuzz_simulation(&bare, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(&bare, &files(&[("m.py", TWINS)]));
     assert_eq!(
         (r[0].verdict, r[0].patch_hunk),
         (FuzzVerdict::Skipped, None)
@@ -416,7 +411,7 @@ fn fuzz_simulation_reports_what_patch_reads() {
         TWIN_HUNK.replace("-6,5", "-6,9"),
         TWIN_HUNK.replace("m.py", "n.py")
     );
-    let r = patch_fuzz_simulation(&two, &files("m.py", TWINS));
+    let r = patch_fuzz_simulation(&two, &files(&[("m.py", TWINS)]));
     assert_eq!(
         r.iter().map(|r| r.verdict).collect::<Vec<_>>(),
         [FuzzVerdict::Malformed, FuzzVerdict::NotReached]
@@ -444,7 +439,7 @@ fn never_panics_on_marker_soup() {
         "rename from f\n",
         "\t\n",
     ];
-    let fs = files("f", "a\nb\n");
+    let fs = files(&[("f", "a\nb\n")]);
     let mut seed = 7u64;
     for _ in 0..3000 {
         let mut out = String::new();
@@ -468,7 +463,7 @@ fn an_empty_line_between_added_lines_is_added() {
     // The file has no blank line there, so the empty line can only be an
     // added one that lost its `+`.
     let out = "```diff\n--- a/app.py\n+++ b/app.py\n@@ -5,2 +5,5 @@\n     subtotal = sum(i.price for i in items)\n+    a = 1\n\n+    b = 2\n     tax = subtotal * RATE\n```\n";
-    let r = run(out, &files("app.py", PY), false);
+    let r = run(out, &files(&[("app.py", PY)]), false);
     assert_eq!(r.status, Status::Applied, "{}", r.feedback);
     let want = PY.replace("items)\n    tax", "items)\n    a = 1\n\n    b = 2\n    tax");
     assert_eq!(content(&r), want);
