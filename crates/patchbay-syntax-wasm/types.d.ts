@@ -4,7 +4,8 @@
 export type FormatName = "search-replace" | "whole" | "apply-patch" | "hashline" | "lines" | "tool-call" | "udiff" | "auto";
 
 /**
- * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
+ * Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
+ * CLI.
  * A code is never reused for another meaning; new ones are added at the end.
  */
 

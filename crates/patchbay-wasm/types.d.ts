@@ -62,7 +62,8 @@ export type CheckOptions = Partial<{ protocol: Protocol, stopReason: string | nu
 export type Checked = { check: OutputCheck, continuation: string, };
 
 /**
- * Failure codes. The names are a contract (DESIGN.md): JSON, JS API, CLI.
+ * Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
+ * CLI.
  * A code is never reused for another meaning; new ones are added at the end.
  */
 
