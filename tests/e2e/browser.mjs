@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 
 const serve = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
 const web = new URL('../../web/', import.meta.url);
+const pkg = new URL('../../packages/patchbay/', import.meta.url);
 
 /** Starts web/serve.mjs on a free port; resolves with {server, base}. */
 function startServer() {
@@ -90,23 +91,23 @@ export async function setPath(page, path) {
   await settle(page);
 }
 
-/** The core wasm module loaded in node, independently of the page. */
+/** The npm package's core module (packages/patchbay) loaded in node, independently of the page. */
 export async function nodeCore() {
-  const m = await import(new URL('pkg/patchbay_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg/patchbay_wasm_bg.wasm', web)) });
+  const m = await import(new URL('index.js', pkg));
+  m.initSync();
   return m;
 }
 
-/** The syntax module in node. */
+/** The package's syntax module in node. */
 export async function nodeSyntax() {
-  const m = await import(new URL('pkg-syntax/patchbay_syntax_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg-syntax/patchbay_syntax_wasm_bg.wasm', web)) });
+  const m = await import(new URL('syntax.js', pkg));
+  m.initSync();
   return m;
 }
 
-/** The exact-tokens module in node. */
+/** The package's exact-tokens module in node. */
 export async function nodeTokens() {
-  const m = await import(new URL('pkg-tokens/patchbay_tokens_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg-tokens/patchbay_tokens_wasm_bg.wasm', web)) });
+  const m = await import(new URL('tokens.js', pkg));
+  m.initSync();
   return m;
 }

@@ -217,7 +217,16 @@ function pickReceipt(r) {
   }
   const m = matchesFromReport(page.report, r.path).find((x) => x.index === r.index);
   if (!m) return;
-  selectLines(m.fromLine, m.toLine);
+  if (m.failed) selectLines(m.fromLine, m.toLine);
+  else selectRange(m.from, m.to);
+}
+
+/** Selects and scrolls to UTF-16 offsets `from`-`to` of the file editor (an applied edit's receipt). */
+function selectRange(from, to) {
+  const { view } = fileEditor;
+  const end = view.state.doc.length;
+  view.dispatch({ selection: { anchor: Math.min(from, end), head: Math.min(to, end) }, scrollIntoView: true });
+  view.focus();
 }
 
 /** Selects and scrolls to lines `from`-`to` (1-based) of the file editor. */
