@@ -14,14 +14,14 @@ const serve = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
 const web = new URL('../../web/', import.meta.url);
 const pkg = new URL('../../packages/patchbay/', import.meta.url);
 
-/** Starts web/serve.mjs on a free port; resolves with {server, base}. */
-function startServer() {
-  const server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts web/serve.mjs on a free port of `host`; resolves with {server, base}. */
+function startServer(host) {
+  const server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0', HOST: host }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
       out += chunk;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      const m = out.match(/http:\/\/[\d.]+:\d+\//);
       if (m) resolve({ server, base: m[0] });
     });
     server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
@@ -32,9 +32,9 @@ function startServer() {
  * The server, a fresh Chromium profile and a page on the playground, ready.
  * `requests` and `problems` (page errors, console errors) are recorded.
  */
-export async function openPlayground({ viewport = { width: 1280, height: 900 } } = {}) {
+export async function openPlayground({ viewport = { width: 1280, height: 900 }, host = '127.0.0.1' } = {}) {
   if (!existsSync(new URL('dist/index.html', web))) throw new Error('web/dist is missing: run scripts/build-web.sh');
-  const { server, base } = await startServer();
+  const { server, base } = await startServer(host);
   const profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

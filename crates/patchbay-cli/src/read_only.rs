@@ -41,7 +41,10 @@ pub fn tag(a: &TagArgs) -> Result<i32, Failure> {
         out(&patchbay::crc_view(&a.file, &text));
         return Ok(0);
     }
-    out(&patchbay::formats::hashline::tags::view(&text, a.tags.options()));
+    out(&patchbay::formats::hashline::tags::view(
+        &text,
+        a.tags.options(),
+    ));
     Ok(0)
 }
 

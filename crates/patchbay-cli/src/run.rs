@@ -291,7 +291,7 @@ impl<'a> Disk<'a> {
             list.push(match &c.content {
                 Some(t) => Change::Write {
                     path: r.real.clone(),
-                    content: t.clone(),
+                    content: t.as_str(),
                     expect,
                 },
                 None => Change::Delete {

@@ -8,6 +8,8 @@
 //! `cargo run -p patchbay-types`); `files` is the first argument wherever a
 //! function takes one.
 
+mod edit_loop;
+
 use patchbay::formats::udiff;
 use patchbay::reply::stream::Stream;
 use patchbay::ApplyOptions;
@@ -144,7 +146,8 @@ pub fn crc_view(path: &str, text: &str) -> String {
 /// cut JSON reply), with the continuation prompt for a cut reply.
 #[wasm_bindgen(js_name = checkOutput, unchecked_return_type = "Checked")]
 pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
-    let opt: patchbay::reply::counts::CheckOptions = self::options(options.map(JsValue::from), "options")?;
+    let opt: patchbay::reply::counts::CheckOptions =
+        self::options(options.map(JsValue::from), "options")?;
     to_js(&patchbay::reply::counts::check(text, &opt))
 }
 

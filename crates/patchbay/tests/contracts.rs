@@ -134,7 +134,10 @@ fn the_tag_example_is_what_the_view_shows() {
         .lines()
         .map(|l| format!("{}\n", l.split_once(' ').map_or("", |(_, rest)| rest)))
         .collect();
-    assert_eq!(patchbay::formats::hashline::tags::view(&text, Default::default()), view);
+    assert_eq!(
+        patchbay::formats::hashline::tags::view(&text, Default::default()),
+        view
+    );
 }
 
 #[test]

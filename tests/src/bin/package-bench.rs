@@ -4,9 +4,9 @@
 //!
 //! `cargo run --release -p patchbay-tests --bin package-bench DIR`
 
-use patchbay::reply::stream::Stream;
 use patchbay::budget::tokens;
 use patchbay::formats::hashline::tags;
+use patchbay::reply::stream::Stream;
 use patchbay::ApplyOptions;
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -5,6 +5,7 @@ import { connect } from 'patchbay/worker';
 
 const SYNTAX = ['outline', 'slice', 'splice', 'applyToSlice', 'parseCheck', 'languages'];
 const TOKENS = ['countTokens', 'countTokensEach', 'encodings'];
+const MODEL = ['list', 'show', 'preview', 'run', 'stop'];
 
 /** The calls `names` under `prefix.` of `client`, without the prefix. */
 function group(client, prefix, names) {
@@ -14,11 +15,23 @@ function group(client, prefix, names) {
 /**
  * Starts the worker (`workerUrl`: the bundled engine-worker.js, by default
  * next to the page). `onProgress({module, received})` hears the optional
- * modules' downloads. Errors keep their type (TypeError, RangeError, Error).
+ * modules' downloads, `onLoop(event)` (also settable later as `engine.onLoop`)
+ * a model run's rounds and chunks.
+ * Errors keep their type (TypeError, RangeError, Error).
  */
-export function createEngine({ onProgress, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
+export function createEngine({ onProgress, onLoop, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
   const worker = new Worker(workerUrl, { type: 'module' });
-  worker.addEventListener('message', ({ data }) => data?.progress && onProgress?.(data.progress));
+  worker.addEventListener('message', ({ data }) => {
+    if (data?.progress) onProgress?.(data.progress);
+    if (data?.loop) engine.onLoop?.(data.loop);
+  });
   const client = connect(worker, ['estimateTokensEach']);
-  return { ...client, syntax: group(client, 'syntax', SYNTAX), tokens: group(client, 'tokens', TOKENS) };
+  const engine = {
+    onLoop,
+    ...client,
+    syntax: group(client, 'syntax', SYNTAX),
+    tokens: group(client, 'tokens', TOKENS),
+    model: group(client, 'model', MODEL),
+  };
+  return engine;
 }

@@ -3,7 +3,8 @@
 // npm package's worker (`patchbay/worker`'s `serve`), used as any page would
 // use it; the page adds only its extras: the syntax and exact-tokens
 // modules, and `estimateTokensEach` (one message for a whole table of
-// counts instead of one per cell).
+// counts instead of one per cell), and the local model's transport
+// (model.js: the core's edit loop over a streaming fetch).
 //
 // The core module loads at start; the syntax module (tree-sitter grammars)
 // and the exact-tokens module (tiktoken's vocabularies) load on first use,
@@ -13,6 +14,7 @@
 import { estimateTokens } from 'patchbay';
 import { serve } from 'patchbay/worker';
 import { download } from './download.js';
+import * as model from './model.js';
 
 const here = self.location.href;
 let syntaxModule = null;
@@ -48,6 +50,11 @@ export const EXTRAS = {
   'tokens.countTokens': async (...args) => (await tokens()).countTokens(...args),
   'tokens.countTokensEach': async (...args) => Array.from((await tokens()).countTokensEach(...args)),
   'tokens.encodings': async () => (await tokens()).encodings(),
+  'model.list': model.listModels,
+  'model.show': model.showModel,
+  'model.preview': model.preview,
+  'model.run': model.run,
+  'model.stop': model.stop,
 };
 
 serve(self, new URL('pkg/patchbay_wasm_bg.wasm', here), EXTRAS);

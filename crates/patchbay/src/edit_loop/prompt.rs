@@ -4,8 +4,8 @@
 //! plain otherwise), whole or as the sections the budget plan chose.
 
 use crate::budget::{self, select, FileInput, FilePlan, LineNumbers, Plan, PlanOptions};
-use crate::formats::lines::seen::{crc_view, seen_view, SeenLines};
 use crate::formats::hashline::tags::{self, TagOptions};
+use crate::formats::lines::seen::{crc_view, seen_view, SeenLines};
 use std::collections::BTreeMap;
 
 /// The first user message and what it commits the loop to.

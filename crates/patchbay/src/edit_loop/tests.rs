@@ -458,7 +458,11 @@ fn a_large_changed_file_is_shown_again_only_where_it_changed() {
     assert!(l.files()["big.py"] == once);
     let r = l.next_request().unwrap();
     let msg = &r.messages.last().unwrap().content;
-    let new_line = crate::formats::hashline::tags::tag("    return x + 1123", 371, crate::TagOptions::default());
+    let new_line = crate::formats::hashline::tags::tag(
+        "    return x + 1123",
+        371,
+        crate::TagOptions::default(),
+    );
     assert!(
         msg.contains(&format!("371:{new_line}     return x + 1123")),
         "{msg}"
