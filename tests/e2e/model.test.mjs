@@ -117,6 +117,8 @@ test('a run streams the reply into the reply editor and lands the result in the 
   assert.equal(await editorText(page, 'reply'), GOOD);
   const tokens = await page.textContent('[data-round="1"] .tokens');
   assert.match(tokens, /321 real/);
+  // The double streams GOOD in 7-character chunks, each a token, 20 ms of eval each: 50 tokens/s.
+  assert.match(tokens, new RegExp(`reply ${Math.ceil(GOOD.length / 7)} tokens, 50\\.0 tokens/s`));
   assert.match(await page.textContent('[data-round="1"] .receipts'), /edit 1 tool\.py: applied/);
   assert.equal(await resultText(page), WANT);
   const [body] = (await chats()).slice(-1);

@@ -98,7 +98,10 @@ impl EditLoop {
         let (mut chat, ending) = decoder.finish();
         let pushed = self.push_content(&mut chat);
         let outcome = self.lp.end(&ending);
-        to_js(&serde_json::json!({ "chat": chat, "pushed": pushed, "outcome": outcome }))
+        let rate = ending.tokens_per_second();
+        to_js(
+            &serde_json::json!({ "chat": chat, "pushed": pushed, "outcome": outcome, "tokensPerSecond": rate }),
+        )
     }
 
     /// The files as the rounds so far left them.

@@ -71,9 +71,9 @@ export async function run({ base, files, config, provider, model, think }) {
       const started = performance.now();
       post({ kind: 'round', request });
       await streamRound(loop, base, signal);
-      const { chat, pushed, outcome } = loop.end();
+      const { chat, pushed, outcome, tokensPerSecond } = loop.end();
       post({ kind: 'chunk', chat, pushed });
-      post({ kind: 'end', outcome, ms: performance.now() - started });
+      post({ kind: 'end', outcome, tokensPerSecond, ms: performance.now() - started });
       outcomes.push(outcome);
     }
   } catch (e) {

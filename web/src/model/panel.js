@@ -207,7 +207,7 @@ class RoundList {
   }
 
   /** The round's record: decision, real token counts, duration, tokens per second. */
-  end({ outcome, ms }) {
+  end({ outcome, tokensPerSecond, ms }) {
     const round = this.current;
     if (!round) return;
     const r = outcome.record;
@@ -217,7 +217,7 @@ class RoundList {
     const cut = r.cut ? ', cut' : '';
     round.li.querySelector('.status').textContent = `round ${r.round} (${r.kind}): ${word}${early}${cut}`;
     const e = r.ending;
-    const rate = e.outputTokens && e.evalNs ? `, ${((e.outputTokens * 1e9) / e.evalNs).toFixed(1)} tokens/s` : '';
+    const rate = tokensPerSecond === null ? '' : `, ${tokensPerSecond.toFixed(1)} tokens/s`;
     round.li.querySelector('.tokens').textContent =
       `prompt ~${r.promptEstimate} estimated, ${e.promptTokens ?? '?'} real; reply ${e.outputTokens ?? '?'} tokens${rate}; ${(ms / 1000).toFixed(2)} s`;
     round.li.dataset.decision = d.decision;
