@@ -108,6 +108,10 @@ test('connect lists the models of the server and reads the context length from /
   const names = await page.$$eval('[data-testid="ollama-model"] option', (os) => os.map((o) => o.value));
   assert.deepEqual(names, SCRIPT.models.map((m) => m.name));
   assert.equal(await page.inputValue('[data-testid="ollama-ctx"]'), String(SCRIPT.models[0].contextLength));
+  // The first request, shown before anything is sent: its budget and the file in it.
+  await page.waitForFunction(() => /num_ctx/.test(document.querySelector('[data-testid="ollama-budget"]').textContent));
+  assert.match(await page.textContent('[data-testid="ollama-budget"]'), /^\(~\d+ prompt tokens \+ 2048 reply, num_ctx 32768\)$/);
+  assert.ok((await page.textContent('[data-testid="ollama-request"]')).includes('def greet(name):'));
 });
 
 test('a run streams the reply into the reply editor and lands the result in the diff view', T, async () => {
