@@ -35,6 +35,8 @@ const SCRIPT = {
     // A reply cut by the limit after one complete edit; the continuation brings the other.
     { task: 'cut short', round: 1, text: GOOD + '\ntool.py\n<<<<<<< SEARCH\n    greet("y', end: 'length' },
     { task: 'cut short', round: 2, text: SECOND, end: 'stop' },
+    // A slow model (2 characters a line, 100 ms apart: some 9 s), for Stop.
+    { task: 'stop me', text: GOOD + '\n' + SECOND, end: 'stop', chunkChars: 2, pauseMs: 100 },
   ],
 };
 
@@ -152,6 +154,21 @@ test('a cut reply keeps its complete edit and the continuation brings the rest',
   const statuses = await runTask(page, 'cut short');
   assert.deepEqual(statuses, ['round 1 (first): continue, cut', 'round 2 (continuation): done']);
   assert.equal(await resultText(page), WANT.replace('greet("you")', 'greet("world")'));
+});
+
+test('Stop aborts the request while the reply streams; what arrived stays in the reply editor', T, async () => {
+  const { page } = pg;
+  await page.evaluate(() => delete document.body.dataset.modelRun);
+  await page.fill('[data-testid="task"]', 'stop me');
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction(() => (document.querySelector('[data-round] .reply')?.textContent.length ?? 0) > 10);
+  await page.click('[data-testid="stop"]');
+  await page.waitForSelector('body[data-model-run]', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('body', 'data-model-run'), 'stopped');
+  assert.deepEqual(await page.$$eval('[data-round] .status', (s) => s.map((e) => e.textContent)), ['round 1 (first): stopped']);
+  const full = GOOD + '\n' + SECOND;
+  const got = await editorText(page, 'reply');
+  assert.ok(got.length > 10 && got.length < full.length && full.startsWith(got), got);
 });
 
 test('the doctor: a model the server does not have is a 404 with the ollama pull line', T, async () => {

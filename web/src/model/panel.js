@@ -141,6 +141,7 @@ async function runModel(api, rounds) {
     const last = result.outcomes.at(-1);
     const word = result.stopped ? 'stopped' : (last?.decision.decision ?? 'no round');
     $('ollama-run-status').textContent = word;
+    if (result.stopped) rounds.stopped();
     await api.idle();
     const path = api.files.path;
     const before = original.files.find((f) => f.path === path)?.text ?? '';
@@ -204,6 +205,15 @@ class RoundList {
       item.textContent = `edit ${r.index} ${ev.path}: ${r.status}${r.code ? ` (${r.code})` : ''}`;
       round.li.querySelector('.receipts').append(item);
     }
+  }
+
+  /** Stop aborted the open round: nothing of it was judged or applied. */
+  stopped() {
+    const round = this.current;
+    if (!round) return;
+    round.li.querySelector('.status').textContent = `round ${round.request.round} (${round.request.kind}): stopped`;
+    round.li.dataset.decision = 'stopped';
+    this.current = null;
   }
 
   /** The round's record: decision, real token counts, duration, tokens per second. */
