@@ -26,8 +26,10 @@ const SCRIPT = {
   models: [
     { name: 'coder:7b', architecture: 'qwen2', contextLength: 32768, capabilities: ['completion'] },
     { name: 'small:1b', architecture: 'llama', contextLength: 4096, capabilities: ['completion'] },
+    { name: 'thinker:8b', architecture: 'qwen3', contextLength: 16384, capabilities: ['completion', 'thinking'] },
   ],
   replies: [
+    { task: 'think first', round: 1, text: GOOD, end: 'stop', thinking: 'Let me look at greet.' },
     { task: 'say hello', round: 1, text: GOOD, end: 'stop', promptTokens: 321, chunkChars: 7 },
     // A first edit that cannot apply: with early stop the reply is cut after it; the retry sends both.
     { task: 'retry please', round: 1, text: MISSING + '\n' + SECOND, end: 'stop' },
@@ -106,7 +108,7 @@ async function runTask(page, task) {
 
 test('connect lists the models of the server and reads the context length from /api/show', T, async () => {
   const { page } = pg;
-  assert.equal(await connectTo(page, doubleUrl), 'connected: 2 models');
+  assert.equal(await connectTo(page, doubleUrl), 'connected: 3 models');
   const names = await page.$$eval('[data-testid="ollama-model"] option', (os) => os.map((o) => o.value));
   assert.deepEqual(names, SCRIPT.models.map((m) => m.name));
   assert.equal(await page.inputValue('[data-testid="ollama-ctx"]'), String(SCRIPT.models[0].contextLength));
@@ -154,6 +156,26 @@ test('a cut reply keeps its complete edit and the continuation brings the rest',
   const statuses = await runTask(page, 'cut short');
   assert.deepEqual(statuses, ['round 1 (first): continue, cut', 'round 2 (continuation): done']);
   assert.equal(await resultText(page), WANT.replace('greet("you")', 'greet("world")'));
+});
+
+test('think: a thinking model gets think true and its reasoning is shown apart from the reply', T, async () => {
+  const { page } = pg;
+  await page.selectOption('[data-testid="ollama-model"]', 'thinker:8b');
+  await page.waitForFunction(() => document.querySelector('[data-testid="ollama-ctx"]').value === '16384');
+  await page.check('[data-testid="ollama-think"]');
+  const statuses = await runTask(page, 'think first');
+  assert.deepEqual(statuses, ['round 1 (first): done']);
+  assert.equal(await page.textContent('[data-round="1"] .thinking pre'), 'Let me look at greet.');
+  assert.equal(await editorText(page, 'reply'), GOOD);
+  const [body] = (await chats()).slice(-1);
+  assert.deepEqual([body.model, body.think, body.options.num_ctx], ['thinker:8b', true, 16384]);
+  // Back to the model that cannot think: think is left out of its requests.
+  await page.selectOption('[data-testid="ollama-model"]', 'coder:7b');
+  await page.waitForFunction(() => document.querySelector('[data-testid="ollama-ctx"]').value === '32768');
+  await runTask(page, 'say hello');
+  const [plain] = (await chats()).slice(-1);
+  assert.deepEqual([plain.model, 'think' in plain], ['coder:7b', false]);
+  await page.uncheck('[data-testid="ollama-think"]');
 });
 
 test('Stop aborts the request while the reply streams; what arrived stays in the reply editor', T, async () => {

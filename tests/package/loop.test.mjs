@@ -97,4 +97,6 @@ test('misuse throws typed errors and the servers\' answers are read by the core'
   assert.equal(JSON.parse(pb.showBody('coder:7b')).model, 'coder:7b');
   assert.equal(pb.serverError(404, '{"error":"model \'x\' not found"}'), "HTTP 404: model 'x' not found");
   assert.throws(() => pb.parseModels('ollama', 'not json'), Error);
+  // Ollama refuses think for a model without the capability: it is left out, else sent as wanted.
+  assert.deepEqual([pb.thinkFor(['completion'], true), pb.thinkFor(['thinking'], true), pb.thinkFor(['thinking'], false)], [undefined, true, false]);
 });

@@ -183,6 +183,13 @@ pub fn show_body(model: &str) -> String {
     ollama::show_body(model).to_string()
 }
 
+/// Ollama's `think` for a model with `capabilities` (from `/api/show`):
+/// what the user wants when the model can think, else left out.
+#[wasm_bindgen(js_name = thinkFor)]
+pub fn think_for(capabilities: Vec<String>, wants: bool) -> Option<bool> {
+    ollama::think_for(&capabilities, wants)
+}
+
 /// The message of a server's error body (either API's shape).
 #[wasm_bindgen(js_name = serverError)]
 pub fn server_error(status: u16, body: &str) -> String {

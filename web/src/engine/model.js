@@ -3,7 +3,7 @@
 // reads every byte the server sends (NDJSON or SSE); this file moves those
 // bytes with a streaming fetch, aborts it on Stop or when the loop says stop,
 // and posts what happens as `{loop: event}` messages for the page.
-import { EditLoop, parseModelInfo, parseModels, serverError, serverPaths, showBody } from 'patchbay';
+import { EditLoop, parseModelInfo, parseModels, serverError, serverPaths, showBody, thinkFor } from 'patchbay';
 
 let controller = null;
 const post = (event) => self.postMessage({ loop: event });
@@ -29,9 +29,15 @@ export async function showModel(base, model) {
   return parseModelInfo(await fetchText(url(base, serverPaths().show), init));
 }
 
+/** The loop of a run: Ollama's `think` as the core decides it from the model's capabilities. */
+function loopOf({ files, config, provider, model, think, capabilities }) {
+  const sent = provider === 'ollama' ? thinkFor(capabilities ?? [], think) : undefined;
+  return new EditLoop(files, config, provider, model, sent);
+}
+
 /** The first request of a run, before anything is sent: the messages, their estimate, the body. */
-export function preview({ files, config, provider, model, think }) {
-  const loop = new EditLoop(files, config, provider, model, think);
+export function preview(settings) {
+  const loop = loopOf(settings);
   const request = loop.nextRequest();
   return { request, chat: loop.chatRequest() };
 }
@@ -61,8 +67,9 @@ async function streamRound(loop, base, signal) {
 }
 
 /** Runs the loop to its end; each round is posted as it starts, streams and ends. */
-export async function run({ base, files, config, provider, model, think }) {
-  const loop = new EditLoop(files, config, provider, model, think);
+export async function run(settings) {
+  const { base } = settings;
+  const loop = loopOf(settings);
   controller = new AbortController();
   const { signal } = controller;
   const outcomes = [];

@@ -44,7 +44,8 @@ function settings(api) {
     base: $('ollama-url').value.trim(),
     provider: $('ollama-provider').value,
     model: $('ollama-model').value,
-    think: $('ollama-think').checked ? true : undefined,
+    think: $('ollama-think').checked,
+    capabilities: JSON.parse($('ollama-think').dataset.capabilities ?? '[]'),
     files: Object.fromEntries(c.files.filter((f) => f.path).map((f) => [f.path, f.text])),
     config: {
       task: $('task').value,
@@ -95,7 +96,7 @@ async function modelPicked(api) {
   try {
     const info = await api.engine.model.show(s.base, s.model);
     if (info.contextLength) $('ollama-ctx').value = String(info.contextLength);
-    $('ollama-think').disabled = !info.capabilities.includes('thinking');
+    $('ollama-think').dataset.capabilities = JSON.stringify(info.capabilities);
   } catch (e) {
     await showFailure(e, s);
   }
@@ -180,7 +181,7 @@ class RoundList {
   start(request) {
     const li = document.createElement('li');
     li.dataset.round = String(request.round);
-    li.innerHTML = '<span class="status"></span> <span class="tokens"></span><details><summary>request</summary><pre class="request"></pre></details><details><summary>reply</summary><pre class="reply"></pre></details><ul class="receipts"></ul>';
+    li.innerHTML = '<span class="status"></span> <span class="tokens"></span><details><summary>request</summary><pre class="request"></pre></details><details><summary>reply</summary><pre class="reply"></pre></details><details class="thinking" hidden><summary>thinking</summary><pre></pre></details><ul class="receipts"></ul>';
     li.querySelector('.status').textContent = `round ${request.round} (${request.kind}): streaming`;
     li.querySelector('.tokens').textContent = `~${request.promptEstimate} prompt tokens estimated`;
     li.querySelector('.request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
@@ -198,6 +199,12 @@ class RoundList {
       const view = this.api.replyEditor;
       view.dispatch({ changes: { from: view.state.doc.length, insert: text } });
       round.li.querySelector('.reply').textContent = round.reply;
+    }
+    const thinking = chat.filter((c) => c.kind === 'thinking').map((c) => c.text).join('');
+    if (thinking) {
+      const box = round.li.querySelector('.thinking');
+      box.hidden = false;
+      box.querySelector('pre').textContent += thinking;
     }
     for (const ev of pushed.events) {
       const r = ev.receipt;
