@@ -89,9 +89,10 @@ impl EditLoop {
     }
 
     /// Ends the open round (the body ended, was cut, or was stopped):
-    /// the decoder's last events, and the loop's outcome.
+    /// the decoder's last events, the loop's outcome, and the output
+    /// tokens per second when the server gave both figures.
     #[wasm_bindgen(
-        unchecked_return_type = "{ chat: ChatEvent[], pushed: Pushed, outcome: Outcome }"
+        unchecked_return_type = "{ chat: ChatEvent[], pushed: Pushed, outcome: Outcome, tokensPerSecond: number | null }"
     )]
     pub fn end(&mut self) -> JsResult {
         let (_, _, mut decoder) = self.open.take().ok_or_else(no_round)?;
