@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the playground's modules: the npm package (scripts/build-package.sh:
 # core, syntax and exact-tokens modules, each checked to import nothing but
-# wasm-bindgen's functions, sizes printed), then copies its glue and .wasm
-# files where the page loads them (web/pkg, web/pkg-syntax, web/pkg-tokens).
-# The page loads the syntax and tokens modules only on demand.
+# wasm-bindgen's functions, sizes printed), which the page depends on (web/
+# installs it from packages/patchbay). The glue and .wasm files are also
+# copied to web/pkg, web/pkg-syntax and web/pkg-tokens for the tests and
+# benchmarks that load the raw modules under node.
 # Needs `scripts/setup.sh wasm` (the wasm32 target, the matching CLI, clang
 # and llvm for the grammars' C).
 set -euo pipefail

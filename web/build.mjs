@@ -2,8 +2,9 @@
 // esbuild bundles the page (src/main.js) and the engine's worker
 // (src/engine/worker.js) as ES modules with code splitting, so optional
 // parts (languages, the syntax and exact-tokens modules) are chunks fetched
-// on first use. The wasm modules built by scripts/build-web.sh (web/pkg*)
-// are copied in, and every file gets a .br and .gz twin the server sends to
+// on first use. The engine is the npm package `patchbay` (a dependency on
+// packages/patchbay, built by scripts/build-package.sh); its .wasm files
+// are copied in beside the page, where the worker fetches them, and every file gets a .br and .gz twin the server sends to
 // browsers that accept them. `node build.mjs --watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,17 +16,19 @@ const web = dirname(fileURLToPath(import.meta.url));
 const dist = join(web, 'dist');
 const watch = process.argv.includes('--watch');
 
-/** The wasm modules (and only them: their JS glue is bundled). */
+/** The package's wasm modules (and only them: their JS glue is bundled), by the folder the page fetches them from. */
 const WASM = [
-  ['pkg', 'patchbay_wasm_bg.wasm'],
-  ['pkg-syntax', 'patchbay_syntax_wasm_bg.wasm'],
-  ['pkg-tokens', 'patchbay_tokens_wasm_bg.wasm'],
+  ['pkg', 'core/patchbay_wasm_bg.wasm'],
+  ['pkg-syntax', 'syntax/patchbay_syntax_wasm_bg.wasm'],
+  ['pkg-tokens', 'tokens/patchbay_tokens_wasm_bg.wasm'],
 ];
 
 function copyStatic() {
-  for (const [dir, file] of WASM) {
-    const from = join(web, dir, file);
-    if (!existsSync(from)) throw new Error(`${dir}/${file} is missing: run scripts/build-web.sh`);
+  const pkg = join(web, 'node_modules', 'patchbay');
+  for (const [dir, path] of WASM) {
+    const from = join(pkg, path);
+    const file = path.split('/').pop();
+    if (!existsSync(from)) throw new Error(`patchbay/${path} is missing: run scripts/build-web.sh`);
     mkdirSync(join(dist, dir), { recursive: true });
     cpSync(from, join(dist, dir, file));
   }
@@ -66,6 +69,7 @@ const options = {
     app: join(web, 'src', 'main.js'),
     'engine-worker': join(web, 'src', 'engine', 'worker.js'),
     'examples/codemirror/example': join(web, 'examples', 'codemirror', 'example.js'),
+    'examples/codemirror/worker': join(web, 'examples', 'codemirror', 'worker.js'),
   },
   outdir: dist,
   bundle: true,

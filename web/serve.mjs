@@ -1,6 +1,7 @@
 // A small static server for the playground: serves the build folder web/dist
-// (made by build.mjs) on 127.0.0.1 only, port from PORT (default 8080; 0
-// picks a free one), and prints its URL. Each file's precompressed twin
+// (made by build.mjs) on 127.0.0.1 only (HOST may name another loopback
+// address: the tests serve a second origin from 127.0.0.2), port from PORT
+// (default 8080; 0 picks a free one), and prints its URL. Each file's precompressed twin
 // (FILE.br, FILE.gz, written by the build) is sent to browsers that accept it.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -76,6 +77,7 @@ const server = createServer(async (req, res) => {
   }
 });
 
-server.listen(Number(process.env.PORT ?? 8080), '127.0.0.1', () => {
-  console.log(`patchbay playground: http://127.0.0.1:${server.address().port}/`);
+const host = process.env.HOST ?? '127.0.0.1';
+server.listen(Number(process.env.PORT ?? 8080), host, () => {
+  console.log(`patchbay playground: http://${host}:${server.address().port}/`);
 });

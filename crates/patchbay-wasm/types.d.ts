@@ -49,6 +49,12 @@ stopReason: StopReason | null,
 overwrite: boolean, }>;
 
 /**
+ * One thing a streamed reply said.
+ */
+
+export type ChatEvent = { "kind": "content", text: string, } | { "kind": "thinking", text: string, } | { "kind": "done", ending: Ending, } | { "kind": "error", message: string, };
+
+/**
  * What [`check`] reads: the protocol the reply was asked to follow and the
  * server's stop reason, when known.
  */
@@ -108,6 +114,12 @@ changeRatio: number, tokenizer: string,
 formats: Array<FormatCost>, recommendation: Recommendation, };
 
 /**
+ * What to do after a round.
+ */
+
+export type Decision = { "decision": "done" } | { "decision": "retry" } | { "decision": "continue" } | { "decision": "give_up", reason: string, };
+
+/**
  * A guess of the format of an output, with a confidence in `0.0..=1.0`.
  */
 
@@ -118,6 +130,26 @@ export type Detection = { format: FormatName, confidence: number, reason: string
  */
 
 export type EditStatus = "applied" | "failed" | "skipped";
+
+/**
+ * How a streamed reply ended, as the server said (any figure may be
+ * missing: servers differ, and a cut stream has none).
+ */
+
+export type Ending = { 
+/**
+ * The final chunk arrived (`done: true`, `[DONE]` or a
+ * `finish_reason`); `false` means the connection was cut.
+ */
+finished: boolean, 
+/**
+ * The raw reason (`stop`, `length`, `load`, ...).
+ */
+reason: string | null, promptTokens: number | null, outputTokens: number | null, 
+/**
+ * Nanoseconds, as Ollama reports them.
+ */
+totalNs: number | null, loadNs: number | null, promptNs: number | null, evalNs: number | null, };
 
 /**
  * Seed 003's output check: the reply is `items` of about `per_item`
@@ -131,6 +163,12 @@ export type ExpectedOutput = Partial<{ perItem: number, items: number, }>;
  */
 
 export type Family = "o200k_base" | "cl100k_base" | "llama3" | "qwen2" | "deepseek_v3" | "gemma";
+
+/**
+ * A file's new state after a round: `None` deletes it.
+ */
+
+export type FileChange = { path: string, content: string | null, };
 
 /**
  * A file to send, with an optional outline to use instead of the
@@ -340,10 +378,79 @@ export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" 
 export type LineNumbers = "sections" | "every";
 
 /**
+ * What the loop is asked to do, and its knobs.
+ */
+
+export type LoopConfig = Partial<{ task: string, 
+/**
+ * An edit format name (not `auto`: the model is told one format).
+ */
+format: string, 
+/**
+ * The model's context window (`num_ctx`), in tokens.
+ */
+contextLength: number, 
+/**
+ * The reply limit (`num_predict`), in tokens.
+ */
+replyLimit: number, 
+/**
+ * Requests at most, the first included (retries and continuations
+ * both spend one).
+ */
+rounds: number, 
+/**
+ * Stop generating at the first edit that fails.
+ */
+earlyStop: boolean, 
+/**
+ * Keep the edits that applied when others fail (and ask only for
+ * those); off, a round applies all its edits or none.
+ */
+partial: boolean, 
+/**
+ * `estimate:FAMILY` or an exact vocabulary's name.
+ */
+tokenizer: string, }>;
+
+/**
+ * A chat message, as both APIs take it.
+ */
+
+export type Message = { role: Role, content: string, };
+
+/**
+ * One model of `/api/tags`.
+ */
+
+export type ModelEntry = { name: string, size: number | null, family: string | null, parameterSize: string | null, };
+
+/**
+ * What `/api/show` says about a model.
+ */
+
+export type ModelInfo = { architecture: string | null, 
+/**
+ * `details.family` (`qwen2`, `llama`, `gemma3`, ...): which token
+ * estimator fits (`tokens::Family::from_name`).
+ */
+family: string | null, 
+/**
+ * The longest context the model was trained for.
+ */
+contextLength: number | null, capabilities: Array<string>, };
+
+/**
  * A named piece of context (a folder summary, a project map).
  */
 
 export type Named = Partial<{ name: string, text: string, }>;
+
+/**
+ * The end of a round: its decision, its changes, its record.
+ */
+
+export type Outcome = { decision: Decision, changes: Array<FileChange>, record: RoundRecord, };
 
 /**
  * What [`check_output`] found.
@@ -436,6 +543,26 @@ fields: Array<string>,
 location: number, }>;
 
 /**
+ * Which API a server speaks.
+ */
+
+export type Provider = "ollama" | "openai";
+
+/**
+ * What [`EditLoop::push`] found in a chunk.
+ */
+
+export type Pushed = { 
+/**
+ * Edits judged as they completed (each located alone).
+ */
+events: Array<StreamEvent>, 
+/**
+ * Stop generating: an edit failed and `early_stop` is on.
+ */
+stop: boolean, };
+
+/**
  * The typed receipt for one edit.
  */
 
@@ -483,6 +610,63 @@ code?: Code, files: Array<FileReport>,
  * Model-readable text: what failed and how to fix it.
  */
 feedback: string, };
+
+/**
+ * One request to send.
+ */
+
+export type Request = { 
+/**
+ * 1-based.
+ */
+round: number, kind: RoundKind, messages: Array<Message>, numCtx: number, numPredict: number, 
+/**
+ * The engine's estimate of the prompt's tokens.
+ */
+promptEstimate: number, 
+/**
+ * The budget plan of the first request.
+ */
+plan: Plan | null, 
+/**
+ * What fitting the prompt into the window did or could not do.
+ */
+warnings?: Array<string>, };
+
+/**
+ * Who speaks a message.
+ */
+
+export type Role = "system" | "user" | "assistant";
+
+/**
+ * What a round is.
+ */
+
+export type RoundKind = "first" | "retry" | "continuation";
+
+/**
+ * The record of one round.
+ */
+
+export type RoundRecord = { round: number, kind: RoundKind, 
+/**
+ * This round's reply text (a continuation's own part).
+ */
+reply: string, 
+/**
+ * The report of the round's edits (file texts left out); none when
+ * the reply was cut or stopped early.
+ */
+report: Report | null, events: Array<StreamEvent>, 
+/**
+ * Edits that repeated one a previous round applied.
+ */
+noops: number, earlyStop: boolean, cut: boolean, ending: Ending, promptEstimate: number, warnings: Array<string>, decision: Decision, 
+/**
+ * Paths the round wrote or deleted.
+ */
+changed: Array<string>, };
 
 /**
  * A part of a file: 1-based inclusive line range, a name (the symbol it

@@ -8,6 +8,7 @@ import { wasmInput, wasmInputSync } from './load.js';
 export {
   applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
   compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
+  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor,
 } from './core/patchbay_wasm.js';
 
 const url = new URL('./core/patchbay_wasm_bg.wasm', import.meta.url);

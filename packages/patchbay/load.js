@@ -5,11 +5,16 @@
 
 const nodeFs = () => globalThis.process?.getBuiltinModule?.('node:fs');
 
+// Held in a variable so that bundlers leave the import alone: a browser
+// bundle cannot resolve `node:fs`, and only node (before 20.16, without
+// getBuiltinModule) ever takes this branch.
+const FS = 'node:fs';
+
 /** The input for wasm-bindgen's async init. */
 export async function wasmInput(input, url) {
   if (input !== undefined) return input;
   if (url.protocol === 'file:') {
-    const fs = nodeFs() ?? (await import('node:fs'));
+    const fs = nodeFs() ?? (await import(FS));
     return fs.readFileSync(url);
   }
   return url;

@@ -23,7 +23,13 @@ export interface Endpoint {
   close?(): void;
 }
 
-/** Answers requests posted to `scope` (the worker's global scope by default). */
-export declare function serve(scope?: Endpoint, input?: InitInput | Promise<InitInput>): void;
-/** A promise API over a worker that runs `serve()`. */
-export declare function connect(worker: Endpoint): PatchbayWorker;
+/** Methods of a worker's own, beside the core's: each may return a promise. */
+export type Extra = Record<string, (...args: never[]) => unknown>;
+
+/** Answers requests posted to `scope` (the worker's global scope by default); `extra` adds methods of the worker's own. */
+export declare function serve(scope?: Endpoint, input?: InitInput | Promise<InitInput>, extra?: Extra): void;
+/** A promise API over a worker that runs `serve()`; `extra` names the worker's own methods (each becomes `client[name](...)`). */
+export declare function connect<E extends string = never>(
+  worker: Endpoint,
+  extra?: readonly E[],
+): PatchbayWorker & { [K in E]: (...args: unknown[]) => Promise<unknown> };

@@ -16,16 +16,27 @@ export const METHODS = Object.freeze([
 
 const errors = { TypeError, RangeError };
 
-/** Answers requests posted to `scope` (the worker's global scope by default). */
-export function serve(scope = globalThis, input) {
+/** The function a request names: a core method, else one of `extra`'s own. */
+function methodOf(method, extra) {
+  if (METHODS.includes(method)) return api[method];
+  if (typeof method === 'string' && Object.hasOwn(extra, method) && typeof extra[method] === 'function') return extra[method];
+  throw new TypeError(`unknown method ${JSON.stringify(method)}`);
+}
+
+/**
+ * Answers requests posted to `scope` (the worker's global scope by default).
+ * `extra` adds methods of the worker's own (`{ name: fn }`, `fn` may return
+ * a promise), for what the core does not hold (the syntax module, say).
+ */
+export function serve(scope = globalThis, input, extra = {}) {
   const ready = init(input);
   scope.addEventListener('message', async (event) => {
     const { id, method, args } = event.data ?? {};
     if (typeof id !== 'number') return;
     try {
       await ready;
-      if (!METHODS.includes(method)) throw new TypeError(`unknown method ${JSON.stringify(method)}`);
-      scope.postMessage({ id, ok: true, value: api[method](...(Array.isArray(args) ? args : [])) });
+      const fn = methodOf(method, extra);
+      scope.postMessage({ id, ok: true, value: await fn(...(Array.isArray(args) ? args : [])) });
     } catch (err) {
       scope.postMessage({ id, ok: false, error: { name: err?.name ?? 'Error', message: String(err?.message ?? err) } });
     }
@@ -33,8 +44,8 @@ export function serve(scope = globalThis, input) {
   scope.start?.();
 }
 
-/** A promise API over a worker (or a MessagePort) that runs `serve()`. */
-export function connect(worker) {
+/** A promise API over a worker (or a MessagePort) that runs `serve()`; `extra` names the worker's own methods. */
+export function connect(worker, extra = []) {
   let next = 1;
   const pending = new Map();
   worker.addEventListener('message', (event) => {
@@ -53,6 +64,6 @@ export function connect(worker) {
       worker.postMessage({ id, method, args });
     });
   const client = { call, terminate: () => (worker.terminate ?? worker.close).call(worker) };
-  for (const m of METHODS) client[m] = (...args) => call(m, ...args);
+  for (const m of [...METHODS, ...extra]) client[m] = (...args) => call(m, ...args);
   return client;
 }

@@ -12,15 +12,16 @@ import { chromium } from 'playwright-core';
 
 const serve = fileURLToPath(new URL('../../web/serve.mjs', import.meta.url));
 const web = new URL('../../web/', import.meta.url);
+const pkg = new URL('../../packages/patchbay/', import.meta.url);
 
-/** Starts web/serve.mjs on a free port; resolves with {server, base}. */
-function startServer() {
-  const server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts web/serve.mjs on a free port of `host`; resolves with {server, base}. */
+function startServer(host) {
+  const server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0', HOST: host }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
       out += chunk;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      const m = out.match(/http:\/\/[\d.]+:\d+\//);
       if (m) resolve({ server, base: m[0] });
     });
     server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
@@ -31,9 +32,9 @@ function startServer() {
  * The server, a fresh Chromium profile and a page on the playground, ready.
  * `requests` and `problems` (page errors, console errors) are recorded.
  */
-export async function openPlayground({ viewport = { width: 1280, height: 900 } } = {}) {
+export async function openPlayground({ viewport = { width: 1280, height: 900 }, host = '127.0.0.1' } = {}) {
   if (!existsSync(new URL('dist/index.html', web))) throw new Error('web/dist is missing: run scripts/build-web.sh');
-  const { server, base } = await startServer();
+  const { server, base } = await startServer(host);
   const profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -90,23 +91,23 @@ export async function setPath(page, path) {
   await settle(page);
 }
 
-/** The core wasm module loaded in node, independently of the page. */
+/** The npm package's core module (packages/patchbay) loaded in node, independently of the page. */
 export async function nodeCore() {
-  const m = await import(new URL('pkg/patchbay_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg/patchbay_wasm_bg.wasm', web)) });
+  const m = await import(new URL('index.js', pkg));
+  m.initSync();
   return m;
 }
 
-/** The syntax module in node. */
+/** The package's syntax module in node. */
 export async function nodeSyntax() {
-  const m = await import(new URL('pkg-syntax/patchbay_syntax_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg-syntax/patchbay_syntax_wasm_bg.wasm', web)) });
+  const m = await import(new URL('syntax.js', pkg));
+  m.initSync();
   return m;
 }
 
-/** The exact-tokens module in node. */
+/** The package's exact-tokens module in node. */
 export async function nodeTokens() {
-  const m = await import(new URL('pkg-tokens/patchbay_tokens_wasm.js', web));
-  m.initSync({ module: readFileSync(new URL('pkg-tokens/patchbay_tokens_wasm_bg.wasm', web)) });
+  const m = await import(new URL('tokens.js', pkg));
+  m.initSync();
   return m;
 }

@@ -25,7 +25,7 @@ const lineClasses = () =>
     ls.map((l) => [...l.classList].filter((c) => c.startsWith('pb-')).sort().join(' ')));
 
 test('the gutter shows the tags the engine computes', T, async () => {
-  const want = core.tagView(FILE, 4, false).split('\n').filter(Boolean).map((l) => l.split(' ')[0]);
+  const want = core.tagView(FILE, { len: 4 }).split('\n').filter(Boolean).map((l) => l.split(' ')[0]);
   const shown = await page.$$eval('[data-testid="file"] .pb-tag-gutter .cm-gutterElement', (es) =>
     es.filter((e) => e.style.visibility !== 'hidden').map((e) => e.textContent));
   assert.deepEqual(shown, want);

@@ -62,7 +62,7 @@ for (const [id, [naive, status, extra]] of Object.entries(PROMISES)) {
     if (extra?.code) assert.ok(receipts.some((r) => r.code === extra.code), JSON.stringify(receipts));
     if (extra?.level) assert.equal(receipts[0].strategy, extra.level);
     if (extra?.patch) {
-      assert.equal(core.udiffPatchFuzz(reply, { [path]: file })[0].verdict, extra.patch);
+      assert.equal(core.simulatePatchFuzz({ [path]: file }, reply)[0].verdict, extra.patch);
       assert.match(await card.locator('.verdict[data-side="naive"]').textContent(), /GNU patch \(fuzz 2\)/);
     }
     if (status === 'applied') {

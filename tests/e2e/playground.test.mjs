@@ -222,7 +222,7 @@ test('a broken unified diff: the diagnosis per hunk and the repaired diff', T, a
   assert.deepEqual(kinds, ['missing_prefix', 'offset', 'git_anchor']);
   assert.equal(await hunk.locator('[data-testid="patch-verdict"]').getAttribute('data-verdict'), 'malformed');
   assert.equal(await page.isVisible('#fuzz-warning'), false);
-  assert.equal(await page.inputValue('#repaired'), core.udiffRepair(BROKEN, { 'app.py': APP }));
+  assert.equal(await page.inputValue('#repaired'), core.repairUdiff({ 'app.py': APP }, BROKEN));
   assert.match(await page.inputValue('#repaired'), /^@@ -1,6 \+1,6 @@$/m);
   assert.match(await page.textContent('#repair-note'), /git apply accepts/);
 });

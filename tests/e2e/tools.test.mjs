@@ -34,7 +34,7 @@ test('the tags toggle: N:TAG in the gutter, the hashline and CRC views, copied',
   await type(page, 'file', PY);
   await page.check('#tags');
   await page.waitForSelector('.pb-tag-gutter .cm-gutterElement:has-text("1:")');
-  const want = core.tagView(PY, 4, false).split('\n').filter(Boolean).map((l) => l.split(' ')[0]);
+  const want = core.tagView(PY, { len: 4 }).split('\n').filter(Boolean).map((l) => l.split(' ')[0]);
   // The gutter's first element is CodeMirror's invisible width spacer.
   const shown = await page.$$eval('.pb-tag-gutter .cm-gutterElement', (es) =>
     es.filter((e) => e.style.visibility !== 'hidden').map((e) => e.textContent));
@@ -43,7 +43,7 @@ test('the tags toggle: N:TAG in the gutter, the hashline and CRC views, copied',
   await page.waitForFunction(() => /^1:\S{6}$/.test(document.querySelector('.pb-tag-gutter .cm-gutterElement:nth-child(2)')?.textContent ?? ''));
   await page.selectOption('#tag-view', 'hashline');
   await page.waitForSelector('#tag-text[data-view="hashline"]');
-  assert.equal(await page.textContent('#tag-text'), core.tagView(PY, 6, false));
+  assert.equal(await page.textContent('#tag-text'), core.tagView(PY, { len: 6 }));
   await page.selectOption('#tag-view', 'crc');
   await page.waitForSelector('#tag-text[data-view="crc"]');
   assert.equal(await page.textContent('#tag-text'), core.crcView('src/shop.py', PY));

@@ -4,6 +4,8 @@
 import init, {
   initSync, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
   crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
+  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor,
+  type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ChatEvent,
   type Report, type Receipt, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
   type Files, type Plan, type Comparison, type Checked, type Kit, type HunkDiagnosis, type FuzzReport,
 } from 'patchbay';
@@ -57,8 +59,25 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   await initTokens();
   const exact: number = countTokens('hello', 'o200k_base') + countTokensEach(['a', 'b'], 'cl100k_base').length + encodings().length;
 
-  serve();
-  const pb: PatchbayWorker = connect(worker);
+  const config: LoopConfig = { task: 'rename f', format: 'search-replace', contextLength: 8192, earlyStop: true };
+  const info: ModelInfo = parseModelInfo('{}');
+  const loop = new EditLoop(files, config, 'ollama', 'coder:7b', thinkFor(info.capabilities, true));
+  const request: Request | undefined = loop.nextRequest();
+  const chat: { path: string; body: string } = loop.chatRequest();
+  const step = loop.pushBytes(new Uint8Array(0));
+  const said: ChatEvent[] = step.chat;
+  const ended = loop.end();
+  const outcome: Outcome = ended.outcome;
+  const rate: number | null = ended.tokensPerSecond;
+  const models: ModelEntry[] = parseModels('openai', '{"data":[]}');
+  const paths = serverPaths();
+  const looped = (request?.numCtx ?? 0) + chat.body.length + said.length + step.pushed.events.length + outcome.changes.length
+    + (rate ?? 0) + models.length + paths.tags.length + showBody('m').length + serverError(500, '').length
+    + Object.keys(loop.files()).length + Number(loop.isFinished());
+
+  serve(self, undefined, { outline: async (path: string) => path.length });
+  const pb = connect(worker, ['outline']);
+  const own: unknown = await pb.outline('a.py');
   const remote: Report = await pb.applyEdits(files, rendered, options);
   const viaCall: string = await pb.call('tagView', 'a\n', { len: 2 });
   pb.terminate();
@@ -66,5 +85,5 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   return codes.length + levels.length + spans.length + all.length + n + cmp.formats.length + plan.window + view.length
     + checked.continuation.length + kit.format.length + hunks.length + repaired.length + fuzz.length + events.length
     + final.files.length + langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length
-    + exact + remote.files.length + viaCall.length + METHODS.length;
+    + exact + remote.files.length + viaCall.length + METHODS.length + looped + Number(own !== undefined);
 }

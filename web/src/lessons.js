@@ -162,7 +162,7 @@ export const LESSONS = [
     reply: join([`${fence}json`, '[{"op": "replace", "path": "src/io.py", "line": 7, "tag": "@TAG7@", "new": "    with open(path, encoding=\\"utf-8\\") as f:"}]', fence]),
     prepare: async (engine, l) => {
       // The tag of line 7 in the file the model read: the one without `import os`.
-      const tag = /^7:(\S+)/m.exec(await engine.tagView(APP, { tagLength: 4 }))[1];
+      const tag = /^7:(\S+)/m.exec(await engine.tagView(APP, { len: 4 }))[1];
       return { ...l, reply: l.reply.replace('@TAG7@', tag) };
     },
     naive: async (engine, l) => {

@@ -8,6 +8,7 @@ import { createFileEditor, createReplyEditor, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
 import { Review } from './review.js';
+import { setupModelPanel } from './model/panel.js';
 import { noteFor, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
 import { hideUdiff, showUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
@@ -68,6 +69,21 @@ function changed() {
 /** Tests and the benchmark wait for `data-pending="false"`: no run or panel update scheduled or under way. */
 function updatePending() {
   document.body.dataset.pending = String(page.busy || page.queued || page.details !== null);
+}
+
+/** Resolves once no run or panel update is scheduled or under way. */
+function idle() {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (document.body.dataset.pending !== 'true') {
+        observer.disconnect();
+        resolve();
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { attributes: true, attributeFilter: ['data-pending'] });
+    check();
+  });
 }
 
 /** Runs the engine on the case; one request at a time, the newest wins. */
@@ -217,7 +233,16 @@ function pickReceipt(r) {
   }
   const m = matchesFromReport(page.report, r.path).find((x) => x.index === r.index);
   if (!m) return;
-  selectLines(m.fromLine, m.toLine);
+  if (m.failed) selectLines(m.fromLine, m.toLine);
+  else selectRange(m.from, m.to);
+}
+
+/** Selects and scrolls to UTF-16 offsets `from`-`to` of the file editor (an applied edit's receipt). */
+function selectRange(from, to) {
+  const { view } = fileEditor;
+  const end = view.state.doc.length;
+  view.dispatch({ selection: { anchor: Math.min(from, end), head: Math.min(to, end) }, scrollIntoView: true });
+  view.focus();
 }
 
 /** Selects and scrolls to lines `from`-`to` (1-based) of the file editor. */
@@ -329,9 +354,10 @@ async function main() {
   setupKeys();
   // The last edits before leaving are kept even within the second rememberSoon waits.
   addEventListener('pagehide', () => remember(currentCase()));
-  const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase, setText };
+  const api = { engine: page.engine, files, fileEditor, replyEditor, review, loadExample, selectLines, currentCase, setText, idle };
   setupCompare(api);
   setupOutline(api);
+  setupModelPanel(api, names);
   await run();
   document.body.dataset.ready = 'true';
   performance.mark('patchbay-ready');

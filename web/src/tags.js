@@ -33,7 +33,7 @@ export class Tags {
     this.text =
       view === 'crc'
         ? await this.engine().crcView(this.files.path || 'file', text)
-        : await this.engine().tagView(text, { tagLength });
+        : await this.engine().tagView(text, { len: tagLength });
     // The file changed while the engine worked: a newer refresh follows.
     if (this.editor.view.state.doc !== doc) return;
     if (view === 'gutter') this.editor.view.dispatch({ effects: setTags.of(tagsFromView(this.text)) });

@@ -4,7 +4,9 @@
 //! `edit_loop::wire`; this file only moves bytes and names connection
 //! problems with their fix.
 
-use patchbay::edit_loop::wire::{self, ollama, openai, ChatEvent, ChatOptions, Ending, Provider};
+use patchbay::edit_loop::wire::{
+    self, ollama, openai, ChatEvent, ChatOptions, Decoder, Ending, Provider,
+};
 use patchbay::edit_loop::Message;
 use std::io::Read;
 use std::time::Duration;
@@ -143,10 +145,7 @@ impl Model {
         on_text: &mut dyn FnMut(&str) -> bool,
         on_thinking: &mut dyn FnMut(&str),
     ) -> Result<Ending, String> {
-        let (path, body) = match self.provider {
-            Provider::Ollama => (ollama::CHAT, ollama::chat_body(&self.name, messages, opt)),
-            Provider::Openai => (openai::CHAT, openai::chat_body(&self.name, messages, opt)),
-        };
+        let (path, body) = wire::chat_request(self.provider, &self.name, messages, opt);
         let url = self.url(path);
         let mut resp = self
             .agent
@@ -234,32 +233,6 @@ fn handle(
         ChatEvent::Done { .. } => Ok(true),
         ChatEvent::Error { message } => {
             Err(format!("the server failed during the reply: {message}"))
-        }
-    }
-}
-
-enum Decoder {
-    Ollama(ollama::ChatDecoder),
-    Openai(openai::ChatDecoder),
-}
-
-impl Decoder {
-    fn new(p: Provider) -> Decoder {
-        match p {
-            Provider::Ollama => Decoder::Ollama(Default::default()),
-            Provider::Openai => Decoder::Openai(Default::default()),
-        }
-    }
-    fn push(&mut self, b: &[u8]) -> Vec<ChatEvent> {
-        match self {
-            Decoder::Ollama(d) => d.push(b),
-            Decoder::Openai(d) => d.push(b),
-        }
-    }
-    fn finish(&mut self) -> (Vec<ChatEvent>, Ending) {
-        match self {
-            Decoder::Ollama(d) => d.finish(),
-            Decoder::Openai(d) => d.finish(),
         }
     }
 }

@@ -54,7 +54,8 @@ fn partial(decl: &str) -> String {
 impl Decls {
     fn new(inputs: &'static [&'static str]) -> Self {
         Decls {
-            cfg: Config::new(),
+            // The binding serializes u64 as a JS number (json_compatible).
+            cfg: Config::new().with_large_int("number"),
             seen: HashSet::new(),
             out: vec![],
             inputs,
@@ -90,6 +91,7 @@ const CORE_INPUTS: &[&str] = &[
     "SeenFile",
     "CheckOptions",
     "Protocol",
+    "LoopConfig",
 ];
 
 /// The core module's declarations: every type its functions take or give.
@@ -113,6 +115,14 @@ pub fn core() -> String {
     d.visit::<prompts::Kit>();
     d.visit::<formats::udiff::HunkDiagnosis>();
     d.visit::<formats::udiff::FuzzReport>();
+    d.visit::<patchbay::edit_loop::LoopConfig>();
+    d.visit::<patchbay::edit_loop::Request>();
+    d.visit::<patchbay::edit_loop::Pushed>();
+    d.visit::<patchbay::edit_loop::Outcome>();
+    d.visit::<patchbay::edit_loop::wire::Provider>();
+    d.visit::<patchbay::edit_loop::wire::ChatEvent>();
+    d.visit::<patchbay::edit_loop::wire::ollama::ModelEntry>();
+    d.visit::<patchbay::edit_loop::wire::ollama::ModelInfo>();
     d.text(&format_names())
 }
 

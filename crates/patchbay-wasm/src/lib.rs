@@ -8,6 +8,8 @@
 //! `cargo run -p patchbay-types`); `files` is the first argument wherever a
 //! function takes one.
 
+mod edit_loop;
+
 use patchbay::formats::udiff;
 use patchbay::reply::stream::Stream;
 use patchbay::ApplyOptions;

@@ -103,6 +103,8 @@ fn reason(status: u16) -> &'static str {
 pub struct Writer {
     conn: TcpStream,
     cors: Vec<(String, String)>,
+    /// Waited after each streamed line (a slow model, for tests that stop it).
+    pub pause: std::time::Duration,
 }
 
 impl Writer {
@@ -115,7 +117,11 @@ impl Writer {
                 ]
             })
             .unwrap_or_default();
-        Writer { conn, cors }
+        Writer {
+            conn,
+            cors,
+            pause: std::time::Duration::ZERO,
+        }
     }
 
     pub fn preflight(&mut self) -> io::Result<()> {
@@ -202,6 +208,9 @@ impl Writer {
                     self.conn.write_all(b"\r\n")?;
                     self.conn.flush()?;
                 }
+            }
+            if !self.pause.is_zero() {
+                std::thread::sleep(self.pause);
             }
         }
         if cut {

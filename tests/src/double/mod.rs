@@ -153,6 +153,7 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
         reply.prompt_tokens = Some(script::counted_prompt(&req));
     }
     let reply = &reply;
+    w.pause = std::time::Duration::from_millis(reply.pause_ms);
     let thinking = model.can_think() && think != Some(false) && !openai;
     if openai {
         let usage = req["stream_options"]["include_usage"].as_bool() == Some(true);

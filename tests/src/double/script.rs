@@ -115,6 +115,8 @@ pub struct Reply {
     pub error: Option<String>,
     /// `prompt_eval_count` (left out when not set, as servers may).
     pub prompt_tokens: Option<usize>,
+    /// Milliseconds waited after each streamed line (default none).
+    pub pause_ms: u64,
 }
 
 impl Reply {

@@ -1,9 +1,10 @@
 // The CodeMirror extension on its own: what a web IDE would write to show
 // a model's reply in its editor. One file, one fixed reply with three edits
-// (one exact, one at another indentation, one that fails).
+// (one exact, one at another indentation, one that fails). The engine is
+// the npm package's, run in a worker through `patchbay/worker`.
 import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
-import { createEngine } from '../../src/engine/index.js';
+import { connect } from 'patchbay/worker';
 import {
   matchesFromReport, patchbayMatches, reviewExtensions, setMatches, setTags, tagGutter, tagsFromView,
 } from '../../src/codemirror/patchbay.js';
@@ -17,7 +18,7 @@ export const REPLY = [
 ].join('\n');
 
 async function main() {
-  const engine = createEngine({ workerUrl: new URL('/engine-worker.js', location.origin) });
+  const engine = connect(new Worker(new URL('worker.js', import.meta.url), { type: 'module' }));
   document.getElementById('reply').textContent = REPLY;
   const file = new EditorView({
     parent: document.getElementById('file'),
@@ -26,7 +27,7 @@ async function main() {
   // Partial: the two edits that locate apply; the third's closest region is shown.
   const [report, view] = await Promise.all([
     engine.applyEdits({ 'shapes.py': FILE }, REPLY, { partial: true }),
-    engine.tagView(FILE, { tagLength: 4 }),
+    engine.tagView(FILE, { len: 4 }),
   ]);
   file.dispatch({ effects: [setTags.of(tagsFromView(view)), setMatches.of(matchesFromReport(report, 'shapes.py'))] });
   new EditorView({

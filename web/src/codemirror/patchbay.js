@@ -7,7 +7,7 @@
 // tags (`setTags`) through its effects.
 import { StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
-import { MergeView, getChunks, getOriginalDoc, unifiedMergeView } from '@codemirror/merge';
+import { MergeView, getChunks, unifiedMergeView } from '@codemirror/merge';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
@@ -25,10 +25,12 @@ export const LEVEL_NOTES = {
 // ---- matches -------------------------------------------------------------
 
 /**
- * Replaces the decorated matches. Each: `{index, fromLine, toLine, level}`
- * for an applied edit, `{index, fromLine, toLine, failed: true, code,
+ * Replaces the decorated matches. Each: `{index, from, to, level}` for an
+ * applied edit (the receipt's UTF-16 offsets into the original: `from` where
+ * the first replaced line starts, `to` past the last one's line break,
+ * `from == to` an insertion), `{index, fromLine, toLine, failed: true, code,
  * diffLine?, diffColumn?}` for a failed edit's closest region (lines 1-based
- * inclusive; `toLine < fromLine` is an insertion before `fromLine`).
+ * inclusive, as its message names them).
  */
 export const setMatches = StateEffect.define();
 
@@ -62,13 +64,27 @@ function firstDifference(doc, m, out) {
   }
 }
 
-/** The decorations of `matches` in `doc`, lines clamped to the document. */
+/** The document's lines a match covers (clamped to the document): by offsets, or a failed match's line numbers. */
+function* matchLines(doc, m) {
+  if (m.failed) {
+    const last = Math.min(Math.max(m.toLine, m.fromLine), doc.lines);
+    for (let n = Math.max(1, m.fromLine); n <= last; n++) yield doc.line(n);
+    return;
+  }
+  const from = Math.min(Math.max(0, m.from), doc.length);
+  // `to` sits past the last line's break: the line before it is the last one (an insertion: the line at `from`).
+  const end = Math.min(Math.max(from, m.to - 1), doc.length);
+  for (let line = doc.lineAt(from); ; line = doc.line(line.number + 1)) {
+    yield line;
+    if (line.to >= end || line.number === doc.lines) return;
+  }
+}
+
+/** The decorations of `matches` in `doc`. */
 function buildMatches(doc, matches) {
   const out = [];
   for (const m of matches) {
-    const last = Math.min(Math.max(m.toLine, m.fromLine), doc.lines);
-    for (let n = Math.max(1, m.fromLine); n <= last; n++) {
-      const line = doc.line(n);
+    for (const line of matchLines(doc, m)) {
       out.push(lineDecoration(m).range(line.from));
       if (m.failed) whitespaceMarks(line, out);
     }
@@ -109,8 +125,8 @@ export function matchesFromReport(report, path) {
   const file = report?.files?.find((f) => f.path === path);
   const out = [];
   for (const r of file?.edits ?? []) {
-    if (r.status === 'applied' && r.lines) {
-      out.push({ index: r.index, fromLine: r.lines[0], toLine: r.lines[1], level: r.strategy ?? 'exact' });
+    if (r.status === 'applied' && r.from !== undefined) {
+      out.push({ index: r.index, from: r.from, to: r.to, level: r.strategy ?? 'exact' });
     } else if (r.status === 'failed') {
       const region = /Closest region: lines (\d+)-(\d+)/.exec(r.message ?? '');
       const first = /First difference at line (\d+)[^,]*, column (\d+)/.exec(r.message ?? '');
@@ -177,21 +193,18 @@ export function tagGutter() {
 
 // ---- review --------------------------------------------------------------
 
-/** The applied match whose original lines a diff chunk touches, or undefined. */
-function matchOfChunk(original, chunk, matches) {
-  const from = original.lineAt(Math.min(chunk.fromA, original.length)).number;
-  const to = original.lineAt(Math.min(Math.max(chunk.fromA, chunk.toA - 1), original.length)).number;
-  return matches.find((m) => !m.failed && m.fromLine <= to && Math.max(m.toLine, m.fromLine) >= from - 1);
+/** The applied match whose original range a diff chunk touches (or borders: insertions), or undefined. */
+function matchOfChunk(chunk, matches) {
+  return matches.find((m) => !m.failed && m.from <= chunk.toA && m.to >= chunk.fromA);
 }
 
 /** The result's changed lines labelled with the edit (and coloured by the level) that made them. */
 function chunkLabels(matches) {
   return EditorView.decorations.compute(['doc', getChunks], (state) => {
     const chunks = getChunks(state)?.chunks ?? [];
-    const original = getOriginalDoc(state);
     const out = [];
     for (const chunk of chunks) {
-      const m = matchOfChunk(original, chunk, matches);
+      const m = matchOfChunk(chunk, matches);
       if (!m || chunk.toB <= chunk.fromB) continue;
       const deco = Decoration.line({
         class: `pb-level-${m.level}`,

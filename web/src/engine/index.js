@@ -1,54 +1,37 @@
-// The page's one door into the engine: a promise wrapper around the engine's
-// module Web Worker (worker.js), with the function names and report shapes
-// of the patchbay npm package. Swapping this file's inside for the package's
-// `./worker` export is meant to be the only change the page needs.
+// The page's one door into the engine: the npm package's worker client
+// (`patchbay/worker`'s `connect`) over the page's worker (worker.js), with
+// the syntax and exact-tokens calls grouped as `syntax.*` and `tokens.*`.
+import { connect } from 'patchbay/worker';
 
-/** An Error from the engine, with the `problems` a refused udiff repair lists. */
-export class EngineError extends Error {
-  constructor({ message, problems }) {
-    super(message);
-    this.name = 'EngineError';
-    if (problems) this.problems = problems;
-  }
+const SYNTAX = ['outline', 'slice', 'splice', 'applyToSlice', 'parseCheck', 'languages'];
+const TOKENS = ['countTokens', 'countTokensEach', 'encodings'];
+const MODEL = ['list', 'show', 'preview', 'run', 'stop'];
+
+/** The calls `names` under `prefix.` of `client`, without the prefix. */
+function group(client, prefix, names) {
+  return Object.fromEntries(names.map((n) => [n, (...args) => client.call(`${prefix}.${n}`, ...args)]));
 }
 
 /**
  * Starts the worker (`workerUrl`: the bundled engine-worker.js, by default
  * next to the page). `onProgress({module, received})` hears the optional
- * modules' downloads.
+ * modules' downloads, `onLoop(event)` (also settable later as `engine.onLoop`)
+ * a model run's rounds and chunks.
+ * Errors keep their type (TypeError, RangeError, Error).
  */
-export function createEngine({ onProgress, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
+export function createEngine({ onProgress, onLoop, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
   const worker = new Worker(workerUrl, { type: 'module' });
-  const pending = new Map();
-  let next = 0;
-  worker.onmessage = ({ data }) => {
-    if (data.progress) return onProgress?.(data.progress);
-    const waiting = pending.get(data.id);
-    pending.delete(data.id);
-    if (data.error) waiting?.reject(new EngineError(data.error));
-    else waiting?.resolve(data.value);
+  worker.addEventListener('message', ({ data }) => {
+    if (data?.progress) onProgress?.(data.progress);
+    if (data?.loop) engine.onLoop?.(data.loop);
+  });
+  const client = connect(worker, ['estimateTokensEach']);
+  const engine = {
+    onLoop,
+    ...client,
+    syntax: group(client, 'syntax', SYNTAX),
+    tokens: group(client, 'tokens', TOKENS),
+    model: group(client, 'model', MODEL),
   };
-  worker.onerror = (e) => {
-    for (const w of pending.values()) w.reject(new EngineError({ message: e.message ?? 'the engine worker failed' }));
-    pending.clear();
-  };
-  const call =
-    (name) =>
-    (...args) =>
-      new Promise((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, name, args });
-      });
-  const names = (prefix, list) => Object.fromEntries(list.map((n) => [n, call(prefix + n)]));
-  return {
-    ...names('', [
-      'formats', 'applyEdits', 'detectFormat', 'render', 'compare', 'estimateTokens', 'estimateTokensEach',
-      'planBudget', 'tagView', 'crcView', 'checkOutput', 'promptKit', 'diagnoseUdiff', 'repairUdiff',
-      'simulatePatchFuzz',
-    ]),
-    syntax: names('syntax.', ['outline', 'slice', 'splice', 'applyToSlice', 'parseCheck', 'languages']),
-    tokens: names('tokens.', ['countTokens', 'countTokensEach', 'encodings']),
-    terminate: () => worker.terminate(),
-  };
+  return engine;
 }

@@ -42,6 +42,7 @@ use wire::Ending;
 
 /// Who speaks a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     System,
@@ -51,6 +52,7 @@ pub enum Role {
 
 /// A chat message, as both APIs take it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Message {
     pub role: Role,
     pub content: String,
@@ -67,6 +69,7 @@ impl Message {
 
 /// What the loop is asked to do, and its knobs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct LoopConfig {
     pub task: String,
@@ -84,6 +87,8 @@ pub struct LoopConfig {
     /// Keep the edits that applied when others fail (and ask only for
     /// those); off, a round applies all its edits or none.
     pub partial: bool,
+    /// `estimate:FAMILY` or an exact vocabulary's name.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
 }
 
@@ -131,6 +136,7 @@ impl std::error::Error for LoopError {}
 
 /// What a round is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RoundKind {
     First,
@@ -140,6 +146,7 @@ pub enum RoundKind {
 
 /// One request to send.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     /// 1-based.
@@ -160,6 +167,7 @@ pub struct Request {
 
 /// What to do after a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// Every edit applied (or the model only re-sent applied ones).
@@ -174,6 +182,7 @@ pub enum Decision {
 
 /// A file's new state after a round: `None` deletes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FileChange {
     pub path: String,
     pub content: Option<String>,
@@ -181,6 +190,7 @@ pub struct FileChange {
 
 /// What [`EditLoop::push`] found in a chunk.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Pushed {
     /// Edits judged as they completed (each located alone).
     pub events: Vec<Event>,
@@ -190,6 +200,7 @@ pub struct Pushed {
 
 /// The record of one round.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RoundRecord {
     pub round: usize,
@@ -214,6 +225,7 @@ pub struct RoundRecord {
 
 /// The end of a round: its decision, its changes, its record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     pub decision: Decision,
     pub changes: Vec<FileChange>,

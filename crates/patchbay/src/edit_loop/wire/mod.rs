@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which API a server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
     /// Ollama's native API (`/api/chat`, NDJSON).
@@ -41,6 +42,7 @@ impl std::str::FromStr for Provider {
 
 /// Sampling and size knobs of one chat request, common to both APIs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ChatOptions {
     /// The context window to allocate (Ollama `options.num_ctx`; always
@@ -56,6 +58,7 @@ pub struct ChatOptions {
 /// How a streamed reply ended, as the server said (any figure may be
 /// missing: servers differ, and a cut stream has none).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct Ending {
     /// The final chunk arrived (`done: true`, `[DONE]` or a
@@ -93,6 +96,7 @@ impl Ending {
 
 /// One thing a streamed reply said.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ChatEvent {
     /// Reply text.
@@ -104,6 +108,51 @@ pub enum ChatEvent {
     /// The server reported an error inside a 200 stream, or sent a line
     /// that is not what its API sends.
     Error { message: String },
+}
+
+/// The path and JSON body of a streamed chat request to `provider`.
+pub fn chat_request(
+    provider: Provider,
+    model: &str,
+    messages: &[super::Message],
+    opt: &ChatOptions,
+) -> (&'static str, serde_json::Value) {
+    match provider {
+        Provider::Ollama => (ollama::CHAT, ollama::chat_body(model, messages, opt)),
+        Provider::Openai => (openai::CHAT, openai::chat_body(model, messages, opt)),
+    }
+}
+
+/// The decoder of a provider's streamed chat reply.
+#[derive(Debug)]
+pub enum Decoder {
+    Ollama(ollama::ChatDecoder),
+    Openai(openai::ChatDecoder),
+}
+
+impl Decoder {
+    pub fn new(provider: Provider) -> Decoder {
+        match provider {
+            Provider::Ollama => Decoder::Ollama(Default::default()),
+            Provider::Openai => Decoder::Openai(Default::default()),
+        }
+    }
+
+    /// The events the bytes complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<ChatEvent> {
+        match self {
+            Decoder::Ollama(d) => d.push(bytes),
+            Decoder::Openai(d) => d.push(bytes),
+        }
+    }
+
+    /// The end of the body: its last events and how the reply ended.
+    pub fn finish(&mut self) -> (Vec<ChatEvent>, Ending) {
+        match self {
+            Decoder::Ollama(d) => d.finish(),
+            Decoder::Openai(d) => d.finish(),
+        }
+    }
 }
 
 /// Cuts a byte stream into lines; bytes of an unfinished line wait.

@@ -65,6 +65,8 @@ pub fn think_for(capabilities: &[String], user_wants: bool) -> Option<bool> {
 
 /// One model of `/api/tags`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct ModelEntry {
     pub name: String,
     pub size: Option<u64>,
@@ -74,6 +76,8 @@ pub struct ModelEntry {
 
 /// What `/api/show` says about a model.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     pub architecture: Option<String>,
     /// `details.family` (`qwen2`, `llama`, `gemma3`, ...): which token

@@ -1,0 +1,243 @@
+// The local-model panel: settings, the request before it is sent, Run and
+// Stop, and one entry per round. The engine's worker drives the core's edit
+// loop over a streaming fetch (engine/model.js); this file only shows what
+// it posts: reply text streams into the reply editor (so the page's receipts
+// and matches follow it live), each round's record lands in its entry, and
+// the run's result in the diff view.
+import { diagnose } from './doctor.js';
+
+const FIELDS = `
+  <h2>Local model</h2>
+  <div class="row">
+    <label>Provider <select id="ollama-provider" data-testid="ollama-provider">
+      <option value="ollama">Ollama</option><option value="openai">OpenAI-compatible</option></select></label>
+    <label>Base URL <input id="ollama-url" data-testid="ollama-url" value="http://localhost:11434" size="28"></label>
+    <button id="ollama-connect" data-testid="ollama-connect" type="button">Connect</button>
+    <span id="ollama-status" data-testid="ollama-status" role="status">not connected</span>
+  </div>
+  <div id="ollama-doctor" data-testid="ollama-doctor" hidden><p></p><ul></ul></div>
+  <div class="row">
+    <label>Model <select id="ollama-model" data-testid="ollama-model"></select></label>
+    <label>Context <input id="ollama-ctx" data-testid="ollama-ctx" type="number" min="256" value="8192" size="7"></label>
+    <label>Format <select id="ollama-format" data-testid="ollama-format"></select></label>
+    <label>Reply limit <input id="ollama-reply-limit" data-testid="ollama-reply-limit" type="number" min="1" value="2048" size="6"></label>
+    <label>Rounds <input id="ollama-rounds" data-testid="ollama-rounds" type="number" min="1" value="3" size="3"></label>
+    <label><input id="ollama-early-stop" data-testid="ollama-early-stop" type="checkbox" checked> early stop</label>
+    <label><input id="ollama-think" data-testid="ollama-think" type="checkbox"> think</label>
+  </div>
+  <label class="block">Task <textarea id="task" data-testid="task" rows="3"></textarea></label>
+  <details id="ollama-request-box"><summary>The request <span id="ollama-budget" data-testid="ollama-budget"></span></summary>
+    <pre id="ollama-request" data-testid="ollama-request"></pre></details>
+  <div class="row">
+    <button id="run" data-testid="run" type="button" disabled>Run</button>
+    <button id="stop" data-testid="stop" type="button" class="secondary" disabled>Stop</button>
+    <span id="ollama-run-status" data-testid="ollama-run-status"></span>
+  </div>
+  <ol id="ollama-rounds-list" data-testid="ollama-rounds-list"></ol>`;
+
+const $ = (id) => document.getElementById(id);
+
+/** The loop's settings from the panel. */
+function settings(api) {
+  const c = api.currentCase();
+  return {
+    base: $('ollama-url').value.trim(),
+    provider: $('ollama-provider').value,
+    model: $('ollama-model').value,
+    think: $('ollama-think').checked,
+    capabilities: JSON.parse($('ollama-think').dataset.capabilities ?? '[]'),
+    files: Object.fromEntries(c.files.filter((f) => f.path).map((f) => [f.path, f.text])),
+    config: {
+      task: $('task').value,
+      format: $('ollama-format').value,
+      contextLength: Number($('ollama-ctx').value),
+      replyLimit: Number($('ollama-reply-limit').value),
+      rounds: Number($('ollama-rounds').value),
+      earlyStop: $('ollama-early-stop').checked,
+    },
+  };
+}
+
+/** Shows a failure, with the doctor's diagnosis when it is the connection's. */
+async function showFailure(error, s) {
+  $('ollama-status').textContent = `failed: ${error.message}`;
+  const d = await diagnose(error, {
+    base: s.base, origin: location.origin, protocol: location.protocol, model: s.model,
+    probe: (url) => fetch(url, { mode: 'no-cors' }),
+  });
+  const box = $('ollama-doctor');
+  box.hidden = false;
+  box.dataset.kind = d.kind;
+  box.querySelector('p').textContent = d.text;
+  box.querySelector('ul').replaceChildren(...d.fix.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
+  $('ollama-status').textContent = `failed: ${d.kind}`;
+}
+
+/** Lists the server's models; picks the first and reads its context length. */
+async function connect(api) {
+  const s = settings(api);
+  $('ollama-doctor').hidden = true;
+  $('ollama-status').textContent = 'connecting...';
+  try {
+    const models = await api.engine.model.list(s.base, s.provider);
+    $('ollama-model').replaceChildren(...models.map((m) => new Option(m.name, m.name)));
+    $('ollama-status').textContent = `connected: ${models.length} model${models.length === 1 ? '' : 's'}`;
+    $('run').disabled = models.length === 0;
+    await modelPicked(api);
+  } catch (e) {
+    await showFailure(e, s);
+  }
+}
+
+/** Ollama's /api/show gives the model's context length; the panel's context follows it. */
+async function modelPicked(api) {
+  const s = settings(api);
+  if (s.provider !== 'ollama' || !s.model) return preview(api);
+  try {
+    const info = await api.engine.model.show(s.base, s.model);
+    if (info.contextLength) $('ollama-ctx').value = String(info.contextLength);
+    $('ollama-think').dataset.capabilities = JSON.stringify(info.capabilities);
+  } catch (e) {
+    await showFailure(e, s);
+  }
+  return preview(api);
+}
+
+/** The first request, shown before it is sent, with its token budget. */
+async function preview(api) {
+  const s = settings(api);
+  try {
+    const { request } = await api.engine.model.preview(s);
+    $('ollama-budget').textContent = `(~${request.promptEstimate} prompt tokens + ${request.numPredict} reply, num_ctx ${request.numCtx})`;
+    $('ollama-request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
+  } catch (e) {
+    $('ollama-budget').textContent = `(${e.message})`;
+  }
+}
+
+export function setupModelPanel(api, formats) {
+  const section = $('model-panel');
+  section.innerHTML = FIELDS;
+  section.hidden = false;
+  for (const f of formats.filter((n) => n !== 'auto')) $('ollama-format').add(new Option(f, f));
+  const rounds = new RoundList($('ollama-rounds-list'), api);
+  api.engine.onLoop = (event) => rounds.event(event);
+  $('ollama-connect').addEventListener('click', () => connect(api));
+  $('ollama-model').addEventListener('change', () => modelPicked(api));
+  for (const id of ['task', 'ollama-format', 'ollama-ctx', 'ollama-reply-limit', 'ollama-rounds']) $(id).addEventListener('change', () => preview(api));
+  $('run').addEventListener('click', () => runModel(api, rounds));
+  $('stop').addEventListener('click', () => api.engine.model.stop());
+}
+
+/** Runs the loop; the result lands in the diff view. */
+async function runModel(api, rounds) {
+  const s = settings(api);
+  const original = api.currentCase();
+  rounds.clear(original);
+  $('run').disabled = true;
+  $('stop').disabled = false;
+  $('ollama-run-status').textContent = 'running';
+  try {
+    const result = await api.engine.model.run(s);
+    const last = result.outcomes.at(-1);
+    const word = result.stopped ? 'stopped' : (last?.decision.decision ?? 'no round');
+    $('ollama-run-status').textContent = word;
+    if (result.stopped) rounds.stopped();
+    await api.idle();
+    const path = api.files.path;
+    const before = original.files.find((f) => f.path === path)?.text ?? '';
+    api.review.show(before, result.files[path] ?? before, []);
+    document.body.dataset.modelRun = word;
+  } catch (e) {
+    $('ollama-run-status').textContent = `failed: ${e.message}`;
+    document.body.dataset.modelRun = 'failed';
+    await showFailure(e, s);
+  } finally {
+    $('run').disabled = false;
+    $('stop').disabled = true;
+  }
+}
+
+/** The rounds of a run, one `[data-round]` entry each, fed by the worker's events. */
+class RoundList {
+  constructor(list, api) {
+    this.list = list;
+    this.api = api;
+  }
+
+  clear(original) {
+    this.list.replaceChildren();
+    this.current = null;
+    this.original = original;
+  }
+
+  event(e) {
+    if (e.kind === 'round') this.start(e.request);
+    else if (e.kind === 'chunk') this.chunk(e);
+    else if (e.kind === 'end') this.end(e);
+  }
+
+  /** A new round: its entry, and an empty reply editor the reply streams into. */
+  start(request) {
+    const li = document.createElement('li');
+    li.dataset.round = String(request.round);
+    li.innerHTML = '<span class="status"></span> <span class="tokens"></span><details><summary>request</summary><pre class="request"></pre></details><details><summary>reply</summary><pre class="reply"></pre></details><details class="thinking" hidden><summary>thinking</summary><pre></pre></details><ul class="receipts"></ul>';
+    li.querySelector('.status').textContent = `round ${request.round} (${request.kind}): streaming`;
+    li.querySelector('.tokens').textContent = `~${request.promptEstimate} prompt tokens estimated`;
+    li.querySelector('.request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
+    this.list.append(li);
+    this.current = { li, request, started: performance.now(), reply: '' };
+    this.api.setText(this.api.replyEditor, '');
+  }
+
+  chunk({ chat, pushed }) {
+    const round = this.current;
+    if (!round) return;
+    const text = chat.filter((c) => c.kind === 'content').map((c) => c.text).join('');
+    if (text) {
+      round.reply += text;
+      const view = this.api.replyEditor;
+      view.dispatch({ changes: { from: view.state.doc.length, insert: text } });
+      round.li.querySelector('.reply').textContent = round.reply;
+    }
+    const thinking = chat.filter((c) => c.kind === 'thinking').map((c) => c.text).join('');
+    if (thinking) {
+      const box = round.li.querySelector('.thinking');
+      box.hidden = false;
+      box.querySelector('pre').textContent += thinking;
+    }
+    for (const ev of pushed.events) {
+      const r = ev.receipt;
+      const item = document.createElement('li');
+      item.textContent = `edit ${r.index} ${ev.path}: ${r.status}${r.code ? ` (${r.code})` : ''}`;
+      round.li.querySelector('.receipts').append(item);
+    }
+  }
+
+  /** Stop aborted the open round: nothing of it was judged or applied. */
+  stopped() {
+    const round = this.current;
+    if (!round) return;
+    round.li.querySelector('.status').textContent = `round ${round.request.round} (${round.request.kind}): stopped`;
+    round.li.dataset.decision = 'stopped';
+    this.current = null;
+  }
+
+  /** The round's record: decision, real token counts, duration, tokens per second. */
+  end({ outcome, tokensPerSecond, ms }) {
+    const round = this.current;
+    if (!round) return;
+    const r = outcome.record;
+    const d = outcome.decision;
+    const word = d.decision === 'give_up' ? `give_up: ${d.reason}` : d.decision;
+    const early = r.earlyStop ? ', stopped early' : '';
+    const cut = r.cut ? ', cut' : '';
+    round.li.querySelector('.status').textContent = `round ${r.round} (${r.kind}): ${word}${early}${cut}`;
+    const e = r.ending;
+    const rate = tokensPerSecond === null ? '' : `, ${tokensPerSecond.toFixed(1)} tokens/s`;
+    round.li.querySelector('.tokens').textContent =
+      `prompt ~${r.promptEstimate} estimated, ${e.promptTokens ?? '?'} real; reply ${e.outputTokens ?? '?'} tokens${rate}; ${(ms / 1000).toFixed(2)} s`;
+    round.li.dataset.decision = d.decision;
+    this.current = null;
+  }
+}
