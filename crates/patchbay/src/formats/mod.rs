@@ -212,3 +212,18 @@ fn lines_outside_fences(text: &[String]) -> Vec<usize> {
     }
     out
 }
+
+/// When a stream may judge an edit of a format whose edits are JSON objects
+/// in prose (hashline, tool-call): written once for both.
+pub(crate) mod json_stream {
+    /// A JSON edit's span starts at its own `{` (the objects of an array
+    /// are read one by one), so no context above it is read.
+    pub const TAIL_CONTEXT: Option<usize> = Some(0);
+    /// A JSON edit is whole once its object closes, even mid-line.
+    pub const WHOLE_MID_LINE: bool = true;
+
+    /// A JSON edit is parsed only once its object (or its array) is closed.
+    pub fn closes(last: &str, fence: bool) -> bool {
+        last.ends_with('}') || last.ends_with(']') || fence
+    }
+}

@@ -109,19 +109,16 @@ impl Format for ToolCall {
             .then_some((0.6, "an unfinished JSON edit"))
     }
 
-    /// A JSON edit's span starts at its own `{` (the objects of an array
-    /// are read one by one).
     fn tail_context(&self) -> Option<usize> {
-        Some(0)
+        super::json_stream::TAIL_CONTEXT
     }
 
     fn whole_mid_line(&self) -> bool {
-        true
+        super::json_stream::WHOLE_MID_LINE
     }
 
-    /// A JSON edit is parsed only once its object is closed.
     fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
-        last.ends_with('}') || last.ends_with(']') || fence
+        super::json_stream::closes(last, fence)
     }
 
     fn prompt(&self) -> prompt::Prompt {
