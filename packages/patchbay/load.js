@@ -29,3 +29,22 @@ export function wasmInputSync(input, url) {
   }
   return fs.readFileSync(url);
 }
+
+/**
+ * The `init`/`initSync` pair of one module, written once for all three:
+ * loads the glue once, from `input` or else the .wasm at `url`.
+ */
+export function loader(url, glueInit, glueInitSync) {
+  let ready;
+  return {
+    init(input) {
+      ready ??= wasmInput(input, url).then((m) => glueInit({ module_or_path: m }));
+      return ready.then(() => undefined);
+    },
+    initSync(input) {
+      if (ready) return;
+      glueInitSync({ module: wasmInputSync(input, url) });
+      ready = Promise.resolve();
+    },
+  };
+}

@@ -4,28 +4,21 @@
 // splices back with this one.
 import glueInit, { initSync as glueInitSync, sliceInput, spliceReport } from './syntax/patchbay_syntax_wasm.js';
 import coreInit, { initSync as coreInitSync, applyEdits } from './index.js';
-import { wasmInput, wasmInputSync } from './load.js';
+import { loader } from './load.js';
 
 export { languages, outline, sections, slice, splice, parseCheck, sliceInput, spliceReport } from './syntax/patchbay_syntax_wasm.js';
 
-const url = new URL('./syntax/patchbay_syntax_wasm_bg.wasm', import.meta.url);
-let ready;
+const syntax = loader(new URL('./syntax/patchbay_syntax_wasm_bg.wasm', import.meta.url), glueInit, glueInitSync);
 
 /** Loads this module and the core module (each once). */
 export default function init(input, coreInput) {
-  ready ??= Promise.all([
-    wasmInput(input, url).then((m) => glueInit({ module_or_path: m })),
-    coreInit(coreInput),
-  ]);
-  return ready.then(() => undefined);
+  return Promise.all([syntax.init(input), coreInit(coreInput)]).then(() => undefined);
 }
 
 /** Loads both modules synchronously (node, workers). */
 export function initSync(input, coreInput) {
-  if (ready) return;
   coreInitSync(coreInput);
-  glueInitSync({ module: wasmInputSync(input, url) });
-  ready = Promise.resolve();
+  syntax.initSync(input);
 }
 
 /** Applies a model reply (any format) to a slice as a file of its own and splices the result into `text`. */
