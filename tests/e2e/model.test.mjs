@@ -84,8 +84,13 @@ const T = { timeout: 60_000 };
 
 async function connectTo(page, url) {
   await page.fill('[data-testid="ollama-url"]', url);
+  // Cleared first, so that the previous connection's status is not taken for this one's.
+  await page.evaluate(() => { document.querySelector('[data-testid="ollama-status"]').textContent = ''; });
   await page.click('[data-testid="ollama-connect"]');
-  await page.waitForFunction(() => !/connecting/.test(document.querySelector('[data-testid="ollama-status"]').textContent));
+  await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid="ollama-status"]').textContent;
+    return status !== '' && !/connecting/.test(status);
+  });
   return page.textContent('[data-testid="ollama-status"]');
 }
 
