@@ -49,6 +49,19 @@ stopReason: StopReason | null,
 overwrite: boolean, }>;
 
 /**
+ * An arena's results as `patchbay arena --out` writes them and the page
+ * downloads them: every run, then the sums.
+ */
+
+export type ArenaResults = { runs: Array<RunScore>, summary: Array<ArenaSummary>, };
+
+/**
+ * The sums of one model and format.
+ */
+
+export type ArenaSummary = { model: string, format: string, runs: number, wellFormed: number, appliedFirstRound: number, applied: number, matchesExpected: number, rounds: number, promptTokens: number, outputTokens: number, earlyStops: number, truncations: number, errors: number, wallMs: number, };
+
+/**
  * One thing a streamed reply said.
  */
 
@@ -667,6 +680,30 @@ noops: number, earlyStop: boolean, cut: boolean, ending: Ending, promptEstimate:
  * Paths the round wrote or deleted.
  */
 changed: Array<string>, };
+
+/**
+ * The scores of one run. The caller fills which run it was (task, model,
+ * format, trial, seed), its wall time and the error that ended it, if
+ * any; [`score`] fills the rest.
+ */
+
+export type RunScore = { task: string, model: string, format: string, trial: number, seed: number, 
+/**
+ * The first reply held edits and none was malformed or cut.
+ */
+wellFormed: boolean, appliedFirstRound: boolean, 
+/**
+ * The loop ended done, in any round.
+ */
+applied: boolean, rounds: number, 
+/**
+ * The files equal the task's expected files.
+ */
+matchesExpected: boolean, 
+/**
+ * The server's counts, summed over rounds (where it gave them).
+ */
+promptTokens: number, outputTokens: number, wallMs: number, earlyStops: number, truncations: number, error?: string, };
 
 /**
  * A part of a file: 1-based inclusive line range, a name (the symbol it

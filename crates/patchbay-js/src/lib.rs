@@ -74,6 +74,18 @@ pub fn record<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
     serde_wasm_bindgen::from_value(plain).map_err(|e| misuse(what, &e.to_string()))
 }
 
+/// Reads a required array argument (an arena's runs), each item as `T`.
+pub fn list<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<Vec<T>> {
+    if !js_sys::Array::is_array(value) {
+        return Err(type_error(format!(
+            "{what} must be an array, got {}",
+            type_name(value)
+        )));
+    }
+    let plain = js_sys::JSON::parse(&String::from(js_sys::JSON::stringify(value)?))?;
+    serde_wasm_bindgen::from_value(plain).map_err(|e| misuse(what, &e.to_string()))
+}
+
 /// A deserialization message as the error a caller expects.
 fn misuse(what: &str, message: &str) -> JsValue {
     let message = message.strip_prefix("Error: ").unwrap_or(message);

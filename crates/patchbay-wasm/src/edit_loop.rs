@@ -5,7 +5,7 @@
 //! the CLI's `run` drives.
 
 use patchbay::edit_loop::wire::{self, ollama, openai, ChatOptions, Decoder, Provider};
-use patchbay::edit_loop::{self as core_loop, LoopConfig, Message};
+use patchbay::edit_loop::{self as core_loop, arena, LoopConfig, Message};
 use patchbay_js::JsResult;
 use patchbay_js::{error, files as files_arg, range_error, string, to_js, type_error};
 use wasm_bindgen::prelude::*;
@@ -115,6 +115,39 @@ impl EditLoop {
     pub fn is_finished(&self) -> bool {
         self.lp.is_finished()
     }
+
+    /// The arena's score of this run as it ended (`patchbay::edit_loop::arena::score`):
+    /// `run` says which run it was, its wall time and the error that ended it, if any;
+    /// `expected` is the task's expected files.
+    #[wasm_bindgen(unchecked_return_type = "RunScore")]
+    pub fn score(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Partial<RunScore>")] run: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Files")] expected: JsValue,
+    ) -> JsResult {
+        let run: arena::RunScore = patchbay_js::record(&run, "run")?;
+        let expected = files_arg(&expected)?;
+        to_js(&arena::score(run, &self.lp, &expected))
+    }
+}
+
+/// An arena's results from its runs' scores: `{ runs, summary }`, the JSON
+/// `patchbay arena --out` writes.
+#[wasm_bindgen(js_name = arenaResults, unchecked_return_type = "ArenaResults")]
+pub fn arena_results(
+    #[wasm_bindgen(unchecked_param_type = "RunScore[]")] runs: JsValue,
+) -> JsResult {
+    let runs: Vec<arena::RunScore> = patchbay_js::list(&runs, "runs")?;
+    to_js(&arena::Results::new(runs))
+}
+
+/// One line on a run's result (`patchbay arena`'s progress line).
+#[wasm_bindgen(js_name = arenaVerdict)]
+pub fn arena_verdict(
+    #[wasm_bindgen(unchecked_param_type = "RunScore")] run: JsValue,
+) -> JsResult<String> {
+    let run: arena::RunScore = patchbay_js::record(&run, "run")?;
+    Ok(arena::verdict(&run))
 }
 
 impl EditLoop {

@@ -27,6 +27,7 @@
 //! edits of the cut reply, so `EDITS: N` and overlaps see the whole set.
 
 pub mod accounting;
+pub mod arena;
 mod prompt;
 pub mod wire;
 
