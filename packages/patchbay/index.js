@@ -8,7 +8,7 @@ import { loader } from './load.js';
 export {
   applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
   compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
-  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor,
+  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
 } from './core/patchbay_wasm.js';
 
 const core = loader(new URL('./core/patchbay_wasm_bg.wasm', import.meta.url), glueInit, glueInitSync);

@@ -100,3 +100,23 @@ test('misuse throws typed errors and the servers\' answers are read by the core'
   // Ollama refuses think for a model without the capability: it is left out, else sent as wanted.
   assert.deepEqual([pb.thinkFor(['completion'], true), pb.thinkFor(['thinking'], true), pb.thinkFor(['thinking'], false)], [undefined, true, false]);
 });
+
+test('the arena scores a run from the loop and sums runs per model and format as the CLI does', () => {
+  const loop = new pb.EditLoop({ 'a.py': FILE }, CONFIG, 'ollama', 'm');
+  round(loop, ollamaBody(pieces), 7);
+  const run = { task: 'greet', model: 'm', format: 'search-replace', trial: 1, wallMs: 5 };
+  const score = loop.score(run, { 'a.py': WANT });
+  // One round, done, with the file the reply implies; the body's eval_count is its piece count.
+  assert.deepEqual(score, {
+    ...run, seed: 0, wellFormed: true, appliedFirstRound: true, applied: true, rounds: 1, matchesExpected: true,
+    promptTokens: 0, outputTokens: pieces.length, earlyStops: 0, truncations: 0,
+  });
+  assert.equal(loop.score(run, { 'a.py': FILE }).matchesExpected, false);
+  assert.equal(pb.arenaVerdict(score), 'expected result in 1 round(s)');
+  const other = { ...score, format: 'udiff', applied: false, appliedFirstRound: false, matchesExpected: false, rounds: 3 };
+  const { runs, summary } = pb.arenaResults([score, other, score]);
+  assert.equal(runs.length, 3);
+  assert.deepEqual(summary.map((s) => [s.format, s.runs, s.applied, s.rounds, s.wallMs]), [['search-replace', 2, 2, 2, 10], ['udiff', 1, 0, 3, 5]]);
+  assert.throws(() => pb.arenaResults({}), TypeError);
+  assert.throws(() => loop.score([], {}), TypeError);
+});

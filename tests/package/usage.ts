@@ -4,8 +4,8 @@
 import init, {
   initSync, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
   crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
-  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor,
-  type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ChatEvent,
+  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
+  type RunScore, type ArenaResults, type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ChatEvent,
   type Report, type Receipt, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
   type Files, type Plan, type Comparison, type Checked, type Kit, type HunkDiagnosis, type FuzzReport,
 } from 'patchbay';
@@ -74,6 +74,9 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const looped = (request?.numCtx ?? 0) + chat.body.length + said.length + step.pushed.events.length + outcome.changes.length
     + (rate ?? 0) + models.length + paths.tags.length + showBody('m').length + serverError(500, '').length
     + Object.keys(loop.files()).length + Number(loop.isFinished());
+  const scored: RunScore = loop.score({ task: 'rename', model: 'coder:7b', format: 'search-replace', trial: 1, wallMs: 12 }, files);
+  const results: ArenaResults = arenaResults([scored]);
+  const arena = results.summary[0]!.appliedFirstRound + arenaVerdict(scored).length;
 
   serve(self, undefined, { outline: async (path: string) => path.length });
   const pb = connect(worker, ['outline']);
@@ -85,5 +88,5 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   return codes.length + levels.length + spans.length + all.length + n + cmp.formats.length + plan.window + view.length
     + checked.continuation.length + kit.format.length + hunks.length + repaired.length + fuzz.length + events.length
     + final.files.length + langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length
-    + exact + remote.files.length + viaCall.length + METHODS.length + looped + Number(own !== undefined);
+    + exact + remote.files.length + viaCall.length + METHODS.length + looped + arena + Number(own !== undefined);
 }
