@@ -1,12 +1,13 @@
 //! `patchbay arena` over the shipped task set against the double, whose
 //! scripted models follow `tests/arena/scenarios.json`. The expected table
-//! is computed here from the scenarios alone (what each one means in
-//! rounds, results and reply chunks), not from the arena's output.
+//! is computed from the scenarios alone (`Scenario::expected`: what each
+//! one means in rounds, results and reply chunks, shared with the page's
+//! arena test), not from the arena's output.
 
 mod common;
 
 use common::Sandbox;
-use patchbay_tests::double::arena::{self, Plan, Scenario, CHUNK_CHARS};
+use patchbay_tests::double::arena::{self, Plan, Scenario};
 use patchbay_tests::double::Double;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -20,20 +21,19 @@ fn repo(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// What a scenario gives: well-formed, applied first, applied, rounds,
-/// expected result, truncations, output tokens (the double's eval_count
-/// is the number of chunks of each reply; a reply stopped early never
-/// reaches its final chunk, so it counts none), early stops.
+/// A scenario's expected scores in the order of `fields` below.
 fn expected(s: Scenario, perfect: &str) -> [usize; 8] {
-    let chunks = |t: &str| t.chars().count().div_ceil(CHUNK_CHARS);
-    let p = chunks(perfect);
-    match s {
-        Scenario::Perfect => [1, 1, 1, 1, 1, 0, p, 0],
-        Scenario::Retry => [0, 0, 1, 2, 1, 0, chunks(arena::NO_EDITS) + p, 0],
-        Scenario::Cut => [0, 0, 1, 2, 1, 1, chunks(arena::CUT) + p, 0],
-        Scenario::Fail => [0, 0, 0, ROUNDS, 0, 0, ROUNDS * chunks(arena::REFUSAL), 0],
-        Scenario::Stop => [1, 0, 1, 2, 1, 0, p, 1],
-    }
+    let e = s.expected(perfect, ROUNDS);
+    [
+        e.well_formed,
+        e.applied_first_round,
+        e.applied,
+        e.rounds,
+        e.matches_expected,
+        e.truncations,
+        e.output_tokens,
+        e.early_stops,
+    ]
 }
 
 #[test]

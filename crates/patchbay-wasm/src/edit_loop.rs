@@ -21,6 +21,8 @@ pub struct EditLoop {
     provider: Provider,
     model: String,
     think: Option<bool>,
+    /// The sampling seed sent with every request (the arena's trials).
+    seed: Option<u64>,
     /// The open round: its messages and knobs, and its reply's decoder.
     open: Option<(Vec<Message>, ChatOptions, Decoder)>,
 }
@@ -28,7 +30,7 @@ pub struct EditLoop {
 #[wasm_bindgen]
 impl EditLoop {
     /// `provider` is `ollama` or `openai`; `think` is sent as given
-    /// (Ollama's `think`), absent left out.
+    /// (Ollama's `think`), absent left out; so is `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Files")] files: JsValue,
@@ -36,6 +38,7 @@ impl EditLoop {
         #[wasm_bindgen(unchecked_param_type = "Provider")] provider: &str,
         model: &str,
         think: Option<bool>,
+        seed: Option<u32>,
     ) -> JsResult<EditLoop> {
         let files = files_arg(&files)?;
         let cfg: LoopConfig = patchbay_js::options(Some(config), "config")?;
@@ -49,6 +52,7 @@ impl EditLoop {
             provider,
             model: model.to_owned(),
             think,
+            seed: seed.map(u64::from),
             open: None,
         })
     }
@@ -64,7 +68,7 @@ impl EditLoop {
             num_ctx: Some(req.num_ctx),
             num_predict: Some(req.num_predict),
             think: self.think,
-            seed: None,
+            seed: self.seed,
         };
         self.open = Some((req.messages.clone(), opt, Decoder::new(self.provider)));
         to_js(&req)

@@ -11,6 +11,9 @@
 //! `--arena TASKS --scenarios FILE` serves the scripted models of the arena
 //! instead (`tests/arena/tasks`, `tests/arena/scenarios.json`), for every
 //! format, with `--rounds N` (default 3) refusals for a failing scenario.
+//! `--expected a,b` with them prints, instead of serving, what the arena
+//! must score for every run in formats a and b (`arena::expected_runs`, the
+//! derivation the CLI's arena test uses too) as JSON, for the page's test.
 
 use patchbay_tests::double::{arena, Double, Script};
 
@@ -25,6 +28,7 @@ fn run() -> Result<(), String> {
     let mut port = 11434u16;
     let mut script = Script::default();
     let (mut tasks, mut scenarios, mut rounds) = (None, None, 3usize);
+    let mut expected: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{a} needs a value"));
@@ -38,8 +42,9 @@ fn run() -> Result<(), String> {
             "--arena" => tasks = Some(value()?),
             "--scenarios" => scenarios = Some(value()?),
             "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
+            "--expected" => expected = Some(value()?),
             "-h" | "--help" => {
-                println!("model-double [--port N] [--script FILE | --arena TASKS --scenarios FILE [--rounds N]]");
+                println!("model-double [--port N] [--script FILE | --arena TASKS --scenarios FILE [--rounds N] [--expected FORMATS]]");
                 return Ok(());
             }
             other => return Err(format!("unknown argument {other}")),
@@ -49,6 +54,15 @@ fn run() -> Result<(), String> {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
         let plan: arena::Plan = serde_json::from_str(&text).map_err(|e| format!("{f}: {e}"))?;
         let tasks = arena::tasks(std::path::Path::new(t))?;
+        if let Some(list) = &expected {
+            let formats: Vec<&str> = list.split(',').collect();
+            let runs = arena::expected_runs(&tasks, &formats, &plan, rounds);
+            println!(
+                "{}",
+                serde_json::to_string(&runs).map_err(|e| e.to_string())?
+            );
+            return Ok(());
+        }
         let formats: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
         script = arena::script(&tasks, &formats, &plan, rounds);
     } else if tasks.is_some() || scenarios.is_some() {

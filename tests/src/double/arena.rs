@@ -189,6 +189,86 @@ pub fn rounds(s: Scenario, perfect: &str, failing: &str, max_rounds: usize) -> V
     }
 }
 
+/// What the arena must score for a run of scenario `s` (whose right
+/// reply is `perfect`) with `max_rounds` rounds, derived from the
+/// scenario alone: the double's `eval_count` is the number of chunks of
+/// each reply, and a reply stopped early never reaches its final chunk, so
+/// it counts none. Prompt tokens are 0: the scripts give none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expected {
+    pub well_formed: usize,
+    pub applied_first_round: usize,
+    pub applied: usize,
+    pub rounds: usize,
+    pub matches_expected: usize,
+    pub truncations: usize,
+    pub output_tokens: usize,
+    pub early_stops: usize,
+}
+
+impl Scenario {
+    pub fn expected(self, perfect: &str, max_rounds: usize) -> Expected {
+        let chunks = |t: &str| t.chars().count().div_ceil(CHUNK_CHARS);
+        let p = chunks(perfect);
+        let [well_formed, applied_first_round, applied, rounds, matches_expected, truncations, output_tokens, early_stops] =
+            match self {
+                Scenario::Perfect => [1, 1, 1, 1, 1, 0, p, 0],
+                Scenario::Retry => [0, 0, 1, 2, 1, 0, chunks(NO_EDITS) + p, 0],
+                Scenario::Cut => [0, 0, 1, 2, 1, 1, chunks(CUT) + p, 0],
+                Scenario::Fail => [0, 0, 0, max_rounds, 0, 0, max_rounds * chunks(REFUSAL), 0],
+                Scenario::Stop => [1, 0, 1, 2, 1, 0, p, 1],
+            };
+        Expected {
+            well_formed,
+            applied_first_round,
+            applied,
+            rounds,
+            matches_expected,
+            truncations,
+            output_tokens,
+            early_stops,
+        }
+    }
+}
+
+/// One run's expected scores, named by model, task and format.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExpectedRun {
+    pub model: String,
+    pub task: String,
+    pub format: String,
+    #[serde(flatten)]
+    pub scores: Expected,
+}
+
+/// The expected scores of every run of `plan` over `tasks` in `formats`,
+/// model by model, task by task, format by format.
+pub fn expected_runs(
+    tasks: &[Task],
+    formats: &[&str],
+    plan: &Plan,
+    max_rounds: usize,
+) -> Vec<ExpectedRun> {
+    let mut out = vec![];
+    for model in plan.models.keys() {
+        for t in tasks {
+            for f in formats {
+                let perfect = perfect_reply(f, t);
+                out.push(ExpectedRun {
+                    model: model.clone(),
+                    task: t.name.clone(),
+                    format: (*f).to_owned(),
+                    scores: plan
+                        .scenario(model, &t.name, f)
+                        .expected(&perfect, max_rounds),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Characters a scripted chunk carries (the double's `eval_count` is the
 /// number of chunks).
 pub const CHUNK_CHARS: usize = 24;

@@ -5,7 +5,7 @@ import { connect } from 'patchbay/worker';
 
 const SYNTAX = ['outline', 'slice', 'splice', 'applyToSlice', 'parseCheck', 'languages'];
 const TOKENS = ['countTokens', 'countTokensEach', 'encodings'];
-const MODEL = ['list', 'show', 'preview', 'run', 'stop'];
+const MODEL = ['list', 'show', 'preview', 'run', 'stop', 'arenaRun', 'arenaResults', 'arenaVerdict'];
 
 /** The calls `names` under `prefix.` of `client`, without the prefix. */
 function group(client, prefix, names) {

@@ -55,6 +55,9 @@ export const EXTRAS = {
   'model.preview': model.preview,
   'model.run': model.run,
   'model.stop': model.stop,
+  'model.arenaRun': model.arenaRun,
+  'model.arenaResults': model.arenaResults,
+  'model.arenaVerdict': model.arenaVerdict,
 };
 
 serve(self, new URL('pkg/patchbay_wasm_bg.wasm', here), EXTRAS);
