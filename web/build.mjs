@@ -6,6 +6,10 @@
 // packages/patchbay, built by scripts/build-package.sh); its .wasm files
 // are copied in beside the page, where the worker fetches them, and every file gets a .br and .gz twin the server sends to
 // browsers that accept them. `node build.mjs --watch` rebuilds on change.
+// The arena's task set (tests/arena/tasks, the CLI's `--tasks`) is bundled
+// as the module `arena-tasks`, a chunk the page imports when the user picks
+// it: it is the page's measuring data, not the package's (whose users bring
+// their own tasks), and one folder stays its only source.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -42,6 +46,41 @@ function copyStatic() {
     cpSync(bench, join(dist, 'docs', 'benchmarks.md'));
   }
 }
+
+/** Every file under `dir` by its `/`-separated path relative to it. */
+function tree(dir, prefix = '', out = {}) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) tree(path, `${prefix}${name}/`, out);
+    else out[`${prefix}${name}`] = readFileSync(path, 'utf8');
+  }
+  return out;
+}
+
+/** The arena's tasks as the CLI reads them: task.json's text, before/ and after/ (before/ when absent), by folder name. */
+function arenaTasks(dir) {
+  return readdirSync(dir).sort().filter((name) => existsSync(join(dir, name, 'task.json'))).map((name) => {
+    const { task } = JSON.parse(readFileSync(join(dir, name, 'task.json'), 'utf8'));
+    const before = tree(join(dir, name, 'before'));
+    const after = existsSync(join(dir, name, 'after')) ? tree(join(dir, name, 'after')) : before;
+    return { name, task, before, after };
+  });
+}
+
+const TASKS = join(web, '..', 'tests', 'arena', 'tasks');
+
+/** `import('arena-tasks')`: the task set, read at build time. */
+const arenaTasksPlugin = {
+  name: 'arena-tasks',
+  setup(build) {
+    build.onResolve({ filter: /^arena-tasks$/ }, () => ({ path: TASKS, namespace: 'arena-tasks' }));
+    build.onLoad({ filter: /.*/, namespace: 'arena-tasks' }, () => ({
+      contents: `export default ${JSON.stringify(arenaTasks(TASKS))};`,
+      loader: 'js',
+      watchDirs: [TASKS],
+    }));
+  },
+};
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
@@ -82,6 +121,7 @@ const options = {
   loader: { '.css': 'css' },
   logLevel: 'warning',
   metafile: true,
+  plugins: [arenaTasksPlugin],
 };
 
 rmSync(dist, { recursive: true, force: true });

@@ -1,19 +1,16 @@
 // The local-model panel in Chromium against the model-server double
 // (tests/src/double, its standalone binary `model-double`, started here with
-// a script of its own). The before-hook builds the binary with cargo (a
-// no-op when `cargo test --workspace` or an earlier run built it), so this
-// file runs alone. Every expected text is computed here from the script and
+// a script of its own; double.mjs builds and starts it), so this file runs
+// alone. Every expected text is computed here from the script and
 // the file, not by the engine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { editorText, openPlayground, setPath, type } from './browser.mjs';
+import { connectTo, startDouble } from './double.mjs';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
 const FILE = 'def greet(name):\n    print("hi", name)\n\n\ndef main():\n    greet("you")\n';
 const edit = (search, replace) => `tool.py\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n`;
 const GOOD = edit('    print("hi", name)', '    print("hello", name)');
@@ -44,31 +41,15 @@ const SCRIPT = {
 
 let double, doubleUrl, pg, dir;
 
-/** Starts the double's binary on a free port with `script`; resolves with its URL. */
-function startDouble(script) {
-  execFileSync('cargo', ['build', '-q', '-p', 'patchbay-tests', '--bin', 'model-double'], { cwd: repo, stdio: 'inherit' });
-  dir = mkdtempSync(join(tmpdir(), 'patchbay-double-'));
-  writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
-  const bin = join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'debug', 'model-double');
-  double = spawn(bin, ['--port', '0', '--script', join(dir, 'script.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    double.stdout.on('data', (c) => {
-      out += c;
-      const m = out.match(/listening on (http:\/\/\S+)/);
-      if (m) resolve(m[1]);
-    });
-    double.on('exit', (code) => reject(new Error(`model-double exited with ${code}: ${out}`)));
-  });
-}
-
 /** The chat bodies the double received. */
 async function chats() {
   return (await (await fetch(`${doubleUrl}/_double/requests`)).json());
 }
 
 before(async () => {
-  doubleUrl = await startDouble(SCRIPT);
+  dir = mkdtempSync(join(tmpdir(), 'patchbay-double-'));
+  writeFileSync(join(dir, 'script.json'), JSON.stringify(SCRIPT));
+  ({ child: double, url: doubleUrl } = await startDouble(['--script', join(dir, 'script.json')]));
   pg = await openPlayground();
   await setPath(pg.page, 'tool.py');
   await type(pg.page, 'file', FILE);
@@ -81,18 +62,6 @@ after(async () => {
 });
 
 const T = { timeout: 60_000 };
-
-async function connectTo(page, url) {
-  await page.fill('[data-testid="ollama-url"]', url);
-  // Cleared first, so that the previous connection's status is not taken for this one's.
-  await page.evaluate(() => { document.querySelector('[data-testid="ollama-status"]').textContent = ''; });
-  await page.click('[data-testid="ollama-connect"]');
-  await page.waitForFunction(() => {
-    const status = document.querySelector('[data-testid="ollama-status"]').textContent;
-    return status !== '' && !/connecting/.test(status);
-  });
-  return page.textContent('[data-testid="ollama-status"]');
-}
 
 /** The diff view's result as text. */
 async function resultText(page) {

@@ -112,6 +112,7 @@ test('the arena scores a run from the loop and sums runs per model and format as
     promptTokens: 0, outputTokens: pieces.length, earlyStops: 0, truncations: 0,
   });
   assert.equal(loop.score(run, { 'a.py': FILE }).matchesExpected, false);
+  assert.equal(loop.score(run).matchesExpected, false); // a task without an expected result
   assert.equal(pb.arenaVerdict(score), 'expected result in 1 round(s)');
   const other = { ...score, format: 'udiff', applied: false, appliedFirstRound: false, matchesExpected: false, rounds: 3 };
   const { runs, summary } = pb.arenaResults([score, other, score]);

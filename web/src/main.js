@@ -9,6 +9,7 @@ import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
 import { Review } from './review.js';
 import { setupModelPanel } from './model/panel.js';
+import { setupArena } from './model/arena.js';
 import { noteFor, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
 import { hideUdiff, showUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
@@ -358,6 +359,7 @@ async function main() {
   setupCompare(api);
   setupOutline(api);
   setupModelPanel(api, names);
+  setupArena(api, names);
   await run();
   document.body.dataset.ready = 'true';
   performance.mark('patchbay-ready');

@@ -151,7 +151,7 @@ fn one_run(
     let result = drive(&mut lp, model, chat, &mut |_| Ok(()), Show::Quiet);
     s.wall_ms = started.elapsed().as_millis() as u64;
     s.error = result.err();
-    arena::score(s, &lp, &t.after)
+    arena::score(s, &lp, Some(&t.after))
 }
 
 /// The task folders of `dir`: `task.json`, `before/`, `after/`.

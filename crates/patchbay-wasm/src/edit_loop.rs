@@ -122,16 +122,19 @@ impl EditLoop {
 
     /// The arena's score of this run as it ended (`patchbay::edit_loop::arena::score`):
     /// `run` says which run it was, its wall time and the error that ended it, if any;
-    /// `expected` is the task's expected files.
+    /// `expected` is the task's expected files (absent: the task has none, nothing matches).
     #[wasm_bindgen(unchecked_return_type = "RunScore")]
     pub fn score(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Partial<RunScore>")] run: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Files")] expected: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Files | undefined")] expected: JsValue,
     ) -> JsResult {
         let run: arena::RunScore = patchbay_js::record(&run, "run")?;
-        let expected = files_arg(&expected)?;
-        to_js(&arena::score(run, &self.lp, &expected))
+        let expected = match expected.is_undefined() || expected.is_null() {
+            true => None,
+            false => Some(files_arg(&expected)?),
+        };
+        to_js(&arena::score(run, &self.lp, expected.as_ref()))
     }
 }
 

@@ -37,8 +37,8 @@ const FIELDS = `
 
 const $ = (id) => document.getElementById(id);
 
-/** The loop's settings from the panel. */
-function settings(api) {
+/** The loop's settings from the panel (the arena runs with them too). */
+export function settings(api) {
   const c = api.currentCase();
   return {
     base: $('ollama-url').value.trim(),

@@ -403,11 +403,18 @@ impl EditLoop {
     }
 
     /// Ends the round with how the reply ended; decides what comes next.
+    /// A reply stopped early ends unread (`Ending::default()`: no final
+    /// chunk, no counts), whatever the transport had already decoded past
+    /// the stop, so its record does not depend on how the network chunked
+    /// the stream (the CLI's transport stops reading there; the page's
+    /// reads may hold the final line too).
     pub fn end(&mut self, ending: &Ending) -> Outcome {
         let Some(open) = self.open.take() else {
             let reason = "no round is open: call next_request first".to_string();
             return self.no_round(ending, reason);
         };
+        let unread = Ending::default();
+        let ending = if open.stopped { &unread } else { ending };
         let (round, kind) = (self.round, self.kind);
         let text = open.stream.text().to_owned();
         let reply = text.get(self.prefix.len()..).unwrap_or("").to_owned();

@@ -601,3 +601,20 @@ fn a_history_past_the_window_keeps_the_files_and_the_last_round() {
     assert_eq!(o.decision, Decision::Done);
     assert!(o.record.warnings.iter().any(|w| w.contains("left out")));
 }
+
+#[test]
+fn a_stopped_reply_ends_unread_whatever_the_transport_decoded() {
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    l.next_request().unwrap();
+    let bad = sr("    print(\"Nope\")", "    print(\"x\")");
+    assert!(feed(&mut l, &bad, 200).iter().any(|p| p.stop));
+    // The final line (with its counts) came in the same read as the stop.
+    let counted = Ending {
+        output_tokens: Some(40),
+        prompt_tokens: Some(100),
+        ..stop()
+    };
+    let o = l.end(&counted);
+    assert!(o.record.early_stop);
+    assert_eq!(o.record.ending, Ending::default());
+}

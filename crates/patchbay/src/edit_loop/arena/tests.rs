@@ -59,7 +59,7 @@ fn scored(replies: &[(&str, &str)], expected: &str) -> RunScore {
         wall_ms: 7,
         ..RunScore::default()
     };
-    score(run, &lp, &files(expected))
+    score(run, &lp, Some(&files(expected)))
 }
 
 /// (well-formed, applied first round, applied, rounds, expected result,
@@ -101,7 +101,8 @@ fn a_cut_reply_counts_a_truncation() {
 fn a_failing_first_edit_is_well_formed_and_stopped_early() {
     let first = format!("{MISSING}{GOOD}");
     let s = scored(&[(&first, "stop"), (GOOD, "stop")], DONE);
-    assert_eq!(figures(&s), (true, false, true, 2, true, 200, 20, 1, 0));
+    // The stopped reply ended unread: only the second round's counts.
+    assert_eq!(figures(&s), (true, false, true, 2, true, 100, 10, 1, 0));
 }
 
 #[test]
@@ -126,9 +127,19 @@ fn a_run_ended_by_an_error_scores_only_its_error() {
         wall_ms: 3,
         ..RunScore::default()
     };
-    let s = score(run.clone(), &lp, &files(APP));
+    let s = score(run.clone(), &lp, Some(&files(APP)));
     assert_eq!(s, run);
     assert_eq!(verdict(&s), "error: connection refused");
+}
+
+#[test]
+fn a_task_without_an_expected_result_never_matches() {
+    let mut lp = new_loop();
+    lp.next_request();
+    lp.push(GOOD);
+    lp.end(&ending("stop", 1, 1));
+    let s = score(RunScore::default(), &lp, None);
+    assert_eq!((s.applied, s.matches_expected), (true, false));
 }
 
 #[test]
