@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { FILE_PAGE } from './src/model/doctor.js';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const dist = join(web, 'dist');
@@ -36,7 +37,8 @@ function copyStatic() {
     mkdirSync(join(dist, dir), { recursive: true });
     cpSync(from, join(dist, dir, file));
   }
-  for (const file of ['index.html', 'favicon.svg']) cpSync(join(web, 'src', file), join(dist, file));
+  cpSync(join(web, 'src', 'favicon.svg'), join(dist, 'favicon.svg'));
+  writeFileSync(join(dist, 'index.html'), withFileDiagnosis(readFileSync(join(web, 'src', 'index.html'), 'utf8')));
   mkdirSync(join(dist, 'examples', 'codemirror'), { recursive: true });
   cpSync(join(web, 'examples', 'codemirror', 'index.html'), join(dist, 'examples', 'codemirror', 'index.html'));
   // The measurements the page links to.
@@ -45,6 +47,22 @@ function copyStatic() {
     mkdirSync(join(dist, 'docs'), { recursive: true });
     cpSync(bench, join(dist, 'docs', 'benchmarks.md'));
   }
+}
+
+const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/**
+ * The page with the doctor's file:// diagnosis in it, hidden, and an inline
+ * (classic) script that shows it on a file:// page: there Chromium runs no
+ * module script, so this is all the user would see besides the empty page.
+ */
+function withFileDiagnosis(html) {
+  const fix = FILE_PAGE.fix.map((line) => `<li>${escape(line)}</li>`).join('');
+  const block = `<div id="file-page" data-testid="file-page" data-kind="${FILE_PAGE.kind}" class="card warning" role="alert" hidden>`
+    + `<p>${escape(FILE_PAGE.text)}</p><ul>${fix}</ul></div>\n`
+    + `  <script>if (location.protocol === 'file:') document.getElementById('file-page').hidden = false;</script>`;
+  if (!html.includes('<!-- file-page -->')) throw new Error('index.html lacks the <!-- file-page --> mark');
+  return html.replace('<!-- file-page -->', block);
 }
 
 /** Every file under `dir` by its `/`-separated path relative to it. */

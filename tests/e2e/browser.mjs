@@ -35,15 +35,7 @@ function startServer(host) {
 export async function openPlayground({ viewport = { width: 1280, height: 900 }, host = '127.0.0.1' } = {}) {
   if (!existsSync(new URL('dist/index.html', web))) throw new Error('web/dist is missing: run scripts/build-web.sh');
   const { server, base } = await startServer(host);
-  const profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const { context, page, profile } = await launch({ viewport });
   const requests = [];
   const problems = [];
   const watch = (p) => {
@@ -61,6 +53,23 @@ export async function openPlayground({ viewport = { width: 1280, height: 900 }, 
     rmSync(profile, { recursive: true, force: true });
   };
   return { server, base, context, page, requests, problems, close };
+}
+
+/**
+ * Debian's Chromium with a fresh profile (removed by the caller: `profile`),
+ * and its first page; `args` adds command-line switches.
+ */
+export async function launch({ viewport = { width: 1280, height: 900 }, args = [] } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), 'patchbay-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic', ...args],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page, profile };
 }
 
 /** Waits until the page has loaded the engine and run the case once. */

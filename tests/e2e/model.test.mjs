@@ -167,6 +167,36 @@ test('Stop aborts the request while the reply streams; what arrived stays in the
   assert.ok(got.length > 10 && got.length < full.length && full.startsWith(got), got);
 });
 
+test('OpenAI-compatible: the provider switch lists /v1/models and a run streams SSE and applies', T, async () => {
+  const { page } = pg;
+  await page.selectOption('[data-testid="ollama-provider"]', 'openai');
+  assert.equal(await connectTo(page, doubleUrl), 'connected: 3 models');
+  const names = await page.$$eval('[data-testid="ollama-model"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(names, SCRIPT.models.map((m) => m.name));
+  const statuses = await runTask(page, 'say hello');
+  assert.deepEqual(statuses, ['round 1 (first): done']);
+  assert.equal(await editorText(page, 'reply'), GOOD);
+  // The usage chunk: the script's prompt count, one completion token a 7-character chunk.
+  assert.match(await page.textContent('[data-round="1"] .tokens'), new RegExp(`321 real; reply ${Math.ceil(GOOD.length / 7)} tokens`));
+  assert.equal(await resultText(page), WANT);
+  const [body] = (await chats()).slice(-1);
+  // The chat completions body, not Ollama's: max_tokens and usage asked for, no options.num_ctx.
+  assert.deepEqual([body.model, body.stream, body.stream_options, body.max_tokens, 'options' in body],
+    ['coder:7b', true, { include_usage: true }, 2048, false]);
+});
+
+test('OpenAI-compatible: finish_reason "length" is a cut, and the continuation brings the rest', T, async () => {
+  const { page } = pg;
+  const statuses = await runTask(page, 'cut short');
+  assert.deepEqual(statuses, ['round 1 (first): continue, cut', 'round 2 (continuation): done']);
+  assert.equal(await resultText(page), WANT.replace('greet("you")', 'greet("world")'));
+  const [body] = (await chats()).slice(-1);
+  assert.equal(body.messages.at(-2).role, 'assistant');
+  // Back to Ollama for the tests after these.
+  await page.selectOption('[data-testid="ollama-provider"]', 'ollama');
+  assert.equal(await connectTo(page, doubleUrl), 'connected: 3 models');
+});
+
 test('the doctor: a model the server does not have is a 404 with the ollama pull line', T, async () => {
   const { page } = pg;
   await page.evaluate(() => document.querySelector('[data-testid="ollama-model"]').add(new Option('missing:3b', 'missing:3b', true, true)));

@@ -13,6 +13,19 @@ function isPrivateHost(host) {
   return ALLOWED_HOSTS.has(host) || /^(10|127)\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|\.local$/.test(host);
 }
 
+/**
+ * A page opened from file://. Chromium does not even run the page's module
+ * script there (the file has no origin its CORS check accepts), so the
+ * build writes this diagnosis into the page itself, shown by an inline
+ * script before anything needs the engine (build.mjs); the doctor gives it
+ * too, for a browser that does run the page.
+ */
+export const FILE_PAGE = Object.freeze({
+  kind: 'file-page',
+  text: 'This page was opened from a file (file://): browsers give it no origin a server can allow, and block its module worker.',
+  fix: Object.freeze(['Serve the page over http instead, e.g. node web/serve.mjs, and open http://localhost:PORT/']),
+});
+
 /** The OLLAMA_ORIGINS lines for `origin`: systemd, launchctl, Windows, a plain `ollama serve`. */
 export function originFix(origin) {
   return [
@@ -37,13 +50,7 @@ export async function diagnose(error, { base, origin, protocol, model, probe }) 
     return { kind: 'model-not-found', text: `The server does not have the model ${model}.`, fix: [`ollama pull ${model}`] };
   }
   if (/^HTTP \d+/.test(message)) return { kind: 'server-error', text: `The server answered: ${message}`, fix: [] };
-  if (protocol === 'file:') {
-    return {
-      kind: 'file-page',
-      text: 'This page was opened from a file (file://): browsers give it no origin a server can allow, and block its module worker.',
-      fix: ['Serve the page over http instead, e.g. node web/serve.mjs, and open http://localhost:PORT/'],
-    };
-  }
+  if (protocol === 'file:') return { ...FILE_PAGE, fix: [...FILE_PAGE.fix] };
   const target = new URL(base);
   if (!isPrivateHost(new URL(origin).hostname) && isPrivateHost(target.hostname)) {
     return {
