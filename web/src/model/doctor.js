@@ -22,7 +22,7 @@ function isPrivateHost(host) {
  */
 export const FILE_PAGE = Object.freeze({
   kind: 'file-page',
-  text: 'This page was opened from a file (file://): browsers give it no origin a server can allow, and block its module worker.',
+  text: 'This page was opened from a file (file://): the browser runs no module script there, so the engine cannot load, and a file:// page has no origin a model server could allow.',
   fix: Object.freeze(['Serve the page over http instead, e.g. node web/serve.mjs, and open http://localhost:PORT/']),
 });
 
