@@ -15,7 +15,7 @@ const web = new URL('../../web/', import.meta.url);
 const pkg = new URL('../../packages/patchbay/', import.meta.url);
 
 /** Starts web/serve.mjs on a free port of `host`; resolves with {server, base}. */
-function startServer(host) {
+export function startServer(host) {
   const server = spawn(process.execPath, [serve], { env: { ...process.env, PORT: '0', HOST: host }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
