@@ -197,6 +197,50 @@ test('OpenAI-compatible: finish_reason "length" is a cut, and the continuation b
   assert.equal(await connectTo(page, doubleUrl), 'connected: 3 models');
 });
 
+/** Picks exactly `formats` and `models` in the arena panel and the current file and task. */
+async function pickArena(page, formats, models) {
+  await page.check('[data-testid="arena-source-current"]');
+  for (const f of await page.$$eval('[data-testid="arena-format"]', (is) => is.map((i) => i.value))) {
+    await page.setChecked(`[data-testid="arena-format"][value="${f}"]`, formats.includes(f));
+  }
+  for (const m of await page.$$eval('[data-testid="arena-model"]', (is) => is.map((i) => i.value))) {
+    await page.setChecked(`[data-testid="arena-model"][value="${m}"]`, models.includes(m));
+  }
+}
+
+test('the arena on the current file and task: a row per model, scored from the script, no expected result', T, async () => {
+  const { page } = pg;
+  await page.fill('[data-testid="task"]', 'say hello');
+  await pickArena(page, ['search-replace'], ['coder:7b', 'small:1b']);
+  await page.evaluate(() => delete document.body.dataset.arenaRun);
+  await page.click('[data-testid="arena-run"]');
+  await page.waitForSelector('body[data-arena-run]', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('body', 'data-arena-run'), 'done');
+  const rows = await page.$$eval('[data-testid="arena-table"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  // The script answers 'say hello' with GOOD for any model: one round, applied, 321 prompt tokens, a token a 7-character chunk.
+  const tokens = String(Math.ceil(GOOD.length / 7));
+  assert.deepEqual(rows.map((r) => r.slice(0, 13)), ['coder:7b', 'small:1b'].map((m) => [m, 'search-replace', '1', '1', '1', '1', '–', '1.00', '321', tokens, '0', '0', '0']));
+  // The file in the editor is left as it was: the arena's runs are in memory.
+  assert.equal(await editorText(page, 'file'), FILE);
+});
+
+test('the arena\'s Stop aborts the open run and scores none of it', T, async () => {
+  const { page } = pg;
+  await page.fill('[data-testid="task"]', 'stop me');
+  await pickArena(page, ['search-replace'], ['coder:7b', 'small:1b']);
+  const before = (await chats()).length;
+  await page.evaluate(() => delete document.body.dataset.arenaRun);
+  await page.click('[data-testid="arena-run"]');
+  // The slow reply is streaming once the double has the request.
+  await page.waitForFunction(async ([url, n]) => (await (await fetch(`${url}/_double/requests`)).json()).length > n, [doubleUrl, before]);
+  await page.click('[data-testid="arena-stop"]');
+  await page.waitForSelector('body[data-arena-run]', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('body', 'data-arena-run'), 'stopped');
+  assert.equal(await page.textContent('[data-testid="arena-status"]'), 'stopped: 0 of 2 runs');
+  // One request went out: the second model's run never started.
+  assert.equal((await chats()).length, before + 1);
+});
+
 test('the doctor: a model the server does not have is a 404 with the ollama pull line', T, async () => {
   const { page } = pg;
   await page.evaluate(() => document.querySelector('[data-testid="ollama-model"]').add(new Option('missing:3b', 'missing:3b', true, true)));
