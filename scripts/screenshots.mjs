@@ -1,6 +1,7 @@
 // Screenshots of the playground's main views into docs/img/, for the README.
 // Run after the page changes: `node scripts/screenshots.mjs` (needs
-// `scripts/build-web.sh` and Debian's Chromium).
+// `scripts/build-web.sh` and Debian's Chromium; the arena's shots build and
+// start the model-server double with cargo, whose scripted models answer).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,26 @@ const pickExample = (label) => async (page) => {
   await page.selectOption('#example', { index: labels.indexOf(label) });
 };
 
+const repoPath = (rel) => fileURLToPath(new URL(rel, root));
+
+/** The arena panel after a run of the double's scripted models over the task set in `formats`. */
+const arenaRun = (url, formats) => async (page) => {
+  await page.fill('#ollama-url', url);
+  await page.click('#ollama-connect');
+  await page.waitForSelector('#arena-models input');
+  await page.fill('#ollama-ctx', '8192');
+  for (const f of await page.$$eval('#arena-formats input', (is) => is.map((i) => i.value))) {
+    await page.setChecked(`#arena-formats input[value="${f}"]`, formats.includes(f));
+  }
+  await page.check('[data-testid="arena-source-set"]');
+  await page.click('#arena-run');
+  await page.waitForSelector('body[data-arena-run]', { timeout: 300_000 });
+  await page.locator('#arena-panel').scrollIntoViewIfNeeded();
+};
+
+const { startDouble } = await import(new URL('tests/e2e/double.mjs', root));
+const arena = repoPath('tests/arena/');
+const double = await startDouble(['--arena', `${arena}tasks`, '--scenarios', `${arena}scenarios.json`]);
 const { server, base } = await startServer();
 try {
   await shoot(base, 'playground', { setup: async (p) => p.locator('main').scrollIntoViewIfNeeded() });
@@ -68,6 +89,10 @@ try {
   });
   await shoot(base, 'playground-dark', { dark: true });
   await shoot(base, 'playground-narrow', { width: 390, height: 844 });
+  const formats = ['search-replace', 'udiff', 'whole', 'hashline', 'apply-patch', 'tool-call', 'lines'];
+  await shoot(base, 'playground-arena', { height: 1400, setup: arenaRun(double.url, formats), clip: '#arena-panel' });
+  await shoot(base, 'playground-arena-narrow', { width: 390, height: 1600, setup: arenaRun(double.url, ['search-replace', 'udiff']), clip: '#arena-panel' });
 } finally {
   server.kill();
+  double.child.kill();
 }

@@ -181,36 +181,39 @@ const SERIES = [
 
 /**
  * Horizontal bars, two per model and format (applied in the first round,
- * applied), as rates of the runs: an SVG that scales to the card's width,
+ * applied), as rates of the runs: an SVG that scales to the card's width
+ * (narrow: each pair's name sits above its bars, so the bars keep the width),
  * with the figures in text beside each bar and in its title.
  */
 function drawChart(figure, summary) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const el = (name, attrs, text) => {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const [W, LABEL, BAR, GAP] = [600, 190, 12, 10];
-  const inner = W - LABEL - 60;
-  const height = summary.length * (2 * BAR + GAP) + 10;
-  const svg = el('svg', { viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-labelledby': 'arena-chart-caption' });
+  const [W, NAME, BAR, GAP] = [400, 15, 12, 8];
+  const inner = W - 40;
+  const group = NAME + 2 * BAR + GAP;
+  const svg = svgNode('svg', { viewBox: `0 0 ${W} ${summary.length * group}`, role: 'img', 'aria-labelledby': 'arena-chart-caption' });
   summary.forEach((r, i) => {
-    const y = 5 + i * (2 * BAR + GAP);
-    svg.append(el('text', { x: LABEL - 6, y: y + BAR + 4, 'text-anchor': 'end', class: 'label' }, `${r.model} · ${r.format}`));
+    const y = i * group;
+    svg.append(svgNode('text', { x: 0, y: y + NAME - 4, class: 'label' }, `${r.model} · ${r.format}`));
     SERIES.forEach((s, k) => {
       const rate = r.runs ? r[s.key] / r.runs : 0;
-      const bar = el('rect', { x: LABEL, y: y + k * BAR, width: Math.max(1, rate * inner), height: BAR - 2, class: s.cls });
-      bar.append(el('title', {}, `${r.model}, ${r.format}: ${s.label} ${r[s.key]} of ${r.runs}`));
-      svg.append(bar, el('text', { x: LABEL + rate * inner + 4, y: y + k * BAR + BAR - 3, class: 'value' }, `${Math.round(rate * 100)}%`));
+      const top = y + NAME + k * BAR;
+      const bar = svgNode('rect', { x: 0, y: top, width: Math.max(1, rate * inner), height: BAR - 2, class: s.cls });
+      bar.append(svgNode('title', {}, `${r.model}, ${r.format}: ${s.label} ${r[s.key]} of ${r.runs}`));
+      svg.append(bar, svgNode('text', { x: rate * inner + 4, y: top + BAR - 3, class: 'value' }, `${Math.round(rate * 100)}%`));
     });
   });
-  const figcaption = document.createElement('figcaption');
-  figcaption.id = 'arena-chart-caption';
-  figcaption.append('Share of runs per model and format: ', ...SERIES.map((s) => Object.assign(document.createElement('span'), { className: `key ${s.cls}`, textContent: s.label })));
-  figure.replaceChildren(svg, figcaption);
+  const caption = document.createElement('figcaption');
+  caption.id = 'arena-chart-caption';
+  caption.append('Share of runs per model and format: ', ...SERIES.map((s) => Object.assign(document.createElement('span'), { className: `key ${s.cls}`, textContent: s.label })));
+  figure.replaceChildren(svg, caption);
   figure.hidden = false;
+}
+
+/** An SVG element with `attrs` and, when given, its text. */
+function svgNode(name, attrs, text) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
 }
 
 /** The results as `patchbay arena --out` writes them. */
