@@ -211,15 +211,21 @@ async function pickArena(page, formats, models) {
 test('the arena on the current file and task: a row per model, scored from the script, no expected result', T, async () => {
   const { page } = pg;
   await page.fill('[data-testid="task"]', 'say hello');
-  await pickArena(page, ['search-replace'], ['coder:7b', 'small:1b']);
+  await pickArena(page, ['search-replace'], ['coder:7b', 'thinker:8b']);
+  await page.check('[data-testid="ollama-think"]');
+  const before = (await chats()).length;
   await page.evaluate(() => delete document.body.dataset.arenaRun);
   await page.click('[data-testid="arena-run"]');
   await page.waitForSelector('body[data-arena-run]', { timeout: 30_000 });
+  await page.uncheck('[data-testid="ollama-think"]');
   assert.equal(await page.getAttribute('body', 'data-arena-run'), 'done');
   const rows = await page.$$eval('[data-testid="arena-table"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   // The script answers 'say hello' with GOOD for any model: one round, applied, 321 prompt tokens, a token a 7-character chunk.
   const tokens = String(Math.ceil(GOOD.length / 7));
-  assert.deepEqual(rows.map((r) => r.slice(0, 13)), ['coder:7b', 'small:1b'].map((m) => [m, 'search-replace', '1', '1', '1', '1', '–', '1.00', '321', tokens, '0', '0', '0']));
+  assert.deepEqual(rows.map((r) => r.slice(0, 13)), ['coder:7b', 'thinker:8b'].map((m) => [m, 'search-replace', '1', '1', '1', '1', '–', '1.00', '321', tokens, '0', '0', '0']));
+  // Think as each model's /api/show allows: left out for the model that cannot think, sent to the one that can.
+  const sent = (await chats()).slice(before).map((b) => [b.model, b.think, b.options.seed]);
+  assert.deepEqual(sent, [['coder:7b', undefined, 1], ['thinker:8b', true, 1]]);
   // The file in the editor is left as it was: the arena's runs are in memory.
   assert.equal(await editorText(page, 'file'), FILE);
 });

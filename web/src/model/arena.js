@@ -113,14 +113,19 @@ async function runArena(api, state) {
   const source = document.querySelector('input[name="arena-source"]:checked').value;
   const runs = plan(models, await tasksOf(source, base), formats, trials);
   delete document.body.dataset.arenaRun;
-  busy(true);
+  state.results = null;
+  $('arena-table').tBodies[0].replaceChildren();
+  $('arena-chart').hidden = true;
+  busy(true, state);
   state.stopping = false;
   const scores = [];
   let word = 'done';
   try {
+    const capabilities = await capabilitiesOf(api, base, models);
     for (const [k, r] of runs.entries()) {
-      $('arena-status').textContent = `run ${k + 1} of ${runs.length}: ${r.model} ${r.format} ${r.task.name} #${r.trial}`;
-      const done = await oneRun(api, base, r);
+      const name = `run ${k + 1} of ${runs.length}: ${r.model} ${r.format} ${r.task.name} #${r.trial}`;
+      $('arena-status').textContent = name;
+      const done = await oneRun(api, { ...base, capabilities: capabilities.get(r.model) }, r);
       if (done.stopped || state.stopping) {
         word = 'stopped';
         break;
@@ -128,34 +133,45 @@ async function runArena(api, state) {
       scores.push(done.score);
       state.results = await api.engine.model.arenaResults(scores);
       show(state.results, source === 'set');
+      $('arena-status').textContent = `${name}: ${await api.engine.model.arenaVerdict(done.score)}`;
     }
     $('arena-status').textContent = `${word}: ${scores.length} of ${runs.length} runs`;
   } catch (e) {
     word = 'failed';
     $('arena-status').textContent = `failed: ${e.message}`;
   } finally {
-    busy(false);
+    busy(false, state);
     document.body.dataset.arenaRun = word;
   }
 }
 
+/**
+ * Each model's capabilities from Ollama's /api/show (whether it can think,
+ * so `think` is sent as the panel says), as the CLI reads them per model.
+ * A model the server does not show gets none: its runs fail with the
+ * server's own error.
+ */
+async function capabilitiesOf(api, base, models) {
+  const out = new Map();
+  for (const m of models) {
+    const info = base.provider === 'ollama' ? await api.engine.model.show(base.base, m).catch(() => null) : null;
+    out.set(m, info?.capabilities ?? []);
+  }
+  return out;
+}
+
 /** One run in the worker, with the model panel's settings for this model, format, task and seed. */
 function oneRun(api, base, { model, task, format, trial, seed }) {
-  const s = {
-    ...base, model, seed, files: task.before,
-    // A model the panel did not show has no capabilities read: think stays as Ollama's default.
-    capabilities: model === base.model ? base.capabilities : [],
-    config: { ...base.config, task: task.task, format },
-  };
+  const s = { ...base, model, seed, files: task.before, config: { ...base.config, task: task.task, format } };
   return api.engine.model.arenaRun(s, { task: task.name, model, format, trial, seed }, task.after);
 }
 
 /** Disables what must not start while the arena runs (the model panel's Run shares the worker's loop). */
-function busy(on) {
+function busy(on, state) {
   $('arena-run').disabled = on;
   $('run').disabled = on || $('ollama-model').options.length === 0;
   $('arena-stop').disabled = !on;
-  $('arena-download').disabled = on;
+  $('arena-download').disabled = on || !state.results;
 }
 
 /** The table (one row per model and format) and the chart. */
