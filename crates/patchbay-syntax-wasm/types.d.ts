@@ -116,7 +116,16 @@ outputLines?: [number, number],
  * index a JS string: `from` where the first replaced line starts, `to`
  * past the last one's line break (`from == to` for an insertion).
  */
-from?: number, to?: number, };
+from?: number, to?: number, 
+/**
+ * Where an applied edit's new lines are in the new text, as UTF-16
+ * offsets (editors label a diff's changes with them): the new text is
+ * the original with each applied edit's `from..to` replaced by its
+ * `resultFrom..resultTo`, then its final newline present or absent as
+ * in the original. To leave edits out, ask again with
+ * `ApplyOptions::skip`.
+ */
+resultFrom?: number, resultTo?: number, };
 
 export type Report = { status: Status, format: FormatName, 
 /**

@@ -46,7 +46,15 @@ stopReason: StopReason | null,
  * Codex's rule: an added file replaces an existing one and a move may
  * land on one (see [`transaction::Options::overwrite`]).
  */
-overwrite: boolean, }>;
+overwrite: boolean, 
+/**
+ * Edits (1-based, as receipts number them) the caller sets aside: they
+ * are located and reported (`skipped`, `held_back`), the others apply
+ * as if they were absent. A review that rejects an edit asks the engine
+ * for the result without it, so the terminators and the file's end come
+ * out as they would for that reply.
+ */
+skip: Array<number>, }>;
 
 /**
  * An arena's results as `patchbay arena --out` writes them and the page
@@ -602,7 +610,16 @@ outputLines?: [number, number],
  * index a JS string: `from` where the first replaced line starts, `to`
  * past the last one's line break (`from == to` for an insertion).
  */
-from?: number, to?: number, };
+from?: number, to?: number, 
+/**
+ * Where an applied edit's new lines are in the new text, as UTF-16
+ * offsets (editors label a diff's changes with them): the new text is
+ * the original with each applied edit's `from..to` replaced by its
+ * `resultFrom..resultTo`, then its final newline present or absent as
+ * in the original. To leave edits out, ask again with
+ * `ApplyOptions::skip`.
+ */
+resultFrom?: number, resultTo?: number, };
 
 /**
  * The advice.

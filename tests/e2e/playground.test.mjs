@@ -174,6 +174,31 @@ test('rejecting a change in the unified diff reverts it, and the reviewed result
   assert.equal(await editorText(page, 'file'), FILE.replace('return 0', 'return 7'));
 });
 
+test('rejecting one edit of three gives the result of the reply without it', T, async () => {
+  const block = (old, now) => `tool.py\n<<<<<<< SEARCH\n${old}\n=======\n${now}\n>>>>>>> REPLACE\n`;
+  const reply = block('import sys', 'import os, sys') + block('def main(argv):', 'def main(argv, env):') + block('    return 0', '    return 7');
+  await run('tool.py', FILE, reply);
+  assert.equal(await page.textContent('#status'), 'applied');
+  const toggles = page.locator('[data-testid="edit-review"] button[name="edit-toggle"]');
+  assert.equal(await toggles.count(), 3);
+  await toggles.nth(1).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="edit-review"] [data-edit="2"]')?.getAttribute('aria-pressed') === 'true');
+  // Written out by hand: edits 1 and 3 only.
+  const without2 = FILE.replace('import sys', 'import os, sys').replace('return 0', 'return 7');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="diff"] .cm-changedLine').length === 2);
+  assert.equal(await resultText(), without2);
+  assert.equal(await toggles.nth(1).textContent(), 'edit 2: rejected');
+  await toggles.nth(1).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="diff"] .cm-changedLine').length === 3);
+  assert.equal(await resultText(), FILE.replace('import sys', 'import os, sys').replace('def main(argv):', 'def main(argv, env):').replace('return 0', 'return 7'));
+  await toggles.nth(0).click();
+  await toggles.nth(2).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="diff"] .cm-changedLine').length === 1);
+  await page.click('[data-testid="use-result"]');
+  await settle(page);
+  assert.equal(await editorText(page, 'file'), FILE.replace('def main(argv):', 'def main(argv, env):'));
+});
+
 test('side by side shows the original and the result in two editors', T, async () => {
   await run('tool.py', FILE, 'tool.py\n<<<<<<< SEARCH\n    return 0\n=======\n    return 7\n>>>>>>> REPLACE\n');
   await page.click('[data-testid="view-split"]');

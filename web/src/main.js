@@ -26,7 +26,7 @@ const page = { engine: null, report: null, input: null, seq: 0, busy: false, aga
 const fileEditor = createFileEditor($('file'), () => changed());
 const replyEditor = createReplyEditor($('reply'), () => changed());
 const files = new Files(fileEditor, () => changed());
-const review = new Review();
+const review = new Review(resultWithout);
 const tags = new Tags(fileEditor, files, () => page.engine);
 const tokens = new Tokens(() => page.engine);
 
@@ -112,10 +112,15 @@ async function run() {
   }
 }
 
+/** The engine's options for the case `input`. */
+function applyOptions(input) {
+  return { format: input.format, partial: input.partial, defaultPath: input.path || null };
+}
+
 async function runOnce(input, seq) {
   const engine = page.engine;
   const map = Object.fromEntries(input.files.filter((f) => f.path).map((f) => [f.path, f.text]));
-  const options = { format: input.format, partial: input.partial, defaultPath: input.path || null };
+  const options = applyOptions(input);
   // Both requests go at once: the worker answers the second right after the first.
   const detecting = input.format === 'auto' ? engine.detectFormat(input.reply) : null;
   let report;
@@ -197,7 +202,9 @@ function showResult(report, detection, input) {
 /** What may follow a frame later: the diff, the udiff panel, tags and token counts. */
 async function showDetails(report, input, map) {
   const mine = report.files.find((f) => f.path === input.path);
-  review.show(input.original, mine?.content ?? input.original, matchesFromReport(report, input.path));
+  const edits = (mine?.edits ?? []).filter((e) => e.status === 'applied' && e.lines);
+  page.shown = { input, map };
+  review.show(input.original, mine?.content ?? input.original, matchesFromReport(report, input.path), edits);
   await Promise.all([
     showContinuation(report, input.reply),
     tokens.editCounts(input.reply, report).then(showEditTokens, () => {}),
@@ -205,6 +212,14 @@ async function showDetails(report, input, map) {
     tags.refresh(),
     tokens.update({ file: input.original, reply: input.reply, result: mine?.content ?? input.original }),
   ]);
+}
+
+/** The shown file's result with the edits numbered in `skip` set aside, as the engine applies the reply without them. */
+async function resultWithout(skip) {
+  const { input, map } = page.shown;
+  const report = await page.engine.applyEdits(map, input.reply, { ...applyOptions(input), skip });
+  const mine = report.files.find((f) => f.path === input.path);
+  return { result: mine?.content ?? input.original, matches: matchesFromReport(report, input.path) };
 }
 
 /** For a cut-off reply, what the count check found and the prompt that asks for the rest. */

@@ -1,6 +1,9 @@
 // The result against the original, three ways: a unified diff with
 // Accept/Reject on each change (@codemirror/merge through the extension in
-// codemirror/patchbay.js), side by side, and the plain result text.
+// codemirror/patchbay.js), side by side, and the plain result text. Above
+// them, Keep/Reject for each edit: a rejected edit is set aside by the
+// engine (`skip`), which gives the result of the reply without it, so the
+// line breaks and the file's end are the engine's, not patched up here.
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { reviewExtensions, sideBySide } from './codemirror/patchbay.js';
@@ -9,7 +12,12 @@ import { createPlainEditor, reviewBasics } from './editors.js';
 const $ = (id) => document.getElementById(id);
 
 export class Review {
-  constructor() {
+  /** `withoutEdits(skip)` resolves to `{result, matches}`: the result with the edits numbered in `skip` set aside. */
+  constructor(withoutEdits) {
+    this.withoutEdits = withoutEdits;
+    this.edits = [];
+    this.rejected = new Set();
+    this.asked = 0;
     this.mode = 'unified';
     this.original = '';
     this.result = '';
@@ -23,13 +31,64 @@ export class Review {
     }
   }
 
-  /** Shows `result` against `original` (`matches` label the changes); decisions made on an older result are dropped. */
-  show(original, result, matches = []) {
-    this.matches = matches;
+  /**
+   * Shows `result` against `original` (`matches` label the changes; `edits`
+   * are the file's applied receipts, each offered Keep/Reject); decisions
+   * made on an older result are dropped.
+   */
+  show(original, result, matches = [], edits = []) {
     this.original = original;
+    this.edits = edits;
+    this.rejected = new Set();
+    this.asked++;
+    this.showEdits();
+    this.update(result, matches);
+  }
+
+  update(result, matches) {
+    this.matches = matches;
     this.result = result;
     this.reviewed = result;
     this.render();
+  }
+
+  /** One Keep/Reject toggle an edit (none for a single-edit result: the diff's own buttons do it). */
+  showEdits() {
+    const bar = $('edit-review');
+    bar.hidden = this.edits.length < 2;
+    bar.replaceChildren();
+    if (bar.hidden) return;
+    const label = document.createElement('span');
+    label.className = 'label';
+    label.textContent = 'Edits';
+    bar.append(label);
+    for (const e of this.edits) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.name = 'edit-toggle';
+      b.className = 'secondary small edit-toggle';
+      b.dataset.edit = String(e.index);
+      b.addEventListener('click', () => this.toggle(e.index, b));
+      this.label(b, e.index);
+      bar.append(b);
+    }
+  }
+
+  label(button, index) {
+    const kept = !this.rejected.has(index);
+    button.setAttribute('aria-pressed', String(!kept));
+    button.textContent = `edit ${index}: ${kept ? 'kept' : 'rejected'}`;
+    button.title = kept ? `Reject edit ${index}: the result without it` : `Keep edit ${index} again`;
+  }
+
+  /** Flips one edit and asks the engine for the result without the rejected ones (the newest answer wins). */
+  async toggle(index, button) {
+    if (this.rejected.has(index)) this.rejected.delete(index);
+    else this.rejected.add(index);
+    this.label(button, index);
+    const asked = ++this.asked;
+    const { result, matches } = await this.withoutEdits([...this.rejected].sort((a, b) => a - b));
+    if (asked === this.asked) this.update(result, matches);
   }
 
   setMode(mode) {

@@ -292,4 +292,16 @@ pub struct Receipt {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub to: Option<usize>,
+    /// Where an applied edit's new lines are in the new text, as UTF-16
+    /// offsets (editors label a diff's changes with them): the new text is
+    /// the original with each applied edit's `from..to` replaced by its
+    /// `resultFrom..resultTo`, then its final newline present or absent as
+    /// in the original. To leave edits out, ask again with
+    /// `ApplyOptions::skip`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub result_from: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub result_to: Option<usize>,
 }

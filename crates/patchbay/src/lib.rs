@@ -69,6 +69,12 @@ pub struct ApplyOptions {
     /// Codex's rule: an added file replaces an existing one and a move may
     /// land on one (see [`transaction::Options::overwrite`]).
     pub overwrite: bool,
+    /// Edits (1-based, as receipts number them) the caller sets aside: they
+    /// are located and reported (`skipped`, `held_back`), the others apply
+    /// as if they were absent. A review that rejects an edit asks the engine
+    /// for the result without it, so the terminators and the file's end come
+    /// out as they would for that reply.
+    pub skip: Vec<usize>,
 }
 
 /// Why a model stopped generating, as its server reports it (Ollama's
@@ -110,6 +116,7 @@ impl Default for ApplyOptions {
             seen: t.seen,
             stop_reason: None,
             overwrite: t.overwrite,
+            skip: t.skip,
         }
     }
 }
@@ -127,6 +134,12 @@ impl ApplyOptions {
             },
             seen: self.seen.clone(),
             overwrite: self.overwrite,
+            skip: {
+                let mut skip = self.skip.clone();
+                skip.sort_unstable();
+                skip.dedup();
+                skip
+            },
         }
     }
 

@@ -6,7 +6,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, lineNumbers } from '@codemirror/view';
 import { connect } from 'patchbay/worker';
 import {
-  matchesFromReport, patchbayMatches, reviewExtensions, setMatches, setTags, tagGutter, tagsFromView,
+  acceptEdit, matchesFromReport, patchbayMatches, rejectEdit, reviewExtensions, setMatches, setTags, tagGutter, tagsFromView,
 } from '../../src/codemirror/patchbay.js';
 
 export const FILE = 'def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n\n\ndef describe(w, h):\n    print(area(w, h), perimeter(w, h))\n';
@@ -30,12 +30,30 @@ async function main() {
     engine.tagView(FILE, { len: 4 }),
   ]);
   file.dispatch({ effects: [setTags.of(tagsFromView(view)), setMatches.of(matchesFromReport(report, 'shapes.py'))] });
-  new EditorView({
+  const matches = matchesFromReport(report, 'shapes.py');
+  const review = new EditorView({
     parent: document.getElementById('review'),
-    state: EditorState.create({ doc: report.files[0].content ?? FILE, extensions: [lineNumbers(), reviewExtensions(FILE)] }),
+    state: EditorState.create({ doc: report.files[0].content ?? FILE, extensions: [lineNumbers(), reviewExtensions(FILE, null, matches)] }),
   });
+  editButtons(review, matches);
   document.getElementById('status').textContent = report.status;
   document.body.dataset.ready = 'true';
+}
+
+/** Accept and Reject for each applied edit, deciding all the changes it made at once. */
+function editButtons(review, matches) {
+  const bar = document.getElementById('edits');
+  for (const m of matches.filter((x) => !x.failed)) {
+    for (const [name, decide] of [['accept-edit', acceptEdit], ['reject-edit', rejectEdit]]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.name = name;
+      b.dataset.edit = String(m.index);
+      b.textContent = `${name === 'accept-edit' ? 'Accept' : 'Reject'} edit ${m.index}`;
+      b.addEventListener('click', () => decide(review, matches, m.index));
+      bar.append(b);
+    }
+  }
 }
 
 main();

@@ -7,7 +7,7 @@
 // tags (`setTags`) through its effects.
 import { StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
-import { MergeView, getChunks, unifiedMergeView } from '@codemirror/merge';
+import { MergeView, acceptChunk, getChunks, rejectChunk, unifiedMergeView } from '@codemirror/merge';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
@@ -233,6 +233,31 @@ export function reviewExtensions(original, onChange, matches = []) {
     chunkLabels(matches),
     EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.sliceDoc())),
   ];
+}
+
+/**
+ * The review's changes that edit `index` of `matches` made, last first (so
+ * that deciding one leaves the positions of those before it as they were).
+ * A change that also touches another edit's range (two edits on adjacent
+ * lines diff as one change) counts for the first of them, as its label does.
+ */
+function chunksOfEdit(state, matches, index) {
+  const chunks = getChunks(state)?.chunks ?? [];
+  return chunks.filter((c) => matchOfChunk(c, matches)?.index === index).reverse();
+}
+
+/** Accepts every change edit `index` made in a review (`reviewExtensions`); false when it made none left to decide. */
+export function acceptEdit(view, matches, index) {
+  const chunks = chunksOfEdit(view.state, matches, index);
+  for (const c of chunks) acceptChunk(view, c.fromB);
+  return chunks.length > 0;
+}
+
+/** Reverts every change edit `index` made in a review; false when it made none left to decide. */
+export function rejectEdit(view, matches, index) {
+  const chunks = chunksOfEdit(view.state, matches, index);
+  for (const c of chunks) rejectChunk(view, c.fromB);
+  return chunks.length > 0;
 }
 
 /** Side-by-side: `original` left, `result` right, with revert buttons. */

@@ -307,9 +307,13 @@ impl Utf16Lines {
     /// The half-open UTF-16 range of 1-based inclusive `lines` (`[n, n-1]`
     /// is the empty range where line `n` starts), clamped to the text.
     pub fn range(&self, lines: [usize; 2]) -> [usize; 2] {
-        let at = |line: usize| self.starts[line.min(self.starts.len() - 1)];
-        let from = at(lines[0].saturating_sub(1));
-        [from, at(lines[1]).max(from)]
+        let from = self.line_start(lines[0].saturating_sub(1));
+        [from, self.line_start(lines[1]).max(from)]
+    }
+
+    /// Where 0-based line `i` starts (the text's end past the last line).
+    pub fn line_start(&self, i: usize) -> usize {
+        self.starts[i.min(self.starts.len() - 1)]
     }
 
     /// Sets `from`/`to` on every receipt that has `lines`.
@@ -325,7 +329,7 @@ impl Utf16Lines {
 
 /// UTF-16 code units of UTF-8 bytes: a lead byte starts one, a 4-byte one
 /// (outside the BMP) a surrogate pair; continuation bytes add none.
-fn utf16_units(bytes: &[u8]) -> usize {
+pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
     bytes
         .iter()
         .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))

@@ -39,6 +39,8 @@ pub struct Options {
     /// a `create`) replaces it and a move may land on it. Off by default:
     /// a model that thinks a file is new has not seen what it would erase.
     pub overwrite: bool,
+    /// Edits set aside by the caller (`ApplyOptions::skip`), sorted.
+    pub skip: Vec<usize>,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             max_level: Level::Unicode,
             seen: None,
             overwrite: false,
+            skip: vec![],
         }
     }
 }
@@ -227,9 +230,13 @@ fn file_reports(
         let rename = w.rename_to.clone();
         // Borrowed, not copied: only a move needs the original text.
         let original = w.original;
-        let mut f = finish(w, apply, truncated);
+        let (mut f, placed) = finish(w, apply, truncated);
         if let Some(text) = original {
-            Utf16Lines::new(text).mark(&mut f.edits);
+            let lines = Utf16Lines::new(text);
+            lines.mark(&mut f.edits);
+            if let Some(content) = &f.content {
+                mark_results(&lines, content, &placed, &mut f.edits);
+            }
         }
         let Some(to) = rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
         else {
@@ -426,6 +433,8 @@ fn receipt(
         output_lines: out_lines,
         from: None,
         to: None,
+        result_from: None,
+        result_to: None,
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),
@@ -506,6 +515,9 @@ fn locate(
             r.strategy = spot.level;
             r.message = spot.note.clone();
             r.lines = Some([spot.start + 1, spot.end]);
+            if opt.skip.binary_search(&idx).is_ok() {
+                return set_aside(r);
+            }
             let planned = Planned::new(idx, spot);
             w.exclusive |= planned.exclusive;
             w.planned.push(planned);
@@ -518,6 +530,14 @@ fn locate(
             fail(r, refusal.code, refusal.message);
         }
     }
+}
+
+/// A located edit the caller set aside: reported where it would go, never
+/// applied, and no failure (the others apply without it).
+fn set_aside(r: &mut Receipt) {
+    r.status = EditStatus::Skipped;
+    r.code = Some(Code::HeldBack);
+    r.message = Some("located, not applied: set aside by the caller".into());
 }
 
 /// A move: recorded, carried out after the file's other edits.
@@ -601,8 +621,47 @@ fn check_overlaps(w: &mut FileWork) {
     w.exclusive = w.planned.iter().any(|p| p.exclusive);
 }
 
-/// Applies (or holds back) a file's planned edits and builds its report.
-fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
+/// Where one applied edit's new lines landed in the new text.
+struct Placed {
+    idx: usize,
+    /// The original lines it replaced, 0-based, half-open.
+    lines: std::ops::Range<usize>,
+    /// Its bytes in the new text.
+    bytes: std::ops::Range<usize>,
+}
+
+/// Sets `resultFrom`/`resultTo` of each placed edit's receipt: its start in
+/// the new text is its start in the original moved by what the edits before
+/// it added or removed, so only the new lines are counted, not the file.
+/// A text without a final newline may have lost the terminator before an
+/// edit that deleted its last lines: offsets are clamped to its length.
+fn mark_results(lines: &Utf16Lines, content: &str, placed: &[Placed], receipts: &mut [Receipt]) {
+    let count = |b: &[u8]| crate::apply::text::utf16_units(b);
+    let end = if content.ends_with('\n') {
+        usize::MAX
+    } else {
+        count(content.as_bytes())
+    };
+    let mut shift = 0isize;
+    for p in placed {
+        let (from, to) = (
+            lines.line_start(p.lines.start),
+            lines.line_start(p.lines.end),
+        );
+        let units = count(&content.as_bytes()[p.bytes.clone()]);
+        let at = from.saturating_add_signed(shift).min(end);
+        // Receipts are in reply order, so by index.
+        if let Ok(k) = receipts.binary_search_by_key(&p.idx, |r| r.index) {
+            (receipts[k].result_from, receipts[k].result_to) =
+                (Some(at), Some((at + units).min(end)));
+        }
+        shift += units as isize - to.saturating_sub(from) as isize;
+    }
+}
+
+/// Applies (or holds back) a file's planned edits and builds its report,
+/// with where each applied edit landed in the new text.
+fn finish(mut w: FileWork, apply: bool, truncated: bool) -> (FileReport, Vec<Placed>) {
     let failed = w.receipts.iter().any(|r| r.status == EditStatus::Failed);
     if !apply {
         for r in w
@@ -617,18 +676,20 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
         } else {
             FileStatus::Skipped
         };
-        return FileReport {
+        let report = FileReport {
             path: w.path,
             status,
             edits: w.receipts,
             content: None,
         };
+        return (report, vec![]);
     }
     let deleted = w.planned.iter().any(|p| p.delete);
-    let content = if w.planned.is_empty() || deleted {
-        None
+    let (content, placed) = if w.planned.is_empty() || deleted {
+        (None, vec![])
     } else {
-        Some(splice(w.original, &w.text, &mut w.planned))
+        let (text, placed) = splice(w.original, &w.text, &mut w.planned);
+        (Some(text), placed)
     };
     let status = if deleted {
         FileStatus::Deleted
@@ -639,17 +700,18 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> FileReport {
     } else {
         FileStatus::Applied
     };
-    FileReport {
+    let report = FileReport {
         path: w.path,
         status,
         edits: w.receipts,
         content,
-    }
+    };
+    (report, placed)
 }
 
 /// Builds the new text. Terminators follow [`terminators`] (one rule for
 /// every format); BOM and final-newline presence are kept.
-fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> String {
+fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (String, Vec<Placed>) {
     planned.sort_by_key(|p| (p.start, p.end > p.start, p.idx));
     let src = original.unwrap_or("");
     let n = text.len();
@@ -674,6 +736,7 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
     // The last original line lacks a terminator; it needs one as soon as
     // anything is written after it.
     let mut need_eol = n > 0 && !text.ends_with_newline();
+    let mut placed = Vec::with_capacity(planned.len());
     for p in planned.iter() {
         if p.start > pos {
             out.push_str(&src[text.byte_range(pos..p.start)]);
@@ -687,6 +750,9 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
         if p.end == n && p.start < n {
             need_eol = false;
         }
+        // The terminator the last line gets belongs to the edit that
+        // writes after it: the original has none there.
+        let at = out.len();
         if p.start == n && need_eol && !p.new.is_empty() {
             out.push_str(eol);
             need_eol = false;
@@ -695,6 +761,11 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
             out.push_str(l);
             out.push_str(e);
         }
+        placed.push(Placed {
+            idx: p.idx,
+            lines: p.start..p.end.max(p.start),
+            bytes: at..out.len(),
+        });
         pos = pos.max(p.end);
     }
     if pos < n {
@@ -706,8 +777,13 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> Strin
         } else if out.ends_with('\n') {
             out.truncate(out.len() - 1);
         }
+        // The terminator dropped was the last placed edit's, if it wrote last.
+        for p in &mut placed {
+            (p.bytes.start, p.bytes.end) =
+                (p.bytes.start.min(out.len()), p.bytes.end.min(out.len()));
+        }
     }
-    out
+    (out, placed)
 }
 
 /// The terminator of each line an edit writes, the same whatever the format

@@ -577,11 +577,7 @@ impl EditLoop {
             j.report = Some(report);
             return j;
         }
-        let start = match parsed.edits.iter().position(is_cut) {
-            Some(k) => parsed.edits[k].span.start.min(text.len()),
-            None => text.len(),
-        };
-        let mut prefix = text.get(..start).unwrap_or("").to_owned();
+        let mut prefix = text.get(..kept_end(text, parsed)).unwrap_or("").to_owned();
         if !prefix.is_empty() && !prefix.ends_with('\n') {
             prefix.push('\n');
         }
@@ -749,6 +745,20 @@ impl EditLoop {
 
 fn give_up(reason: String) -> Judged {
     Judged::new(Decision::GiveUp { reason }, None)
+}
+
+/// Where the kept part of a cut reply ends: after the last complete edit
+/// before the cut one. Not at the cut edit's start, which would keep the
+/// lines that open it (its path line, a fence, a file header): the
+/// continuation writes that edit again from its start, and the joined
+/// reply would carry its opening twice (or, with no complete edit before
+/// it, a path line with nothing to name).
+fn kept_end(text: &str, parsed: &Parsed) -> usize {
+    let complete = match parsed.edits.iter().position(is_cut) {
+        Some(k) => &parsed.edits[..k],
+        None => &parsed.edits[..],
+    };
+    complete.last().map_or(0, |e| e.span.end.min(text.len()))
 }
 
 fn is_cut(e: &crate::edit::Edit) -> bool {

@@ -224,6 +224,39 @@ fn a_cut_reply_continues_and_joins_the_complete_edits() {
     );
 }
 
+/// A reply cut inside its first edit has no complete edit to keep: the
+/// continuation that sends that edit again from its start (path line
+/// included, as the message asks) is judged on its own.
+#[test]
+fn a_reply_cut_in_its_first_edit_continues_from_that_edit() {
+    for format in ["search-replace", "whole", "apply-patch", "udiff"] {
+        let mut l = EditLoop::new(cfg(format), files()).unwrap();
+        let whole = render_both(format);
+        for cut_at in [whole.find("print").unwrap(), whole.len() / 2] {
+            let mut l2 = EditLoop::new(cfg(format), files()).unwrap();
+            let o = round(&mut l2, &whole[..cut_at], &length());
+            assert_eq!(o.decision, Decision::Continue, "{format} cut at {cut_at}");
+            l2.next_request().unwrap();
+            feed(&mut l2, &whole, 9);
+            let o = l2.end(&stop());
+            assert_eq!(
+                o.decision,
+                Decision::Done,
+                "{format} cut at {cut_at}: {:?}",
+                o.record.report.map(|r| r.feedback)
+            );
+            assert_eq!(l2.files()["app.py"], BOTH, "{format}");
+        }
+        let o = round(&mut l, &whole, &stop());
+        assert_eq!(o.decision, Decision::Done, "{format} uncut");
+    }
+}
+
+/// Both changes of the tests in `format`, as its renderer writes them.
+fn render_both(format: &str) -> String {
+    crate::render(format, "app.py", APP, BOTH).expect("known format")
+}
+
 #[test]
 fn a_cut_reply_whose_complete_edit_failed_is_retried_whole() {
     let mut c = cfg("search-replace");
