@@ -44,15 +44,23 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// The tag characters of a line: `buf[s..e]` is the line without terminator
 /// and trailing whitespace, `prefix` the hashed `N:` (empty unless
 /// `with_line`).
+/// `raw` is [`crc::raw`] or an equal faster one.
 #[inline(always)]
-fn tag_chars(prefix: &[u8], buf: &[u8], s: usize, e: usize, len: usize) -> [u8; 8] {
+fn tag_chars(
+    prefix: &[u8],
+    buf: &[u8],
+    s: usize,
+    e: usize,
+    len: usize,
+    raw: impl Fn(&[u8], usize, usize) -> u32,
+) -> [u8; 8] {
     let n = e - s;
     let (first, second) = if n >= crc::LONG {
         let seeded = |seed| crc::long(crc::resume(seed, prefix, 0, prefix.len()), &buf[s..e]);
         (seeded(0), if len > 5 { seeded(crc::WIDE_SEED) } else { 0 })
     } else if prefix.is_empty() {
         // Both CRCs share the bytes' part; the seeds differ by a table.
-        let raw = crc::raw(buf, s, e);
+        let raw = raw(buf, s, e);
         (raw ^ crc::ZEROS[n], raw ^ crc::WIDE_ZEROS[n])
     } else {
         let seeded = |seed| crc::resume(crc::resume(seed, prefix, 0, prefix.len()), buf, s, e);
@@ -127,7 +135,7 @@ pub fn push_tag(out: &mut String, line: &str, line_no: usize, opt: TagOptions) {
         &[]
     };
     let len = opt.chars();
-    let chars = tag_chars(prefix, line.as_bytes(), 0, trimmed_len(line), len);
+    let chars = tag_chars(prefix, line.as_bytes(), 0, trimmed_len(line), len, crc::raw);
     for &c in &chars[..len] {
         out.push(c as char);
     }
@@ -146,110 +154,192 @@ fn write_decimal(buf: &mut [u8], mut n: usize) -> usize {
     }
 }
 
-/// A line number as decimal text, counted up in place (amortised `O(1)` a
-/// line instead of formatting each number): `buf[..width]` are the digits,
-/// the bytes after them are free, so the view copies all 32 at once.
-struct Counter {
-    buf: [u8; 32],
+/// Two decimal digits of each number below 100.
+static PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0u8; 2]; 100];
+    let mut i = 0;
+    while i < 100 {
+        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+        i += 1;
+    }
+    t
+};
+
+/// A line number as decimal text, counted up without formatting: the
+/// digits of `n / 100` kept in place (counted up once in 100 lines) and the
+/// last two from a table. The header copies the kept digits as one 32-byte
+/// block that was last written a hundred lines ago: a counter stored into
+/// every line would be loaded back while its byte store is still in flight
+/// (a store-forwarding stall on every line).
+struct LineNumber {
+    /// `high[..width]`: the digits of `n / 100` (none below 100); the rest
+    /// zeros, copied along and written over.
+    high: [u8; 32],
     width: usize,
+    low: usize,
 }
 
-impl Counter {
+impl LineNumber {
     /// Starts at 1.
     fn new() -> Self {
-        let mut buf = [b'0'; 32];
-        buf[0] = b'1';
-        Counter { buf, width: 1 }
+        LineNumber {
+            high: [0; 32],
+            width: 0,
+            low: 1,
+        }
     }
 
+    /// Writes the number at the start of `dst` (at least 32 bytes; what
+    /// follows the digits is to be written over) and returns its length.
+    #[inline(always)]
+    fn write(&self, dst: &mut [u8]) -> usize {
+        let w = self.width;
+        dst[..32].copy_from_slice(&self.high);
+        if w > 0 {
+            dst[w..w + 2].copy_from_slice(&PAIRS[self.low]);
+            w + 2
+        } else if self.low < 10 {
+            dst[0] = b'0' + self.low as u8;
+            1
+        } else {
+            dst[..2].copy_from_slice(&PAIRS[self.low]);
+            2
+        }
+    }
+
+    #[inline(always)]
     fn increment(&mut self) {
+        self.low += 1;
+        if self.low == 100 {
+            self.low = 0;
+            self.carry();
+        }
+    }
+
+    /// `n / 100` counted up: the last digit that is not a 9 goes up, the
+    /// 9s after it become 0s; all nines (or none) gain a leading 1.
+    #[inline(never)]
+    fn carry(&mut self) {
         let mut i = self.width;
         while i > 0 {
             i -= 1;
-            if self.buf[i] == b'9' {
-                self.buf[i] = b'0';
+            if self.high[i] == b'9' {
+                self.high[i] = b'0';
             } else {
-                self.buf[i] += 1;
+                self.high[i] += 1;
                 return;
             }
         }
-        // It was all nines: one digit more, `10...0`.
-        self.buf[0] = b'1';
-        self.buf[self.width] = b'0';
+        self.high[0] = b'1';
+        if self.width > 0 {
+            self.high[self.width] = b'0';
+        }
         self.width += 1;
-    }
-
-    fn digits(&self) -> &[u8] {
-        &self.buf[..self.width]
     }
 }
 
-/// Appends `src[s..e]` to `out`: short ranges as one fixed-size copy (no
-/// call to `memcpy`) when `src` has the room, then cut back.
+/// Copies `src[s..e]` to the start of `dst`: a range of up to 32 bytes as
+/// two 16-byte moves (no call to `memcpy`, which the compiler emits for a
+/// fixed 32-byte `copy_from_slice` in the PCLMULQDQ loop) when both have the
+/// room; what it copies past the range is written over.
 #[inline(always)]
-fn append(out: &mut Vec<u8>, src: &[u8], s: usize, e: usize) {
-    const CHUNK: usize = 32;
-    let len = out.len();
-    if e - s <= CHUNK && s + CHUNK <= src.len() {
-        out.extend_from_slice(&src[s..s + CHUNK]);
-        out.truncate(len + e - s);
+fn copy_line(dst: &mut [u8], src: &[u8], s: usize, e: usize) {
+    if e - s <= 32 && s + 32 <= src.len() && dst.len() >= 32 {
+        let (a, b) = (&src[s..s + 16], &src[s + 16..s + 32]);
+        let a = u128::from_le_bytes(a.try_into().expect("16 bytes"));
+        let b = u128::from_le_bytes(b.try_into().expect("16 bytes"));
+        dst[..16].copy_from_slice(&a.to_le_bytes());
+        dst[16..32].copy_from_slice(&b.to_le_bytes());
     } else {
-        out.extend_from_slice(&src[s..e]);
+        dst[..e - s].copy_from_slice(&src[s..e]);
     }
 }
 
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
 /// Linear in the text; one allocation for the output. Lines are split as
 /// [`crate::apply::text::Text`] does (a leading BOM is not content, `\r\n` and
-/// `\n` end a line, a lone `\r` does not) but on the fly, without a span
-/// list; the line number is a decimal counter, not formatted anew a line.
+/// `\n` end a line, a lone `\r` does not), on the fly, without a span list.
 pub fn view(text: &str, opt: TagOptions) -> String {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bytes = body.as_bytes();
     let newlines = memchr::memchr_iter(b'\n', bytes).count();
     let lines = newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
-    let len = opt.chars();
-    // Exact bound: each line adds its number, `:`, the tag, ` ` and at most
-    // one byte more than it had (a last line without newline gets one);
-    // the slack is for the last fixed-size copy. Not zeroed: written by
-    // appending, so no `memset` of megabytes first.
+    // A bound on the output: each line adds its number, `:`, the tag, ` `
+    // and at most one byte more than it had (a last line without newline
+    // gets one); the slack is for the fixed-size copies past the end. The
+    // output is written at an index into this zeroed buffer (its `memset`
+    // costs less than a `Vec`'s length kept in memory across each append).
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + 64 + lines * (width + len + 2));
-    let mut number = Counter::new();
+    let mut out = vec![0u8; bytes.len() + 64 + lines * (width + opt.chars() + 2)];
+    let written = fill_fastest(body, opt, &mut out);
+    out.truncate(written);
+    // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
+    // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,
+    // so the view needs no `unsafe` of its own.
+    String::from_utf8(out).expect("whole lines of a str and ASCII")
+}
+
+/// [`fill`] with the fastest CRC the CPU has: carry-less multiplication on
+/// x86-64 with PCLMULQDQ (nearly all since 2010), the tables elsewhere
+/// (wasm among them). Both give the same bytes (`crc`'s tests).
+fn fill_fastest(body: &str, opt: TagOptions, out: &mut [u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("pclmulqdq") {
+        // SAFETY: `fill_clmul` asks for one target feature, pclmulqdq,
+        // which the CPU was just found to have; it is otherwise safe code.
+        return unsafe { fill_clmul(body, opt, out) };
+    }
+    fill(body, opt, out, crc::raw)
+}
+
+/// [`fill`] compiled with PCLMULQDQ, so that the multiplies inline into it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq")]
+fn fill_clmul(body: &str, opt: TagOptions, out: &mut [u8]) -> usize {
+    fill(body, opt, out, |b, s, e| crc::clmul::raw(b, s, e))
+}
+
+/// Writes the view of `body` (no BOM) into `out` (room for it and 64 bytes
+/// more) and returns its length; `raw` computes [`crc::raw`].
+#[inline(always)]
+fn fill(
+    body: &str,
+    opt: TagOptions,
+    out: &mut [u8],
+    raw: impl Fn(&[u8], usize, usize) -> u32 + Copy,
+) -> usize {
+    let bytes = body.as_bytes();
+    let len = opt.chars();
+    let mut at = 0;
+    let mut number = LineNumber::new();
     for LineSpan {
         start,
         content_end: end,
         ..
     } in LineEnds::new(bytes)
     {
-        let w = number.width;
         let e = trimmed_end(body, start, end);
         let tag = if opt.with_line {
-            let mut p = [0u8; 24];
-            p[..w].copy_from_slice(number.digits());
+            let mut p = [0u8; 32];
+            let w = number.write(&mut p);
             p[w] = b':';
-            tag_chars(&p[..w + 1], bytes, start, e, len)
+            tag_chars(&p[..w + 1], bytes, start, e, len, raw)
         } else {
-            tag_chars(&[], bytes, start, e, len)
+            tag_chars(&[], bytes, start, e, len, raw)
         };
-        // `N:TAG `: the counter's 32 bytes in one fixed-size copy, the rest
-        // written over its tail, then cut to length. (Writing the header in
-        // the counter first would stall the wide load on the byte stores.)
-        let at = out.len();
-        out.extend_from_slice(&number.buf);
-        out[at + w] = b':';
-        out[at + w + 1..at + w + 9].copy_from_slice(&tag);
-        out[at + w + 1 + len] = b' ';
-        out.truncate(at + w + len + 2);
-        append(&mut out, bytes, start, end);
-        out.push(b'\n');
-        // Counted up for the next line only now, long before its copy.
+        let w = number.write(&mut out[at..]);
+        let head = &mut out[at + w..at + w + 10];
+        head[0] = b':';
+        head[1..9].copy_from_slice(&tag);
+        head[1 + len] = b' ';
+        at += w + len + 2;
+        copy_line(&mut out[at..], bytes, start, end);
+        at += end - start;
+        out[at] = b'\n';
+        at += 1;
         number.increment();
     }
-    // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
-    // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,
-    // so the view needs no `unsafe`.
-    String::from_utf8(out).expect("whole lines of a str and ASCII")
+    at
 }
 
 #[cfg(test)]
@@ -321,10 +411,12 @@ mod tests {
     }
 
     #[test]
-    fn counter_counts() {
-        let mut c = Counter::new();
-        for n in 1..=100_500usize {
-            assert_eq!(c.digits(), n.to_string().as_bytes());
+    fn line_number_counts() {
+        let mut c = LineNumber::new();
+        let mut buf = [0u8; 32];
+        for n in 1..=1_000_500usize {
+            let w = c.write(&mut buf);
+            assert_eq!(&buf[..w], n.to_string().as_bytes());
             c.increment();
         }
     }
