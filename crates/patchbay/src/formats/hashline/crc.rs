@@ -221,7 +221,11 @@ pub(super) mod clmul {
     #[target_feature(enable = "pclmulqdq")]
     pub(in crate::formats::hashline) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
         let head = (e - s) % 16;
-        let mut x = vector(if head > 0 { head16(buf, s + head, head) } else { 0 });
+        let mut x = vector(if head > 0 {
+            head16(buf, s + head, head)
+        } else {
+            0
+        });
         let mut p = s + head;
         while p < e {
             x = fold(x, vector(load16(buf, p)));

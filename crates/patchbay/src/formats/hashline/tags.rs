@@ -53,7 +53,7 @@ fn tag_chars(
     e: usize,
     len: usize,
     raw: impl Fn(&[u8], usize, usize) -> u32,
-) -> [u8; 8] {
+) -> u64 {
     let n = e - s;
     let (first, second) = if n >= crc::LONG {
         let seeded = |seed| crc::long(crc::resume(seed, prefix, 0, prefix.len()), &buf[s..e]);
@@ -69,24 +69,31 @@ fn tag_chars(
     encode(first, second, len)
 }
 
-/// Base64url of the CRC bytes (big-endian), a stream of 6-bit groups: the
-/// first `len` characters (8 bytes written, the rest to be cut).
-#[inline(always)]
-fn encode(first: u32, second: u32, len: usize) -> [u8; 8] {
-    let v = (first as u64) << 32 | second as u64;
-    let mut out = [0u8; 8];
-    // Two fixed loops (unrolled): the default 4-character tag needs only
-    // the first group of five.
-    if len <= 5 {
-        for (i, o) in out[..5].iter_mut().enumerate() {
-            *o = B64[(v >> (58 - 6 * i) & 63) as usize];
-        }
-    } else {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = B64[(v >> (58 - 6 * i) & 63) as usize];
-        }
+/// Base64url of each 12-bit value: two characters, the first in the low
+/// byte.
+static B64_PAIRS: [u16; 4096] = {
+    let mut t = [0u16; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        t[i] = B64[i >> 6] as u16 | (B64[i & 63] as u16) << 8;
+        i += 1;
     }
-    out
+    t
+};
+
+/// Base64url of the CRC bytes (big-endian), a stream of 6-bit groups: the
+/// first `len` characters, in the low bytes of the result (8 written, the
+/// rest to be cut). Two characters a look-up: two for the default tag.
+#[inline(always)]
+fn encode(first: u32, second: u32, len: usize) -> u64 {
+    let v = (first as u64) << 32 | second as u64;
+    let pair = |i: usize| B64_PAIRS[(v >> (52 - 12 * i) & 0xfff) as usize] as u64;
+    let four = pair(0) | pair(1) << 16;
+    if len <= 4 {
+        four
+    } else {
+        four | pair(2) << 32 | pair(3) << 48
+    }
 }
 
 /// The length of the line without trailing whitespace (`str::trim_end`),
@@ -136,7 +143,7 @@ pub fn push_tag(out: &mut String, line: &str, line_no: usize, opt: TagOptions) {
     };
     let len = opt.chars();
     let chars = tag_chars(prefix, line.as_bytes(), 0, trimmed_len(line), len, crc::raw);
-    for &c in &chars[..len] {
+    for &c in &chars.to_le_bytes()[..len] {
         out.push(c as char);
     }
 }
@@ -189,11 +196,13 @@ impl LineNumber {
         }
     }
 
-    /// Writes the number at the start of `dst` (at least 32 bytes; what
-    /// follows the digits is to be written over) and returns its length.
+    /// Writes the number at the start of `dst` (what follows the digits is
+    /// to be written over) and returns its length, at most 20.
     #[inline(always)]
-    fn write(&self, dst: &mut [u8]) -> usize {
-        let w = self.width;
+    fn write(&self, dst: &mut [u8; WINDOW]) -> usize {
+        // `n / 100` of a `usize` has at most 18 digits; the mask says so to
+        // the compiler, which then drops the bounds checks below.
+        let w = self.width & 31;
         dst[..32].copy_from_slice(&self.high);
         if w > 0 {
             dst[w..w + 2].copy_from_slice(&PAIRS[self.low]);
@@ -238,21 +247,17 @@ impl LineNumber {
     }
 }
 
-/// Copies `src[s..e]` to the start of `dst`: a range of up to 32 bytes as
-/// two 16-byte moves (no call to `memcpy`, which the compiler emits for a
-/// fixed 32-byte `copy_from_slice` in the PCLMULQDQ loop) when both have the
-/// room; what it copies past the range is written over.
+/// The bytes each line is written into at once: its header (at most 20
+/// digits, `:`, 8 tag characters, ` `) and up to 32 bytes of content, each
+/// written as a fixed-size block, and the newline.
+const WINDOW: usize = 96;
+
+/// `src[s..s + 32]` as one value: a fixed-size load, where a 32-byte
+/// `copy_from_slice` becomes a call to `memcpy` in the PCLMULQDQ loop.
 #[inline(always)]
-fn copy_line(dst: &mut [u8], src: &[u8], s: usize, e: usize) {
-    if e - s <= 32 && s + 32 <= src.len() && dst.len() >= 32 {
-        let (a, b) = (&src[s..s + 16], &src[s + 16..s + 32]);
-        let a = u128::from_le_bytes(a.try_into().expect("16 bytes"));
-        let b = u128::from_le_bytes(b.try_into().expect("16 bytes"));
-        dst[..16].copy_from_slice(&a.to_le_bytes());
-        dst[16..32].copy_from_slice(&b.to_le_bytes());
-    } else {
-        dst[..e - s].copy_from_slice(&src[s..e]);
-    }
+fn load32(src: &[u8], s: usize) -> [u128; 2] {
+    let half = |at: usize| u128::from_le_bytes(src[at..at + 16].try_into().expect("16 bytes"));
+    [half(s), half(s + 16)]
 }
 
 /// The tagged view of a text: `N:TAG content` a line, LF-terminated.
@@ -270,7 +275,7 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     // output is written at an index into this zeroed buffer (its `memset`
     // costs less than a `Vec`'s length kept in memory across each append).
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
-    let mut out = vec![0u8; bytes.len() + 64 + lines * (width + opt.chars() + 2)];
+    let mut out = vec![0u8; bytes.len() + WINDOW + lines * (width + opt.chars() + 2)];
     let written = fill_fastest(body, opt, &mut out);
     out.truncate(written);
     // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
@@ -299,7 +304,7 @@ fn fill_clmul(body: &str, opt: TagOptions, out: &mut [u8]) -> usize {
     fill(body, opt, out, |b, s, e| crc::clmul::raw(b, s, e))
 }
 
-/// Writes the view of `body` (no BOM) into `out` (room for it and 64 bytes
+/// Writes the view of `body` (no BOM) into `out` (room for it and [`WINDOW`] bytes
 /// more) and returns its length; `raw` computes [`crc::raw`].
 #[inline(always)]
 fn fill(
@@ -320,23 +325,32 @@ fn fill(
     {
         let e = trimmed_end(body, start, end);
         let tag = if opt.with_line {
-            let mut p = [0u8; 32];
+            let mut p = [0u8; WINDOW];
             let w = number.write(&mut p);
             p[w] = b':';
             tag_chars(&p[..w + 1], bytes, start, e, len, raw)
         } else {
             tag_chars(&[], bytes, start, e, len, raw)
         };
-        let w = number.write(&mut out[at..]);
-        let head = &mut out[at + w..at + w + 10];
-        head[0] = b':';
-        head[1..9].copy_from_slice(&tag);
-        head[1 + len] = b' ';
-        at += w + len + 2;
-        copy_line(&mut out[at..], bytes, start, end);
-        at += end - start;
-        out[at] = b'\n';
-        at += 1;
+        let win: &mut [u8; WINDOW] = (&mut out[at..at + WINDOW]).try_into().expect("room");
+        let w = number.write(win);
+        win[w] = b':';
+        win[w + 1..w + 9].copy_from_slice(&tag.to_le_bytes());
+        win[w + 1 + len] = b' ';
+        let h = w + len + 2;
+        let n = end - start;
+        if n <= 32 && start + 32 <= bytes.len() {
+            // A short line: one 32-byte copy (what it copies past the line
+            // is written over).
+            let [a, b] = load32(bytes, start);
+            win[h..h + 16].copy_from_slice(&a.to_le_bytes());
+            win[h + 16..h + 32].copy_from_slice(&b.to_le_bytes());
+            win[h + n] = b'\n';
+        } else {
+            out[at + h..at + h + n].copy_from_slice(&bytes[start..end]);
+            out[at + h + n] = b'\n';
+        }
+        at += h + n + 1;
         number.increment();
     }
     at
@@ -413,7 +427,7 @@ mod tests {
     #[test]
     fn line_number_counts() {
         let mut c = LineNumber::new();
-        let mut buf = [0u8; 32];
+        let mut buf = [0u8; WINDOW];
         for n in 1..=1_000_500usize {
             let w = c.write(&mut buf);
             assert_eq!(&buf[..w], n.to_string().as_bytes());
