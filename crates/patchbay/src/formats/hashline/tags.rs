@@ -9,7 +9,7 @@
 //! CRC then covers `N:` followed by the line). `O(len)` a line.
 
 use super::crc;
-use crate::apply::text::{LineEnds, LineSpan};
+use crate::apply::text::{BlockMask, LineEnds, LineSpan, Swar};
 use serde::{Deserialize, Serialize};
 
 /// How tags are computed.
@@ -294,24 +294,33 @@ fn fill_fastest(body: &str, opt: TagOptions, out: &mut [u8]) -> usize {
         // which the CPU was just found to have; it is otherwise safe code.
         return unsafe { fill_clmul(body, opt, out) };
     }
-    fill(body, opt, out, crc::raw)
+    fill(body, opt, out, crc::raw, Swar)
 }
 
-/// [`fill`] compiled with PCLMULQDQ, so that the multiplies inline into it.
+/// [`fill`] compiled with PCLMULQDQ (and so SSE2), so that the multiplies
+/// and the vector newline search inline into it.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "pclmulqdq")]
 fn fill_clmul(body: &str, opt: TagOptions, out: &mut [u8]) -> usize {
-    fill(body, opt, out, |b, s, e| crc::clmul::raw(b, s, e))
+    fill(
+        body,
+        opt,
+        out,
+        |b, s, e| crc::clmul::raw(b, s, e),
+        |b: &[u8; 64]| crate::apply::text::sse2_newlines(b),
+    )
 }
 
 /// Writes the view of `body` (no BOM) into `out` (room for it and [`WINDOW`] bytes
-/// more) and returns its length; `raw` computes [`crc::raw`].
+/// more) and returns its length; `raw` computes [`crc::raw`], `newlines`
+/// finds the line ends.
 #[inline(always)]
 fn fill(
     body: &str,
     opt: TagOptions,
     out: &mut [u8],
     raw: impl Fn(&[u8], usize, usize) -> u32 + Copy,
+    newlines: impl BlockMask,
 ) -> usize {
     let bytes = body.as_bytes();
     let len = opt.chars();
@@ -321,7 +330,7 @@ fn fill(
         start,
         content_end: end,
         ..
-    } in LineEnds::new(bytes)
+    } in LineEnds::with_mask(bytes, newlines)
     {
         let e = trimmed_end(body, start, end);
         let tag = if opt.with_line {
