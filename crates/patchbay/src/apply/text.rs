@@ -445,6 +445,26 @@ pub fn parse_crc(s: &str) -> Option<u32> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn block_masks_agree() {
+        // Every byte position with and without a newline, and bytes that
+        // differ from `\n` in one bit (the SWAR test's near misses).
+        for k in 0..64 {
+            for fill in [0u8, b'\n' ^ 1, b'\n' ^ 0x80, b'\r', 0xff] {
+                let mut block = [fill; 64];
+                block[k] = b'\n';
+                block[(k * 7 + 3) % 64] = b'\n';
+                let expected = (1u64 << k) | (1u64 << ((k * 7 + 3) % 64));
+                assert_eq!(Swar.mask(&block), expected, "{k} {fill}");
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: SSE2 is part of every x86-64 CPU.
+                    assert_eq!(unsafe { sse2_newlines(&block) }, expected, "{k} {fill}");
+                }
+            }
+        }
+    }
+
     /// Line starts counted by hand in UTF-16 units: `é` and `漢` are one
     /// unit each, `🎉` two, `\r\n` two.
     #[test]

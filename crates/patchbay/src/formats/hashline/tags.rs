@@ -265,6 +265,15 @@ fn load32(src: &[u8], s: usize) -> [u128; 2] {
 /// [`crate::apply::text::Text`] does (a leading BOM is not content, `\r\n` and
 /// `\n` end a line, a lone `\r` does not), on the fly, without a span list.
 pub fn view(text: &str, opt: TagOptions) -> String {
+    render(text, opt, fill_fastest)
+}
+
+/// [`view`] with the loop `fill` (the fastest, or in tests each of them).
+fn render(
+    text: &str,
+    opt: TagOptions,
+    fill: impl FnOnce(&str, TagOptions, &mut [u8]) -> usize,
+) -> String {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bytes = body.as_bytes();
     let newlines = memchr::memchr_iter(b'\n', bytes).count();
@@ -276,7 +285,7 @@ pub fn view(text: &str, opt: TagOptions) -> String {
     // costs less than a `Vec`'s length kept in memory across each append).
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
     let mut out = vec![0u8; bytes.len() + WINDOW + lines * (width + opt.chars() + 2)];
-    let written = fill_fastest(body, opt, &mut out);
+    let written = fill(body, opt, &mut out);
     out.truncate(written);
     // Whole lines of `body` (cut at `\n`, `\r\n` or its end: character
     // boundaries) and ASCII: valid UTF-8. Checking it costs about 2% here,
@@ -433,6 +442,14 @@ mod tests {
         reference::encode(bytes, usize::MAX)
     }
 
+    /// The view through the portable loop (tables, SWAR line ends), which
+    /// wasm runs.
+    fn portable(text: &str, opt: TagOptions) -> String {
+        render(text, opt, |body, opt, out| {
+            fill(body, opt, out, crc::raw, Swar)
+        })
+    }
+
     #[test]
     fn line_number_counts() {
         let mut c = LineNumber::new();
@@ -480,7 +497,10 @@ mod tests {
         #[test]
         fn view_is_the_reference(text in texts(), len in 0usize..11, with_line in any::<bool>()) {
             let opt = TagOptions { len, with_line };
-            prop_assert_eq!(view(&text, opt), reference::view(&text, opt));
+            let expected = reference::view(&text, opt);
+            prop_assert_eq!(&view(&text, opt), &expected);
+            // The portable loop too, where `view` takes the PCLMULQDQ one.
+            prop_assert_eq!(portable(&text, opt), expected);
         }
 
         #[test]
@@ -510,11 +530,9 @@ mod tests {
             for len in 2..=8 {
                 for with_line in [false, true] {
                     let opt = TagOptions { len, with_line };
-                    assert_eq!(
-                        view(text, opt),
-                        reference::view(text, opt),
-                        "{text:?} {opt:?}"
-                    );
+                    let expected = reference::view(text, opt);
+                    assert_eq!(view(text, opt), expected, "{text:?} {opt:?}");
+                    assert_eq!(portable(text, opt), expected, "{text:?} {opt:?}");
                 }
             }
         }
@@ -525,6 +543,7 @@ mod tests {
             with_line: true,
         };
         assert_eq!(view(&many, opt), reference::view(&many, opt));
+        assert_eq!(portable(&many, opt), reference::view(&many, opt));
     }
 
     #[test]
