@@ -281,8 +281,9 @@ fn render(
     // A bound on the output: each line adds its number, `:`, the tag, ` `
     // and at most one byte more than it had (a last line without newline
     // gets one); the slack is for the fixed-size copies past the end. The
-    // output is written at an index into this zeroed buffer (its `memset`
-    // costs less than a `Vec`'s length kept in memory across each append).
+    // output is written at an index into this zeroed buffer: its `memset`
+    // buys one bounds check a line for the header and a short line, where
+    // a `Vec` keeps its length in memory across each append and checks it.
     let width = lines.checked_ilog10().map_or(1, |d| d as usize + 1);
     let mut out = vec![0u8; bytes.len() + WINDOW + lines * (width + opt.chars() + 2)];
     let written = fill(body, opt, &mut out);
