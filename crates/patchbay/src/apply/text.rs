@@ -193,22 +193,78 @@ fn transpose8(mut x: u64) -> u64 {
 /// call a line as with `memchr`, and one hard-to-predict branch per 64
 /// bytes instead of one a line. An iterator, so that the view's loop body
 /// is inlined around it with its state in registers.
-pub(crate) struct LineEnds<'a> {
+pub(crate) struct LineEnds<'a, M: BlockMask = Swar> {
     bytes: &'a [u8],
     start: usize,
     /// Offset of the block `mask` describes; `mask` holds its newlines
     /// not yet taken.
     base: usize,
     mask: u64,
+    finder: M,
+}
+
+/// How [`LineEnds`] finds the newlines of a 64-byte block: bit `k` of the
+/// mask is set when byte `k` is `\n`. [`Swar`] everywhere; a caller
+/// compiled with vector instructions passes a closure that uses them.
+pub(crate) trait BlockMask {
+    fn mask(&self, block: &[u8; 64]) -> u64;
+}
+
+/// Eight word-wide tests and a bit-matrix transpose: portable (wasm too).
+pub(crate) struct Swar;
+
+impl BlockMask for Swar {
+    #[inline(always)]
+    fn mask(&self, block: &[u8; 64]) -> u64 {
+        // Word `k`'s flags shifted to bit `k` of each byte: byte `j`,
+        // bit `k` stands for byte `8k + j` of the block; transposed, it
+        // is bit `8k + j`. (A multiply gathering each word's flags
+        // instead vectorised into twice the instructions.)
+        transpose8(block.chunks_exact(8).enumerate().fold(0, |m, (k, w)| {
+            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            m | newline_high_bits(w) >> (7 - k)
+        }))
+    }
+}
+
+impl<F: Fn(&[u8; 64]) -> u64> BlockMask for F {
+    #[inline(always)]
+    fn mask(&self, block: &[u8; 64]) -> u64 {
+        self(block)
+    }
+}
+
+/// [`BlockMask`] with SSE2 (four compares and byte-mask moves), for a
+/// caller compiled with a feature that implies it.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn sse2_newlines(block: &[u8; 64]) -> u64 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+    let word =
+        |at: usize| u64::from_le_bytes(block[at..at + 8].try_into().expect("8 bytes")) as i64;
+    let nl = _mm_set1_epi8(b'\n' as i8);
+    (0..4).fold(0, |m, k| {
+        let v = _mm_set_epi64x(word(16 * k + 8), word(16 * k));
+        m | (_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) as u16 as u64) << (16 * k)
+    })
 }
 
 impl<'a> LineEnds<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self::with_mask(bytes, Swar)
+    }
+}
+
+impl<'a, M: BlockMask> LineEnds<'a, M> {
+    #[inline(always)]
+    pub(crate) fn with_mask(bytes: &'a [u8], finder: M) -> Self {
         let mut it = LineEnds {
             bytes,
             start: 0,
             base: 0,
             mask: 0,
+            finder,
         };
         it.mask = it.block_mask();
         it
@@ -219,14 +275,7 @@ impl<'a> LineEnds<'a> {
     fn block_mask(&self) -> u64 {
         let b = self.base;
         match self.bytes.get(b..b + 64) {
-            // Word `k`'s flags shifted to bit `k` of each byte: byte `j`,
-            // bit `k` stands for byte `8k + j` of the block; transposed, it
-            // is bit `8k + j`. (A multiply gathering each word's flags
-            // instead vectorised into twice the instructions.)
-            Some(block) => transpose8(block.chunks_exact(8).enumerate().fold(0, |m, (k, w)| {
-                let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-                m | newline_high_bits(w) >> (7 - k)
-            })),
+            Some(block) => self.finder.mask(block.try_into().expect("64 bytes")),
             None => self.bytes[b.min(self.bytes.len())..]
                 .iter()
                 .enumerate()
@@ -235,7 +284,7 @@ impl<'a> LineEnds<'a> {
     }
 }
 
-impl Iterator for LineEnds<'_> {
+impl<M: BlockMask> Iterator for LineEnds<'_, M> {
     type Item = LineSpan;
 
     #[inline(always)]
@@ -399,6 +448,26 @@ pub fn parse_crc(s: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_masks_agree() {
+        // Every byte position with and without a newline, and bytes that
+        // differ from `\n` in one bit (the SWAR test's near misses).
+        for k in 0..64 {
+            for fill in [0u8, b'\n' ^ 1, b'\n' ^ 0x80, b'\r', 0xff] {
+                let mut block = [fill; 64];
+                block[k] = b'\n';
+                block[(k * 7 + 3) % 64] = b'\n';
+                let expected = (1u64 << k) | (1u64 << ((k * 7 + 3) % 64));
+                assert_eq!(Swar.mask(&block), expected, "{k} {fill}");
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: SSE2 is part of every x86-64 CPU.
+                    assert_eq!(unsafe { sse2_newlines(&block) }, expected, "{k} {fill}");
+                }
+            }
+        }
+    }
 
     /// Line starts counted by hand in UTF-16 units: `é` and `漢` are one
     /// unit each, `🎉` two, `\r\n` two.

@@ -34,6 +34,7 @@
 use super::{Format, ParseOptions};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+mod crc;
 pub mod tags;
 
 use crate::apply::diff::changes;
