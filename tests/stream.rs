@@ -1,13 +1,16 @@
 //! Streaming gives the same answers whatever the chunking: every corpus
 //! reply, split at random places, emits the same early receipts as when it
-//! arrives at once, and finishes with the same report as `apply`.
+//! arrives at once, and finishes with the same report as `apply`; after
+//! every push the events so far are those of one push of the text so far.
 
-use patchbay::reply::stream::Stream;
-use patchbay::{apply, EditStatus, Status};
+use patchbay::reply::stream::{Event, Stream};
+use patchbay::{apply, ApplyOptions, EditStatus, Status};
 use patchbay_tests::{case_dirs, corpus_root, load};
+use std::collections::{BTreeMap, HashMap};
 
-/// A small deterministic generator (xorshift), so no dependency is needed.
-fn splits(text: &str, seed: u64) -> Vec<&str> {
+/// A small deterministic generator (xorshift), so no dependency is needed:
+/// chunks of 1 to `max` bytes.
+fn splits(text: &str, seed: u64, max: u64) -> Vec<&str> {
     let mut x = seed | 1;
     let mut out = vec![];
     let mut at = 0;
@@ -15,7 +18,7 @@ fn splits(text: &str, seed: u64) -> Vec<&str> {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let mut end = (at + 1 + (x % 40) as usize).min(text.len());
+        let mut end = (at + 1 + (x % max) as usize).min(text.len());
         while !text.is_char_boundary(end) {
             end += 1;
         }
@@ -40,7 +43,7 @@ fn any_chunking_gives_the_same_receipts() {
         for seed in [1u64, 7, 99] {
             let mut s = Stream::new(files.clone(), opt.clone());
             let mut events = vec![];
-            for chunk in splits(output, seed) {
+            for chunk in splits(output, seed, 40) {
                 events.extend(s.push(chunk));
             }
             assert_eq!(events, events_once, "{} seed {seed}", dir.display());
@@ -78,4 +81,76 @@ fn any_chunking_gives_the_same_receipts() {
         }
     }
     assert!(early > 50, "only {early} edits were judged early");
+}
+
+/// One line a push: every line's [`patchbay::formats::Format::turn`] is
+/// asked where it decides whether the stream re-reads.
+fn by_line(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+/// The events of one push of `text`, once per text.
+struct AtOnce<'a> {
+    files: &'a BTreeMap<String, String>,
+    opt: &'a ApplyOptions,
+    seen: HashMap<usize, Vec<Event>>,
+}
+
+impl AtOnce<'_> {
+    fn events(&mut self, text: &str) -> &[Event] {
+        let (files, opt) = (self.files, self.opt);
+        self.seen
+            .entry(text.len())
+            .or_insert_with(|| Stream::new(files.clone(), opt.clone()).push(text))
+    }
+}
+
+/// The stream re-reads its text only at lines that its format says can
+/// change which edits are complete (`Format::turn`, `Stream::append`).
+/// Held here to every format's parser on every corpus reply, under the
+/// case's format and `auto`: after every push (one line a push, chunks of
+/// 1 to 8 bytes on replies up to 4 KB, chunks of 1 to 40 bytes), the events
+/// so far are exactly those of one push of the text so far, so no event
+/// comes late or not at all; and `finish` is `apply`.
+#[test]
+fn after_every_push_the_events_are_those_of_the_text_so_far() {
+    let (mut pushes, mut early) = (0, 0);
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let (files, output) = (&c.before, &c.output);
+        for format in [c.case.format.as_str(), "auto"] {
+            let opt = c.options(format);
+            let whole_report = apply(output, files, &opt).unwrap();
+            let mut once = AtOnce {
+                files,
+                opt: &opt,
+                seen: HashMap::new(),
+            };
+            let mut chunkings = vec![by_line(output), splits(output, 5, 40)];
+            if output.len() <= 4096 {
+                chunkings.push(splits(output, 3, 8));
+            }
+            for (k, chunks) in chunkings.into_iter().enumerate() {
+                let mut s = Stream::new(files.clone(), opt.clone());
+                let (mut events, mut at) = (vec![], 0);
+                for chunk in chunks {
+                    events.extend(s.push(chunk));
+                    at += chunk.len();
+                    pushes += 1;
+                    let want = once.events(&output[..at]);
+                    assert_eq!(
+                        events,
+                        want,
+                        "{} [{format}] chunking {k}, after {at} of {} bytes",
+                        dir.display(),
+                        output.len()
+                    );
+                }
+                early += events.len();
+                assert_eq!(s.finish(), whole_report, "{} [{format}]", dir.display());
+            }
+        }
+    }
+    println!("{pushes} pushes, {early} early events");
+    assert!(early > 100, "only {early} edits were judged early");
 }

@@ -103,6 +103,18 @@ pub trait Format: Sync {
         let _ = (last, next);
         fence
     }
+    /// What a complete line (without its line break) can do to this
+    /// format's edits: a stream re-reads its text only at lines that can
+    /// change which edits are complete ([`Turn`]). Asked only of formats
+    /// whose edits end with a line (not [`Format::whole_mid_line`]). By
+    /// default every line may complete an edit, so the stream re-reads at
+    /// each. An answer too low would lose events: `tests/stream.rs` holds
+    /// every format's answers to its parser on the corpus replies, after
+    /// every push of every chunking.
+    fn turn(&self, line: &str) -> Turn {
+        let _ = line;
+        Turn::Ends
+    }
     /// What a model must be shown of a file to write this format, as the
     /// advisor says it (nothing for the plain file).
     fn view_note(&self) -> &'static str {
@@ -110,6 +122,33 @@ pub trait Format: Sync {
     }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
+}
+
+/// What one line of a reply can do to a format's edits ([`Format::turn`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// It can neither start an edit nor complete one: the edits complete
+    /// before it are those complete after it.
+    Plain,
+    /// It may start an edit that its own line cannot complete: it completes
+    /// only an edit that was still open above it.
+    Opens,
+    /// It may complete an edit (one still open above it, or one it starts).
+    Ends,
+}
+
+/// A fence line as [`Format::closes`] is told of one: only backticks or
+/// only tildes, at least three.
+pub fn is_fence(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && (t.chars().all(|c| c == '`') || t.chars().all(|c| c == '~'))
+}
+
+/// A line that may open or close a fence, info string and indentation
+/// allowed: what [`Format::turn`] counts as one.
+pub(crate) fn fence_like(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
 }
 
 /// Every format that can be named, in detection priority order.

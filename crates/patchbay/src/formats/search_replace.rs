@@ -249,6 +249,20 @@ impl Format for SearchReplace {
         is_tail(last) || fence
     }
 
+    /// A block starts at its head and ends at its tail (a stray tail right
+    /// after a block is an edit of its own, complete at once); a second
+    /// divider or a tail of another length ends a block only when a new
+    /// head follows. The path and fence lines around it end nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        if is_tail(line) {
+            super::Turn::Ends
+        } else if is_head(line) {
+            super::Turn::Opens
+        } else {
+            super::Turn::Plain
+        }
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Edit files with SEARCH/REPLACE blocks. For each change write the file path on a line, then a fenced block:\n<<<<<<< SEARCH\n(lines copied exactly from the file, enough to be unique)\n=======\n(the new lines)\n>>>>>>> REPLACE\nCopy SEARCH lines character for character, including indentation. Use several small blocks rather than one large one. An empty SEARCH creates a new file. {COUNT}"),

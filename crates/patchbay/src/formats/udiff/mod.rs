@@ -137,6 +137,19 @@ impl Format for Udiff {
         crate::formats::FormatName::Udiff
     }
 
+    /// A hunk ends at the next hunk or file header (which may start an
+    /// edit of its own) or at a fence; body lines and prose end nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        let header = ["@@", "diff ", "---", "+++"];
+        if super::fence_like(line) {
+            super::Turn::Ends
+        } else if header.iter().any(|h| line.starts_with(h)) {
+            super::Turn::Opens
+        } else {
+            super::Turn::Plain
+        }
+    }
+
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
         self.parse_lines(output, &crate::reply::scan::out_lines(output), opt)
     }
