@@ -154,3 +154,52 @@ fn after_every_push_the_events_are_those_of_the_text_so_far() {
     println!("{pushes} pushes, {early} early events");
     assert!(early > 100, "only {early} edits were judged early");
 }
+
+/// A format that resumes its parser after an edit (`Format::parse_after`)
+/// reads what follows exactly as its parse of the whole reply does: on
+/// every corpus reply, in every format, after every edit but the last (the
+/// last may still be open). A damaged edit's message may count output
+/// lines from the resumed start: for those only the code is compared.
+#[test]
+fn a_resumed_parse_reads_like_the_whole_one() {
+    use patchbay::{formats, Op};
+    let mut resumed = 0;
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let text = &c.output;
+        for f in formats::all() {
+            let popt = c.options(f.name()).parse_options();
+            let whole = f.parse(text, &popt);
+            let n = whole.edits.len();
+            for k in 0..n.saturating_sub(1) {
+                let Some((from, p)) = f.parse_after(text, &whole.edits[k], &popt) else {
+                    continue;
+                };
+                resumed += 1;
+                let at = |s: &std::ops::Range<usize>| s.start + from..s.end + from;
+                let got: Vec<_> = p.edits.iter().map(|e| (&e.path, at(&e.span))).collect();
+                let want: Vec<_> = whole.edits[k + 1..]
+                    .iter()
+                    .map(|e| (&e.path, e.span.clone()))
+                    .collect();
+                let at_k = format!("{} [{}] after edit {k}", dir.display(), f.name());
+                assert_eq!(got, want, "{at_k}");
+                for (g, w) in p.edits.iter().zip(&whole.edits[k + 1..]) {
+                    match (&g.op, &w.op) {
+                        (Op::Invalid { code: a, .. }, Op::Invalid { code: b, .. }) => {
+                            assert_eq!(a, b, "{at_k}")
+                        }
+                        (a, b) => assert_eq!(a, b, "{at_k}"),
+                    }
+                }
+                let mentions: Vec<_> = (whole.mentions.iter())
+                    .filter(|(i, _)| *i > k)
+                    .map(|(i, m)| (i - k - 1, m.clone()))
+                    .collect();
+                assert_eq!(p.mentions, mentions, "{at_k}");
+            }
+        }
+    }
+    println!("{resumed} resumed parses");
+    assert!(resumed > 20, "only {resumed} resumed parses");
+}

@@ -171,6 +171,40 @@ proptest! {
         }
     }
 
+    /// `Format::parse_after` resumes each format's parser after an edit
+    /// as its parse of the whole text reads on (the stream reads each edit
+    /// once with it), on soups of every format's marker lines.
+    #[test]
+    fn a_resumed_parse_reads_like_the_whole_one(parts in prop::collection::vec(prop::sample::select(vec![
+        "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", ">>>>>>>> REPLACE\n", "<<<<<<<< SEARCH\n",
+        "src/f.txt\n", "src/g.txt:\n", "x = 1\n", "```\n", "```python\n", "Some prose.\n", "Now in `src/g.txt`:\n",
+        "\n", "@@ -1,1 +1,1 @@\n", "--- a/src/f.txt\n", "+++ b/src/f.txt\n", "*** Begin Patch\n", "*** End Patch\n",
+        "*** Update File: src/f.txt\n", "@@\n", "-x = 1\n", "+x = 2\n", "@@ end\n",
+    ]), 0..30)) {
+        let out: String = parts.concat();
+        for f in patchbay::formats::all() {
+            let popt = Default::default();
+            let whole = f.parse(&out, &popt);
+            for k in 0..whole.edits.len().saturating_sub(1) {
+                let Some((from, p)) = f.parse_after(&out, &whole.edits[k], &popt) else {
+                    continue;
+                };
+                let got: Vec<_> = p.edits.iter()
+                    .map(|e| (e.path.clone(), e.span.start + from..e.span.end + from, invalid_code(&e.op).ok_or(e.op.clone())))
+                    .collect();
+                let want: Vec<_> = whole.edits[k + 1..].iter()
+                    .map(|e| (e.path.clone(), e.span.clone(), invalid_code(&e.op).ok_or(e.op.clone())))
+                    .collect();
+                prop_assert_eq!(got, want, "{} {:?} after edit {}", f.name(), out, k);
+                let mentions: Vec<_> = whole.mentions.iter()
+                    .filter(|(i, _)| *i > k)
+                    .map(|(i, m)| (i - k - 1, m.clone()))
+                    .collect();
+                prop_assert_eq!(&p.mentions, &mentions);
+            }
+        }
+    }
+
     /// A stream re-reads only at lines its format says can change which
     /// edits are complete (`Format::turn`): on soups of every line
     /// format's marker lines (heads, tails, dividers, hunk and file
@@ -236,4 +270,13 @@ fn stream_reads_like_the_text_so_far(
     }
     prop_assert_eq!(s.finish(), apply(out, &tree(), &opt).unwrap());
     Ok(())
+}
+
+/// The code of an edit the format could not read (its message may count
+/// output lines from where the reading started).
+fn invalid_code(op: &patchbay::Op) -> Option<patchbay::Code> {
+    match op {
+        patchbay::Op::Invalid { code, .. } => Some(*code),
+        _ => None,
+    }
 }

@@ -3,7 +3,7 @@
 //! two versions of a file; locating and applying is the transaction's job,
 //! so no format has its own matcher or apply loop.
 
-use crate::edit::Parsed;
+use crate::edit::{Edit, Parsed};
 use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
 pub use name::{FormatName, UnknownFormat};
@@ -89,6 +89,17 @@ pub trait Format: Sync {
     /// `None` when its edits depend on text further up. With a number, a
     /// stream re-reads only the text from the last complete edit.
     fn tail_context(&self) -> Option<usize> {
+        None
+    }
+    /// The parse of what follows `last`, an edit of the parse of `text`
+    /// that nothing after it can change, as that parse reads it: where the
+    /// reading starts and the edits from there (spans from that start).
+    /// The parser resumes in the state `last` left it in, so a stream reads
+    /// each edit once; `None` when the format cannot, and the stream
+    /// re-reads from [`Format::tail_context`] lines above `last`.
+    /// `tests/stream.rs` holds it to [`Format::parse`] on every corpus reply.
+    fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {
+        let _ = (text, last, opt);
         None
     }
     /// Whether an edit is whole once its own text closes, even inside a
