@@ -301,9 +301,7 @@ impl Format for SearchReplace {
         let span = text.get(last.span.clone())?;
         // A stray tail (an edit of one line) leaves the floor of the path
         // search at the block before it: read from above that instead.
-        if span.lines().nth(1).is_none() {
-            return None;
-        }
+        span.lines().nth(1)?;
         let after_block = span.lines().last().is_some_and(is_tail);
         let tail = text.get(from..)?;
         let lines = out_lines(tail);
