@@ -159,7 +159,8 @@ fn after_every_push_the_events_are_those_of_the_text_so_far() {
 /// reads what follows exactly as its parse of the whole reply does: on
 /// every corpus reply, in every format, after every edit but the last (the
 /// last may still be open). A damaged edit's message may count output
-/// lines from the resumed start: for those only the code is compared.
+/// lines from the resumed start: for those only the code is compared; and
+/// of the text's last edit only the path (the end of the text may cut it).
 #[test]
 fn a_resumed_parse_reads_like_the_whole_one() {
     use patchbay::{formats, Op};
@@ -183,8 +184,14 @@ fn a_resumed_parse_reads_like_the_whole_one() {
                     .map(|e| (&e.path, e.span.clone()))
                     .collect();
                 let at_k = format!("{} [{}] after edit {k}", dir.display(), f.name());
-                assert_eq!(got, want, "{at_k}");
-                for (g, w) in p.edits.iter().zip(&whole.edits[k + 1..]) {
+                // The last edit may be cut, or not, by the end of the text:
+                // only its path is compared.
+                let paths =
+                    |v: &[(&Option<String>, _)]| v.iter().map(|e| e.0.clone()).collect::<Vec<_>>();
+                assert_eq!(paths(&got), paths(&want), "{at_k}");
+                let m = got.len().saturating_sub(1);
+                assert_eq!(got[..m], want[..m], "{at_k}");
+                for (g, w) in p.edits[..m].iter().zip(&whole.edits[k + 1..]) {
                     match (&g.op, &w.op) {
                         (Op::Invalid { code: a, .. }, Op::Invalid { code: b, .. }) => {
                             assert_eq!(a, b, "{at_k}")

@@ -179,22 +179,25 @@ proptest! {
         "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", ">>>>>>>> REPLACE\n", "<<<<<<<< SEARCH\n",
         "src/f.txt\n", "src/g.txt:\n", "x = 1\n", "```\n", "```python\n", "Some prose.\n", "Now in `src/g.txt`:\n",
         "\n", "@@ -1,1 +1,1 @@\n", "--- a/src/f.txt\n", "+++ b/src/f.txt\n", "*** Begin Patch\n", "*** End Patch\n",
-        "*** Update File: src/f.txt\n", "@@\n", "-x = 1\n", "+x = 2\n", "@@ end\n",
-    ]), 0..30)) {
+        "*** Update File: src/f.txt\n", "@@\n", "-x = 1\n", "+x = 2\n", "@@ end\n", " y = 2\n", "@@ -2 +2 @@\n",
+        "diff --git a/src/g.txt b/src/g.txt\n", "\\ No newline at end of file\n", "y = 2\n", "~~~diff\n", "<source>\n",
+    ]), 0..30), strict in any::<bool>(), complete in any::<bool>()) {
         let out: String = parts.concat();
         for f in patchbay::formats::all() {
-            let popt = Default::default();
+            let popt = patchbay::ParseOptions { strict, complete, ..Default::default() };
             let whole = f.parse(&out, &popt);
             for k in 0..whole.edits.len().saturating_sub(1) {
                 let Some((from, p)) = f.parse_after(&out, &whole.edits[k], &popt) else {
                     continue;
                 };
-                let got: Vec<_> = p.edits.iter()
-                    .map(|e| (e.path.clone(), e.span.start + from..e.span.end + from, invalid_code(&e.op).ok_or(e.op.clone())))
-                    .collect();
-                let want: Vec<_> = whole.edits[k + 1..].iter()
-                    .map(|e| (e.path.clone(), e.span.clone(), invalid_code(&e.op).ok_or(e.op.clone())))
-                    .collect();
+                // The last edit may be cut, or not, by the end of the text.
+                let read = |e: &patchbay::Edit, at: usize, last: bool| match last {
+                    true => (e.path.clone(), None),
+                    false => (e.path.clone(), Some((e.span.start + at..e.span.end + at, invalid_code(&e.op).ok_or(e.op.clone())))),
+                };
+                let n = p.edits.len();
+                let got: Vec<_> = p.edits.iter().enumerate().map(|(i, e)| read(e, from, i + 1 == n)).collect();
+                let want: Vec<_> = whole.edits[k + 1..].iter().enumerate().map(|(i, e)| read(e, 0, i + 1 == n)).collect();
                 prop_assert_eq!(got, want, "{} {:?} after edit {}", f.name(), out, k);
                 let mentions: Vec<_> = whole.mentions.iter()
                     .filter(|(i, _)| *i > k)

@@ -95,7 +95,10 @@ pub trait Format: Sync {
     /// that nothing after it can change, as that parse reads it: where the
     /// reading starts and the edits from there (spans from that start).
     /// The parser resumes in the state `last` left it in, so a stream reads
-    /// each edit once; `None` when the format cannot, and the stream
+    /// each edit once. The last edit of `text` may read differently when
+    /// the end of the text cuts it (it is open; the stream reads it again
+    /// once complete), with the same path. `None` when the format cannot,
+    /// and the stream
     /// re-reads from [`Format::tail_context`] lines above `last`.
     /// `tests/stream.rs` holds it to [`Format::parse`] on every corpus reply.
     fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {

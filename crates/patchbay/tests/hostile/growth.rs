@@ -374,15 +374,13 @@ fn growth_stream_small_chunks() {
 }
 
 /// A unified diff of one file streamed in 20-byte chunks (shorter than a
-/// hunk). Its parse depends on the file header far above and on the fence
-/// around it, which `Format::parse_after` cannot resume from yet, so the
-/// stream re-reads the diff from the top once a hunk (`Format::turn`: at
-/// the header that completes the hunk before, no longer at every chunk):
-/// quadratic in the hunks, 74 ms for 250 hunks and 5.5 s for 2,000
-/// (exponent 2.0). Ignored until the udiff parser resumes; run it with
-/// `--ignored` to see the exponent.
+/// hunk). A hunk's reading depends on the file header and the fence far
+/// above it: the stream re-read the diff from the top at every chunk that
+/// ended a line (74 ms for 250 hunks, 5.5 s for 2,000: exponent 2.0); it
+/// now re-reads only at a line that can complete a hunk
+/// (`Format::turn`), from the last complete hunk (`Format::parse_after`).
 #[test]
-#[ignore = "quadratic in the hunks until udiff resumes its parser (docs/benchmarks.md, Streaming)"]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_stream_udiff_small_chunks() {
     let file = lines_file(2_000);
     series(
