@@ -448,14 +448,17 @@ impl Format for ApplyPatch {
         last == "*** End Patch" || next == Some("*** End Patch")
     }
 
-    /// `*** End Patch` ends the patch's last edit; any other mark (a file
-    /// action, a chunk's `@@`, `*** End of File`) may start an edit, which
-    /// ends the one before. Lines of a chunk end nothing.
+    /// `*** End Patch` ends the patch's last edit; a file action (or
+    /// `*** Begin Patch`) may start an edit, which ends the one before. A
+    /// section's chunks become edits only when the section ends (until
+    /// then the cut section is one `truncated` edit), so a chunk's `@@`,
+    /// `*** End of File`, `*** Move to:` and the lines of a chunk end
+    /// nothing.
     fn turn(&self, line: &str) -> super::Turn {
         match mark(line, false).or(mark(line, true)) {
             Some(Mark::End) => super::Turn::Ends,
+            Some(Mark::Chunk(_) | Mark::EndOfFile | Mark::Move(_)) | None => super::Turn::Plain,
             Some(_) => super::Turn::Opens,
-            None => super::Turn::Plain,
         }
     }
 
