@@ -14,10 +14,14 @@
 //! but the JSON ones, [`formats::Format::whole_mid_line`]) are read up to
 //! the last line break only, so a chunk that ends no line changes nothing
 //! and is not read again; an edit that a reply's unfinished last line
-//! would complete is judged by `finish`. Cost: a chunk re-parses only the text from
-//! the last complete edit on (`tail`), when the format allows it and that
-//! reading agrees with the whole one, so a push costs `O(chunk)` amortised
-//! for replies of bounded edits; else the text so far. The edits complete
+//! would complete is judged by `finish`. Nor is a chunk whose lines cannot
+//! change which edits are complete ([`formats::Format::turn`]: the lines
+//! inside a block, a hunk's body). Cost: a re-read parses only the text
+//! after the last complete edit (`tail`), resuming the format's parser
+//! there or re-reading from a few lines above it when that reading agrees
+//! with the whole one, so a push costs `O(chunk)` amortised for replies of
+//! bounded edits; for the formats that allow neither (`lines`, whole
+//! files), the text so far at each line that may end an edit. The edits complete
 //! at one [`Stream::judge`] are located together, each alone, on their own
 //! spans ([`transaction::run_alone`]), with each file's split and index
 //! built once for the whole stream ([`transaction::Prepared`], kept beside

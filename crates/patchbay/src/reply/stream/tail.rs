@@ -2,7 +2,9 @@
 //!
 //! The complete edits of the text so far cannot change (that is what makes
 //! them complete), so a new chunk only needs the text from the last of them
-//! on. The tail is parsed from a few lines before that edit (the context
+//! on. A format that can resume its parser after that edit does
+//! ([`Format::parse_after`]: SEARCH/REPLACE, udiff), and each edit is read
+//! once. Otherwise the tail is parsed from a few lines before that edit (the context
 //! its format reads there: a SEARCH/REPLACE block's path line and fence),
 //! and is used only when it reads that edit exactly as the whole parse did:
 //! then the parser is in the same state after it (the path a later block
