@@ -119,10 +119,10 @@ pub trait Format: Sync {
     }
     /// What a complete line (without its line break) can do to this
     /// format's edits: a stream re-reads its text only at lines that can
-    /// change which edits are complete ([`Turn`]). Asked only of formats
-    /// whose edits end with a line (not [`Format::whole_mid_line`]). By
-    /// default every line may complete an edit, so the stream re-reads at
-    /// each. An answer too low would lose events: `tests/stream.rs` holds
+    /// change which edits are complete ([`Turn`]). A format whose edits end
+    /// mid-line ([`Format::whole_mid_line`]) is asked of each chunk
+    /// instead, and a chunk that is [`Turn::Plain`] is not read. By default
+    /// every line may complete an edit, so the stream re-reads at each. An answer too low would lose events: `tests/stream.rs` holds
     /// every format's answers to its parser on the corpus replies, after
     /// every push of every chunking.
     fn turn(&self, line: &str) -> Turn {
@@ -278,5 +278,15 @@ pub(crate) mod json_stream {
     /// A JSON edit is parsed only once its object (or its array) is closed.
     pub fn closes(last: &str, fence: bool) -> bool {
         last.ends_with('}') || last.ends_with(']') || fence
+    }
+
+    /// A chunk completes a JSON edit only with the bracket that closes its
+    /// value, or a line break (a fence line around it); text inside an
+    /// object's strings changes nothing complete.
+    pub fn turn(chunk: &str) -> super::Turn {
+        match chunk.contains(['}', ']', '\n']) {
+            true => super::Turn::Ends,
+            false => super::Turn::Plain,
+        }
     }
 }

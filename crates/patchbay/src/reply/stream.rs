@@ -280,9 +280,12 @@ impl Stream {
         // one arrived that can change which edits are complete: a chunk
         // that ends no line, or holds only lines inside an edit, changes
         // nothing the stream emits. Re-reading at every line made 20-byte
-        // chunks re-read the open edit about ten times.
-        match self.fixed_format().filter(|f| !f.whole_mid_line()) {
-            Some(f) if !self.turned(f) => {}
+        // chunks re-read the open edit about ten times. A format whose
+        // edits end mid-line is asked of the chunk (a JSON edit is complete
+        // only with its closing bracket).
+        match self.fixed_format() {
+            Some(f) if f.whole_mid_line() && f.turn(chunk) == formats::Turn::Plain => {}
+            Some(f) if !f.whole_mid_line() && !self.turned(f) => {}
             _ => self.refresh(),
         }
     }
