@@ -2,7 +2,7 @@
 //! reply, in the same run (so the ratio, not the time, is the figure): the
 //! package bench's 200 KB SEARCH/REPLACE reply (one-line blocks in fences
 //! against a 4,000-line file) and a 20 KB unified diff and V4A patch of
-//! the same change, pushed in 20-, 64- and 256-byte chunks: the pushes
+//! the same change, and a 200 KB reply of tool calls (one a line), pushed in 20-, 64- and 256-byte chunks: the pushes
 //! alone, and with `finish` (which is one `apply` of the whole reply).
 //! Every stream's events are checked to be those of one push of the whole
 //! reply, and its final report to be `apply`'s, before anything is timed.
@@ -62,6 +62,19 @@ fn apply_patch(max: usize) -> String {
     out + "*** End Patch\n"
 }
 
+fn tool_call(max: usize) -> String {
+    let mut out = String::new();
+    for i in 0.. {
+        if out.len() >= max {
+            break;
+        }
+        let (old, new) = (line(i), line(i).replacen("compute", "recompute", 1));
+        let call = serde_json::json!({"command": "str_replace", "path": "s.rs", "old_str": old, "new_str": new});
+        out += &format!("{call}\n");
+    }
+    out
+}
+
 fn chunks(text: &str, n: usize) -> impl Iterator<Item = &str> {
     (0..text.len())
         .step_by(n)
@@ -110,6 +123,7 @@ fn main() {
         ("search-replace", search_replace(200_000)),
         ("udiff", udiff(20_000)),
         ("apply-patch", apply_patch(20_000)),
+        ("tool-call", tool_call(200_000)),
     ] {
         let opt = ApplyOptions {
             format: format.into(),
