@@ -1,13 +1,16 @@
 //! Streaming gives the same answers whatever the chunking: every corpus
 //! reply, split at random places, emits the same early receipts as when it
-//! arrives at once, and finishes with the same report as `apply`.
+//! arrives at once, and finishes with the same report as `apply`; after
+//! every push the events so far are those of one push of the text so far.
 
-use patchbay::reply::stream::Stream;
-use patchbay::{apply, EditStatus, Status};
+use patchbay::reply::stream::{Event, Stream};
+use patchbay::{apply, ApplyOptions, EditStatus, Status};
 use patchbay_tests::{case_dirs, corpus_root, load};
+use std::collections::{BTreeMap, HashMap};
 
-/// A small deterministic generator (xorshift), so no dependency is needed.
-fn splits(text: &str, seed: u64) -> Vec<&str> {
+/// A small deterministic generator (xorshift), so no dependency is needed:
+/// chunks of 1 to `max` bytes.
+fn splits(text: &str, seed: u64, max: u64) -> Vec<&str> {
     let mut x = seed | 1;
     let mut out = vec![];
     let mut at = 0;
@@ -15,7 +18,7 @@ fn splits(text: &str, seed: u64) -> Vec<&str> {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let mut end = (at + 1 + (x % 40) as usize).min(text.len());
+        let mut end = (at + 1 + (x % max) as usize).min(text.len());
         while !text.is_char_boundary(end) {
             end += 1;
         }
@@ -40,7 +43,7 @@ fn any_chunking_gives_the_same_receipts() {
         for seed in [1u64, 7, 99] {
             let mut s = Stream::new(files.clone(), opt.clone());
             let mut events = vec![];
-            for chunk in splits(output, seed) {
+            for chunk in splits(output, seed, 40) {
                 events.extend(s.push(chunk));
             }
             assert_eq!(events, events_once, "{} seed {seed}", dir.display());
@@ -78,4 +81,132 @@ fn any_chunking_gives_the_same_receipts() {
         }
     }
     assert!(early > 50, "only {early} edits were judged early");
+}
+
+/// One line a push: every line's [`patchbay::formats::Format::turn`] is
+/// asked where it decides whether the stream re-reads.
+fn by_line(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+/// The events of one push of `text`, once per text.
+struct AtOnce<'a> {
+    files: &'a BTreeMap<String, String>,
+    opt: &'a ApplyOptions,
+    seen: HashMap<usize, Vec<Event>>,
+}
+
+impl AtOnce<'_> {
+    fn events(&mut self, text: &str) -> &[Event] {
+        let (files, opt) = (self.files, self.opt);
+        self.seen
+            .entry(text.len())
+            .or_insert_with(|| Stream::new(files.clone(), opt.clone()).push(text))
+    }
+}
+
+/// The stream re-reads its text only at lines that its format says can
+/// change which edits are complete (`Format::turn`, `Stream::append`).
+/// Held here to every format's parser on every corpus reply, under the
+/// case's format and `auto`: after every push (one line a push, chunks of
+/// 1 to 8 bytes on replies up to 4 KB, chunks of 1 to 40 bytes), the events
+/// so far are exactly those of one push of the text so far, so no event
+/// comes late or not at all; and `finish` is `apply`.
+#[test]
+fn after_every_push_the_events_are_those_of_the_text_so_far() {
+    let (mut pushes, mut early) = (0, 0);
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let (files, output) = (&c.before, &c.output);
+        for format in [c.case.format.as_str(), "auto"] {
+            let opt = c.options(format);
+            let whole_report = apply(output, files, &opt).unwrap();
+            let mut once = AtOnce {
+                files,
+                opt: &opt,
+                seen: HashMap::new(),
+            };
+            let mut chunkings = vec![by_line(output), splits(output, 5, 40)];
+            if output.len() <= 4096 {
+                chunkings.push(splits(output, 3, 8));
+            }
+            for (k, chunks) in chunkings.into_iter().enumerate() {
+                let mut s = Stream::new(files.clone(), opt.clone());
+                let (mut events, mut at) = (vec![], 0);
+                for chunk in chunks {
+                    events.extend(s.push(chunk));
+                    at += chunk.len();
+                    pushes += 1;
+                    let want = once.events(&output[..at]);
+                    assert_eq!(
+                        events,
+                        want,
+                        "{} [{format}] chunking {k}, after {at} of {} bytes",
+                        dir.display(),
+                        output.len()
+                    );
+                }
+                early += events.len();
+                assert_eq!(s.finish(), whole_report, "{} [{format}]", dir.display());
+            }
+        }
+    }
+    println!("{pushes} pushes, {early} early events");
+    assert!(early > 100, "only {early} edits were judged early");
+}
+
+/// A format that resumes its parser after an edit (`Format::parse_after`)
+/// reads what follows exactly as its parse of the whole reply does: on
+/// every corpus reply, in every format, after every edit but the last (the
+/// last may still be open). A damaged edit's message may count output
+/// lines from the resumed start: for those only the code is compared; and
+/// of the text's last edit only the path (the end of the text may cut it).
+#[test]
+fn a_resumed_parse_reads_like_the_whole_one() {
+    use patchbay::{formats, Op};
+    let mut resumed = 0;
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let text = &c.output;
+        for f in formats::all() {
+            let popt = c.options(f.name()).parse_options();
+            let whole = f.parse(text, &popt);
+            let n = whole.edits.len();
+            for k in 0..n.saturating_sub(1) {
+                let Some((from, p)) = f.parse_after(text, &whole.edits[k], &popt) else {
+                    continue;
+                };
+                resumed += 1;
+                let at = |s: &std::ops::Range<usize>| s.start + from..s.end + from;
+                let got: Vec<_> = p.edits.iter().map(|e| (&e.path, at(&e.span))).collect();
+                let want: Vec<_> = whole.edits[k + 1..]
+                    .iter()
+                    .map(|e| (&e.path, e.span.clone()))
+                    .collect();
+                let at_k = format!("{} [{}] after edit {k}", dir.display(), f.name());
+                // The last edit may be cut, or not, by the end of the text:
+                // only its path is compared.
+                let paths =
+                    |v: &[(&Option<String>, _)]| v.iter().map(|e| e.0.clone()).collect::<Vec<_>>();
+                assert_eq!(paths(&got), paths(&want), "{at_k}");
+                let m = got.len().saturating_sub(1);
+                assert_eq!(got[..m], want[..m], "{at_k}");
+                for (g, w) in p.edits[..m].iter().zip(&whole.edits[k + 1..]) {
+                    match (&g.op, &w.op) {
+                        (Op::Invalid { code: a, .. }, Op::Invalid { code: b, .. }) => {
+                            assert_eq!(a, b, "{at_k}")
+                        }
+                        (a, b) => assert_eq!(a, b, "{at_k}"),
+                    }
+                }
+                let mentions: Vec<_> = (whole.mentions.iter())
+                    .filter(|(i, _)| *i > k)
+                    .map(|(i, m)| (i - k - 1, m.clone()))
+                    .collect();
+                assert_eq!(p.mentions, mentions, "{at_k}");
+            }
+        }
+    }
+    println!("{resumed} resumed parses");
+    assert!(resumed > 20, "only {resumed} resumed parses");
 }

@@ -149,10 +149,10 @@ proptest! {
     /// Streaming reads only the tail after its last complete edit (issue
     /// 12); on replies of whole SEARCH/REPLACE blocks and JSON edits (some
     /// failing, some pathless, some cut) with prose between, split
-    /// anywhere, it emits exactly the receipts of one push of the whole
-    /// text, and finishes with `apply`'s report. (Pieces that open strings
-    /// they never close can change how earlier text reads, for any
-    /// streaming; they are not generated.)
+    /// anywhere, it emits exactly the receipts of one push of the text so
+    /// far after every push, and finishes with `apply`'s report. (Pieces
+    /// that open strings they never close can change how earlier text
+    /// reads, for any streaming; they are not generated.)
     #[test]
     fn stream_tail_reads_like_the_whole_text(parts in prop::collection::vec(prop::sample::select(vec![
         "src/f.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n>>>>>>> REPLACE\n",
@@ -166,20 +166,120 @@ proptest! {
         "{\"line\": 1 \"tag\": 2}\n", "{\n", "Some prose.\n", "\n", "```json\n", "```\n",
     ]), 0..12), cuts in prop::collection::vec(1usize..12, 1..40)) {
         let out: String = parts.concat();
-        let text = "x = 1\ny = 2\n".to_string();
         for format in ["search-replace", "tool-call", "hashline", "auto"] {
-            let opt = ApplyOptions { format: format.into(), ..Default::default() };
-            let mut once = patchbay::reply::stream::Stream::new(files(&text), opt.clone());
-            let want = once.push(&out);
-            let mut s = patchbay::reply::stream::Stream::new(files(&text), opt.clone());
-            let (mut got, mut at, mut k) = (vec![], 0, 0);
-            while at < out.len() {
-                let end = (at + cuts[k % cuts.len()]).min(out.len());
-                got.extend(s.push(&out[at..end]));
-                (at, k) = (end, k + 1);
-            }
-            prop_assert_eq!(&got, &want, "{} {:?}", format, out);
-            prop_assert_eq!(s.finish(), apply(&out, &files(&text), &opt).unwrap());
+            stream_reads_like_the_text_so_far(&out, format, &cuts)?;
         }
+    }
+
+    /// `Format::parse_after` resumes each format's parser after an edit
+    /// as its parse of the whole text reads on (the stream reads each edit
+    /// once with it), on soups of every format's marker lines.
+    #[test]
+    fn a_resumed_parse_reads_like_the_whole_one(parts in prop::collection::vec(prop::sample::select(vec![
+        "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", ">>>>>>>> REPLACE\n", "<<<<<<<< SEARCH\n",
+        "src/f.txt\n", "src/g.txt:\n", "x = 1\n", "```\n", "```python\n", "Some prose.\n", "Now in `src/g.txt`:\n",
+        "\n", "@@ -1,1 +1,1 @@\n", "--- a/src/f.txt\n", "+++ b/src/f.txt\n", "*** Begin Patch\n", "*** End Patch\n",
+        "*** Update File: src/f.txt\n", "@@\n", "-x = 1\n", "+x = 2\n", "@@ end\n", " y = 2\n", "@@ -2 +2 @@\n",
+        "diff --git a/src/g.txt b/src/g.txt\n", "\\ No newline at end of file\n", "y = 2\n", "~~~diff\n", "<source>\n",
+    ]), 0..30), strict in any::<bool>(), complete in any::<bool>()) {
+        let out: String = parts.concat();
+        for f in patchbay::formats::all() {
+            let popt = patchbay::ParseOptions { strict, complete, ..Default::default() };
+            let whole = f.parse(&out, &popt);
+            for k in 0..whole.edits.len().saturating_sub(1) {
+                let Some((from, p)) = f.parse_after(&out, &whole.edits[k], &popt) else {
+                    continue;
+                };
+                // The last edit may be cut, or not, by the end of the text.
+                let read = |e: &patchbay::Edit, at: usize, last: bool| match last {
+                    true => (e.path.clone(), None),
+                    false => (e.path.clone(), Some((e.span.start + at..e.span.end + at, invalid_code(&e.op).ok_or(e.op.clone())))),
+                };
+                let n = p.edits.len();
+                let got: Vec<_> = p.edits.iter().enumerate().map(|(i, e)| read(e, from, i + 1 == n)).collect();
+                let want: Vec<_> = whole.edits[k + 1..].iter().enumerate().map(|(i, e)| read(e, 0, i + 1 == n)).collect();
+                prop_assert_eq!(got, want, "{} {:?} after edit {}", f.name(), out, k);
+                let mentions: Vec<_> = whole.mentions.iter()
+                    .filter(|(i, _)| *i > k)
+                    .map(|(i, m)| (i - k - 1, m.clone()))
+                    .collect();
+                prop_assert_eq!(&p.mentions, &mentions);
+            }
+        }
+    }
+
+    /// A stream re-reads only at lines its format says can change which
+    /// edits are complete (`Format::turn`): on soups of every line
+    /// format's marker lines (heads, tails, dividers, hunk and file
+    /// headers, patch marks, `@@ end`, fences, paths and prose), split
+    /// anywhere, the events after every push are those of one push of the
+    /// text so far, in every format.
+    #[test]
+    fn stream_turns_agree_with_the_parsers(parts in prop::collection::vec(prop::sample::select(vec![
+        "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", ">>>>>>>> REPLACE\n", "src/f.txt\n", "x = 1\n",
+        "```\n", "```diff\n", "~~~\n", "Some prose.\n", "Now in `src/g.txt`:\n", "\n",
+        "diff --git a/src/f.txt b/src/f.txt\n", "deleted file mode 100644\n", "--- a/src/f.txt\n",
+        "+++ b/src/f.txt\n", "--- /dev/null\n", "@@ -1,1 +1,1 @@\n", "@@ -2 +2 @@\n", "-x = 1\n", "+x = 2\n", " y = 2\n",
+        "*** Begin Patch\n", "*** End Patch\n", "*** Update File: src/f.txt\n", "*** Delete File: src/g.txt\n",
+        "*** End of File\n", "@@\n", "@@ src/f.txt 1:1 crc32=00000000\n", "@@ end\n", "@@ delete 2\n",
+        "# file: src/f.txt crc32=00000000\n", "{\"path\": \"src/f.txt\", \"lines\": \"1:1\", \"new\": \"q\"}\n",
+    ]), 0..30), cuts in prop::collection::vec(1usize..12, 1..40)) {
+        let out: String = parts.concat();
+        for format in ["search-replace", "whole", "udiff", "apply-patch", "lines", "auto"] {
+            stream_reads_like_the_text_so_far(&out, format, &cuts)?;
+        }
+    }
+}
+
+/// Pushes `out` in chunks of the lengths `cuts` (cycled) and checks that
+/// after every push the events so far are those of one push of the text so
+/// far, and that `finish` is `apply`. Only while the text so far only adds
+/// events: a later line can take back an edit that a shorter text held
+/// complete (`auto` changing its mind, a `lines` header turning its JSON
+/// form into the text form), for any streaming, which then emitted it
+/// already; only `finish` is checked after that.
+fn stream_reads_like_the_text_so_far(
+    out: &str,
+    format: &str,
+    cuts: &[usize],
+) -> Result<(), TestCaseError> {
+    use patchbay::reply::stream::Stream;
+    let text = "x = 1\ny = 2\n";
+    let tree = || {
+        let mut t = files(text);
+        t.insert("src/g.txt".into(), "z\n".into());
+        t
+    };
+    let opt = ApplyOptions {
+        format: format.into(),
+        ..Default::default()
+    };
+    let mut s = Stream::new(tree(), opt.clone());
+    let (mut got, mut at, mut k, mut before) = (vec![], 0, 0, Some(vec![]));
+    while at < out.len() {
+        let mut end = (at + cuts[k % cuts.len()]).min(out.len());
+        while !out.is_char_boundary(end) {
+            end += 1;
+        }
+        got.extend(s.push(&out[at..end]));
+        (at, k) = (end, k + 1);
+        let want = Stream::new(tree(), opt.clone()).push(&out[..at]);
+        before = before
+            .filter(|b: &Vec<_>| want.starts_with(b))
+            .map(|_| want);
+        if let Some(want) = &before {
+            prop_assert_eq!(&got, want, "{} {:?} after {}", format, out, at);
+        }
+    }
+    prop_assert_eq!(s.finish(), apply(out, &tree(), &opt).unwrap());
+    Ok(())
+}
+
+/// The code of an edit the format could not read (its message may count
+/// output lines from where the reading started).
+fn invalid_code(op: &patchbay::Op) -> Option<patchbay::Code> {
+    match op {
+        patchbay::Op::Invalid { code, .. } => Some(*code),
+        _ => None,
     }
 }

@@ -448,6 +448,20 @@ impl Format for ApplyPatch {
         last == "*** End Patch" || next == Some("*** End Patch")
     }
 
+    /// `*** End Patch` ends the patch's last edit; a file action (or
+    /// `*** Begin Patch`) may start an edit, which ends the one before. A
+    /// section's chunks become edits only when the section ends (until
+    /// then the cut section is one `truncated` edit), so a chunk's `@@`,
+    /// `*** End of File`, `*** Move to:` and the lines of a chunk end
+    /// nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        match mark(line, false).or(mark(line, true)) {
+            Some(Mark::End) => super::Turn::Ends,
+            Some(Mark::Chunk(_) | Mark::EndOfFile | Mark::Move(_)) | None => super::Turn::Plain,
+            Some(_) => super::Turn::Opens,
+        }
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Reply with one patch between `*** Begin Patch` and `*** End Patch`. For each file: `*** Update File: PATH` (optionally `*** Move to: NEW`), `*** Add File: PATH` (every line prefixed `+`) or `*** Delete File: PATH`. In updates, each change starts with `@@` (optionally followed by a line such as the enclosing `def` or `class` that makes it unique), then context lines prefixed with a space, removed lines with `-`, added lines with `+`. {COUNT}"),

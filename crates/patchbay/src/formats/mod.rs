@@ -3,7 +3,7 @@
 //! two versions of a file; locating and applying is the transaction's job,
 //! so no format has its own matcher or apply loop.
 
-use crate::edit::Parsed;
+use crate::edit::{Edit, Parsed};
 use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
 pub use name::{FormatName, UnknownFormat};
@@ -91,6 +91,20 @@ pub trait Format: Sync {
     fn tail_context(&self) -> Option<usize> {
         None
     }
+    /// The parse of what follows `last`, an edit of the parse of `text`
+    /// that nothing after it can change, as that parse reads it: where the
+    /// reading starts and the edits from there (spans from that start).
+    /// The parser resumes in the state `last` left it in, so a stream reads
+    /// each edit once. The last edit of `text` may read differently when
+    /// the end of the text cuts it (it is open; the stream reads it again
+    /// once complete), with the same path. `None` when the format cannot,
+    /// and the stream
+    /// re-reads from [`Format::tail_context`] lines above `last`.
+    /// `tests/stream.rs` holds it to [`Format::parse`] on every corpus reply.
+    fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {
+        let _ = (text, last, opt);
+        None
+    }
     /// Whether an edit is whole once its own text closes, even inside a
     /// line still arriving (a JSON value is, once its bracket closes).
     fn whole_mid_line(&self) -> bool {
@@ -103,6 +117,18 @@ pub trait Format: Sync {
         let _ = (last, next);
         fence
     }
+    /// What a complete line (without its line break) can do to this
+    /// format's edits: a stream re-reads its text only at lines that can
+    /// change which edits are complete ([`Turn`]). A format whose edits end
+    /// mid-line ([`Format::whole_mid_line`]) is asked of each chunk
+    /// instead, and a chunk that is [`Turn::Plain`] is not read. By default
+    /// every line may complete an edit, so the stream re-reads at each. An answer too low would lose events: `tests/stream.rs` holds
+    /// every format's answers to its parser on the corpus replies, after
+    /// every push of every chunking.
+    fn turn(&self, line: &str) -> Turn {
+        let _ = line;
+        Turn::Ends
+    }
     /// What a model must be shown of a file to write this format, as the
     /// advisor says it (nothing for the plain file).
     fn view_note(&self) -> &'static str {
@@ -110,6 +136,33 @@ pub trait Format: Sync {
     }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
+}
+
+/// What one line of a reply can do to a format's edits ([`Format::turn`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// It can neither start an edit nor complete one: the edits complete
+    /// before it are those complete after it.
+    Plain,
+    /// It may start an edit that its own line cannot complete: it completes
+    /// only an edit that was still open above it.
+    Opens,
+    /// It may complete an edit (one still open above it, or one it starts).
+    Ends,
+}
+
+/// A fence line as [`Format::closes`] is told of one: only backticks or
+/// only tildes, at least three.
+pub fn is_fence(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && (t.chars().all(|c| c == '`') || t.chars().all(|c| c == '~'))
+}
+
+/// A line that may open or close a fence, info string and indentation
+/// allowed: what [`Format::turn`] counts as one.
+pub(crate) fn fence_like(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
 }
 
 /// Every format that can be named, in detection priority order.
@@ -225,5 +278,15 @@ pub(crate) mod json_stream {
     /// A JSON edit is parsed only once its object (or its array) is closed.
     pub fn closes(last: &str, fence: bool) -> bool {
         last.ends_with('}') || last.ends_with(']') || fence
+    }
+
+    /// A chunk completes a JSON edit only with the bracket that closes its
+    /// value, or a line break (a fence line around it); text inside an
+    /// object's strings changes nothing complete.
+    pub fn turn(chunk: &str) -> super::Turn {
+        match chunk.contains(['}', ']', '\n']) {
+            true => super::Turn::Ends,
+            false => super::Turn::Plain,
+        }
     }
 }

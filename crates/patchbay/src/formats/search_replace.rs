@@ -249,6 +249,20 @@ impl Format for SearchReplace {
         is_tail(last) || fence
     }
 
+    /// A block starts at its head and ends at its tail (a stray tail right
+    /// after a block is an edit of its own, complete at once); a second
+    /// divider or a tail of another length ends a block only when a new
+    /// head follows. The path and fence lines around it end nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        if is_tail(line) {
+            super::Turn::Ends
+        } else if is_head(line) {
+            super::Turn::Opens
+        } else {
+            super::Turn::Plain
+        }
+    }
+
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
             instructions: format!("Edit files with SEARCH/REPLACE blocks. For each change write the file path on a line, then a fenced block:\n<<<<<<< SEARCH\n(lines copied exactly from the file, enough to be unique)\n=======\n(the new lines)\n>>>>>>> REPLACE\nCopy SEARCH lines character for character, including indentation. Use several small blocks rather than one large one. An empty SEARCH creates a new file. {COUNT}"),
@@ -270,77 +284,31 @@ impl Format for SearchReplace {
     }
 
     fn parse_lines(&self, output: &str, lines: &[OutLine], _opt: &super::ParseOptions) -> Parsed {
-        let mut parsed = Parsed::default();
-        let mut path: Option<String> = None;
-        let mut i = 0;
-        // Just after a block: a `>>>>>>> REPLACE` line here means the block
-        // ended at a line of its own text (or the marker was doubled).
-        let mut after_block = false;
-        // The path of a block is looked for above it, down to the end of
-        // the block before.
-        let mut floor = 0;
-        while i < lines.len() {
-            let l = &lines[i];
-            let Some(n) = head_len(l.text) else {
-                if after_block && is_tail(l.text) {
-                    parsed.edits.push(invalid(
-                        &path,
-                        Code::Malformed,
-                        format!(
-                            "line {}: `{}` outside a block; if it belongs to the new text of the block above, that block ended at an earlier `>>>>>>> REPLACE` line (a SEARCH/REPLACE block cannot hold its own marker lines: split the change)",
-                            i + 1,
-                            l.text.trim()
-                        ),
-                        l.start..l.end,
-                    ));
-                }
-                i += 1;
-                continue;
-            };
-            match path_before(lines, i, floor) {
-                PathAbove::Named(p) => path = Some(p),
-                PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
-                PathAbove::Nothing => {}
-            }
-            match block_end(lines, i, n) {
-                End::Tail(t) => {
-                    parsed.edits.push(block_edit(lines, &path, i, t, n));
-                    after_block = true;
-                    i = t + 1;
-                    floor = i;
-                }
-                End::Head(j) | End::Eof(j) if divider_end(lines, i, j, n).is_some() => {
-                    let t = divider_end(lines, i, j, n).expect("checked");
-                    parsed.edits.push(block_edit(lines, &path, i, t, n));
-                    after_block = false;
-                    i = t + 1;
-                    floor = i;
-                }
-                End::Head(j) => {
-                    let message = unclosed(lines, i, j, n);
-                    parsed.edits.push(invalid(
-                        &path,
-                        Code::Malformed,
-                        message,
-                        l.start..lines[j].start,
-                    ));
-                    after_block = false;
-                    i = j;
-                    floor = j;
-                }
-                End::Eof(_) => {
-                    parsed.truncated = true;
-                    parsed.edits.push(invalid(
-                        &path,
-                        Code::Truncated,
-                        cut_off(lines, i, n),
-                        l.start..output.len(),
-                    ));
-                    break;
-                }
-            }
-        }
-        parsed
+        read_blocks(output, lines, None, false)
+    }
+
+    /// What the parser carries from one block to the next is the path
+    /// (a block without one reuses it) and whether a block just ended at
+    /// its tail; the path of the next block is looked for only below the
+    /// end of the block before, where this reading starts.
+    fn parse_after(
+        &self,
+        text: &str,
+        last: &Edit,
+        _opt: &super::ParseOptions,
+    ) -> Option<(usize, Parsed)> {
+        let from = last.span.end;
+        let span = text.get(last.span.clone())?;
+        // A stray tail (an edit of one line) leaves the floor of the path
+        // search at the block before it: read from above that instead.
+        span.lines().nth(1)?;
+        let after_block = span.lines().last().is_some_and(is_tail);
+        let tail = text.get(from..)?;
+        let lines = out_lines(tail);
+        Some((
+            from,
+            read_blocks(tail, &lines, last.path.clone(), after_block),
+        ))
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {
@@ -356,6 +324,86 @@ impl Format for SearchReplace {
         }
         out
     }
+}
+
+/// Reads the blocks of `output` (split into `lines`), starting with the
+/// path a block without one reuses and whether a block just ended at its
+/// tail (a parse from the top starts with neither): just after a block, a
+/// `>>>>>>> REPLACE` line means the block ended at a line of its own text
+/// (or the marker was doubled).
+fn read_blocks(
+    output: &str,
+    lines: &[OutLine],
+    mut path: Option<String>,
+    mut after_block: bool,
+) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut i = 0;
+    // The path of a block is looked for above it, down to the end of
+    // the block before.
+    let mut floor = 0;
+    while i < lines.len() {
+        let l = &lines[i];
+        let Some(n) = head_len(l.text) else {
+            if after_block && is_tail(l.text) {
+                parsed.edits.push(invalid(
+                        &path,
+                        Code::Malformed,
+                        format!(
+                            "line {}: `{}` outside a block; if it belongs to the new text of the block above, that block ended at an earlier `>>>>>>> REPLACE` line (a SEARCH/REPLACE block cannot hold its own marker lines: split the change)",
+                            i + 1,
+                            l.text.trim()
+                        ),
+                        l.start..l.end,
+                    ));
+            }
+            i += 1;
+            continue;
+        };
+        match path_before(lines, i, floor) {
+            PathAbove::Named(p) => path = Some(p),
+            PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
+            PathAbove::Nothing => {}
+        }
+        match block_end(lines, i, n) {
+            End::Tail(t) => {
+                parsed.edits.push(block_edit(lines, &path, i, t, n));
+                after_block = true;
+                i = t + 1;
+                floor = i;
+            }
+            End::Head(j) | End::Eof(j) if divider_end(lines, i, j, n).is_some() => {
+                let t = divider_end(lines, i, j, n).expect("checked");
+                parsed.edits.push(block_edit(lines, &path, i, t, n));
+                after_block = false;
+                i = t + 1;
+                floor = i;
+            }
+            End::Head(j) => {
+                let message = unclosed(lines, i, j, n);
+                parsed.edits.push(invalid(
+                    &path,
+                    Code::Malformed,
+                    message,
+                    l.start..lines[j].start,
+                ));
+                after_block = false;
+                i = j;
+                floor = j;
+            }
+            End::Eof(_) => {
+                parsed.truncated = true;
+                parsed.edits.push(invalid(
+                    &path,
+                    Code::Truncated,
+                    cut_off(lines, i, n),
+                    l.start..output.len(),
+                ));
+                break;
+            }
+        }
+    }
+    parsed
 }
 
 /// Why the block opened at line `i` (markers of length `n`) ends at line

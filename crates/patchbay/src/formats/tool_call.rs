@@ -117,6 +117,10 @@ impl Format for ToolCall {
         super::json_stream::WHOLE_MID_LINE
     }
 
+    fn turn(&self, chunk: &str) -> super::Turn {
+        super::json_stream::turn(chunk)
+    }
+
     fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
         super::json_stream::closes(last, fence)
     }

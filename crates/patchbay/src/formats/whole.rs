@@ -51,6 +51,15 @@ impl Format for Whole {
         crate::formats::FormatName::Whole
     }
 
+    /// A block opens and closes with a fence, and which blocks count (an
+    /// unnamed one only when no other names a file) changes only then.
+    fn turn(&self, line: &str) -> super::Turn {
+        match super::fence_like(line) {
+            true => super::Turn::Ends,
+            false => super::Turn::Plain,
+        }
+    }
+
     fn parse(&self, output: &str, opt: &super::ParseOptions) -> Parsed {
         self.parse_lines(output, &out_lines(output), opt)
     }

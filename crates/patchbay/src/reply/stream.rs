@@ -14,10 +14,14 @@
 //! but the JSON ones, [`formats::Format::whole_mid_line`]) are read up to
 //! the last line break only, so a chunk that ends no line changes nothing
 //! and is not read again; an edit that a reply's unfinished last line
-//! would complete is judged by `finish`. Cost: a chunk re-parses only the text from
-//! the last complete edit on (`tail`), when the format allows it and that
-//! reading agrees with the whole one, so a push costs `O(chunk)` amortised
-//! for replies of bounded edits; else the text so far. The edits complete
+//! would complete is judged by `finish`. Nor is a chunk whose lines cannot
+//! change which edits are complete ([`formats::Format::turn`]: the lines
+//! inside a block, a hunk's body). Cost: a re-read parses only the text
+//! after the last complete edit (`tail`), resuming the format's parser
+//! there or re-reading from a few lines above it when that reading agrees
+//! with the whole one, so a push costs `O(chunk)` amortised for replies of
+//! bounded edits; for the formats that allow neither (`lines`, whole
+//! files), the text so far at each line that may end an edit. The edits complete
 //! at one [`Stream::judge`] are located together, each alone, on their own
 //! spans ([`transaction::run_alone`]), with each file's split and index
 //! built once for the whole stream ([`transaction::Prepared`], kept beside
@@ -79,6 +83,12 @@ pub struct Stream {
     /// advanced as edits are emitted.
     lines_at: (usize, usize),
     head: Head,
+    /// The lines before this byte of `buf` were read by the last refresh or
+    /// classified since ([`Stream::turned`]).
+    read_to: usize,
+    /// An edit may be open: the last refresh left one incomplete, or a line
+    /// that may start one arrived since.
+    open: bool,
 }
 
 /// The reply's declared edit count (`EDITS: N` in its first lines, see
@@ -136,6 +146,8 @@ impl Stream {
             named: 0,
             lines_at: (0, 0),
             head: Head::default(),
+            read_to: 0,
+            open: false,
         }
     }
 
@@ -209,7 +221,7 @@ impl Stream {
     /// edit on when that reads the same (see [`tail`]), else from the top.
     fn refresh(&mut self) {
         let Some(name) = self.format_name() else {
-            self.parse = None;
+            (self.parse, self.open) = (None, true);
             return;
         };
         let f = formats::by_name(name).expect("a known format");
@@ -250,6 +262,7 @@ impl Stream {
             complete = ready(name, text, &parsed.edits);
         }
         self.complete = complete;
+        (self.read_to, self.open) = (upto, parsed.edits.len() > complete);
         self.parse = Some((name, parsed));
     }
 
@@ -263,12 +276,42 @@ impl Stream {
     /// files the new text names ([`Stream::new_paths`]), then calls `judge`.
     pub fn append(&mut self, chunk: &str) {
         self.buf.push_str(chunk);
-        // Without a line break the complete lines are those of the last
-        // refresh: a fixed format that reads only them reads the same.
-        if !chunk.contains('\n') && self.fixed_format().is_some_and(|f| !f.whole_mid_line()) {
-            return;
+        // A fixed format that reads only complete lines re-reads only when
+        // one arrived that can change which edits are complete: a chunk
+        // that ends no line, or holds only lines inside an edit, changes
+        // nothing the stream emits. Re-reading at every line made 20-byte
+        // chunks re-read the open edit about ten times. A format whose
+        // edits end mid-line is asked of the chunk (a JSON edit is complete
+        // only with its closing bracket).
+        match self.fixed_format() {
+            Some(f) if f.whole_mid_line() && f.turn(chunk) == formats::Turn::Plain => {}
+            Some(f) if !f.whole_mid_line() && !self.turned(f) => {}
+            _ => self.refresh(),
         }
-        self.refresh();
+    }
+
+    /// Whether the complete lines that arrived since the last refresh can
+    /// change which edits are complete ([`formats::Format::turn`]): one
+    /// that may end an edit, or one that may start an edit while another
+    /// may be open (a later edit completes it). `O(new lines)`.
+    fn turned(&mut self, f: &dyn formats::Format) -> bool {
+        let new = &self.buf.as_bytes()[self.read_to..];
+        let Some(k) = memchr::memrchr(b'\n', new) else {
+            return false;
+        };
+        let end = self.read_to + k + 1;
+        let lines = self.buf[self.read_to..end].split_inclusive('\n');
+        self.read_to = end;
+        for line in lines {
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            match f.turn(line.strip_suffix('\r').unwrap_or(line)) {
+                formats::Turn::Ends => return true,
+                formats::Turn::Opens if self.open => return true,
+                formats::Turn::Opens => self.open = true,
+                formats::Turn::Plain => {}
+            }
+        }
+        false
     }
 
     /// The format once it no longer depends on the text: named in the
@@ -401,8 +444,7 @@ fn closed(format: &str, span: &str, rest: &str) -> bool {
     // The first complete line after the edit.
     let next = rest.trim_start_matches(['\n', '\r']);
     let next = next.split_once('\n').map(|(l, _)| l.trim());
-    let fence =
-        last.len() >= 3 && (last.chars().all(|c| c == '`') || last.chars().all(|c| c == '~'));
+    let fence = formats::is_fence(last);
     formats::by_name(format).map_or(fence, |f| f.closes(last, next, fence))
 }
 

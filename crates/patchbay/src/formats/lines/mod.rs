@@ -344,6 +344,18 @@ impl Format for Lines {
         last == "@@ end" || next == Some("@@ end") || fence
     }
 
+    /// A block header or `@@ end`, a fence, a copied view header, or a
+    /// line of the JSON form (a bracket) may end an edit; the new lines of
+    /// a block end nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        let t = line.trim_start();
+        let json = line.contains(['{', '}', '[', ']']);
+        match t.starts_with("@@") || t.starts_with('#') || super::fence_like(t) || json {
+            true => super::Turn::Ends,
+            false => super::Turn::Plain,
+        }
+    }
+
     fn view_note(&self) -> &'static str {
         "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
     }

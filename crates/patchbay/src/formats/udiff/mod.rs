@@ -58,8 +58,9 @@ pub use repair::{repair, RepairError};
 
 use super::{Format, ParseOptions};
 use crate::apply::feedback::Words;
-use crate::edit::Parsed;
+use crate::edit::{Edit, Parsed};
 use crate::formats::prompt::{self, COUNT};
+use crate::reply::scan::fence_open;
 use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
 
@@ -137,22 +138,56 @@ impl Format for Udiff {
         crate::formats::FormatName::Udiff
     }
 
+    /// A hunk ends at the next hunk or file header (which may start an
+    /// edit of its own) or at a fence; body lines and prose end nothing.
+    fn turn(&self, line: &str) -> super::Turn {
+        let header = ["@@", "diff ", "---", "+++"];
+        if super::fence_like(line) {
+            super::Turn::Ends
+        } else if header.iter().any(|h| line.starts_with(h)) {
+            super::Turn::Opens
+        } else {
+            super::Turn::Plain
+        }
+    }
+
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
         self.parse_lines(output, &crate::reply::scan::out_lines(output), opt)
     }
 
     fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
-        let mut files = parse::read_lines(output, lines);
-        // A last hunk shorter than its counts, unfenced, is cut or
-        // miscounted; a reply known to have ended on its own (its stop
-        // reason) settles it as miscounted. A declared edit count cannot:
-        // a hunk cut in its middle is still one of the N.
-        if opt.complete {
-            for h in files.iter_mut().flat_map(|f| f.hunks.iter_mut()) {
-                h.cut &= !h.maybe_miscounted;
-            }
+        edits_of(parse::read_lines(output, lines), opt)
+    }
+
+    /// A hunk's edit depends on its part's path and on whether a fence is
+    /// open around it; both the part's header and the fence may stand far
+    /// above. The reading resumes at `last` (a hunk of a plain part: its
+    /// span starts at its `@@`) with the part's path, once with a fence
+    /// open and once without: a tail with no line that may open or close a
+    /// fence reads the same with any open fence, so when the two agree,
+    /// and `last` reads as before, they are the whole parse's reading.
+    fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {
+        let from = last.span.start;
+        let tail = text.get(from..)?;
+        let lines = crate::reply::scan::out_lines(tail);
+        let fence = |t: &str| t.starts_with(['`', '~', '<']) || fence_open(t).is_some();
+        if !tail.starts_with("@@") || lines.iter().any(|l| fence(l.text)) {
+            return None;
         }
-        edits::to_edits(&files, opt.strict)
+        let read = |fenced| {
+            let files = parse::read_from_hunk(tail, &lines, last.path.clone(), fenced);
+            edits_of(files, opt)
+        };
+        let (parsed, fenced) = (read(false), read(true));
+        let again = parsed.edits.first()?;
+        let same =
+            again.path == last.path && again.op == last.op && again.span == (0..last.span.len());
+        let n = parsed.edits.len();
+        let agree = fenced.edits.len() == n
+            && parsed.edits[..n - 1] == fenced.edits[..n - 1]
+            && parsed.edits[n - 1].path == fenced.edits[n - 1].path
+            && parsed.mentions == fenced.mentions;
+        (same && agree).then(|| (from, after_first(parsed)))
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {
@@ -193,3 +228,28 @@ pub fn hunk_header(line: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// The edits of a diff's file parts. A last hunk shorter than its counts,
+/// unfenced, is cut or miscounted; a reply known to have ended on its own
+/// (its stop reason) settles it as miscounted. A declared edit count
+/// cannot: a hunk cut in its middle is still one of the N.
+fn edits_of(mut files: Vec<parse::FileDiff>, opt: &ParseOptions) -> Parsed {
+    if opt.complete {
+        for h in files.iter_mut().flat_map(|f| f.hunks.iter_mut()) {
+            h.cut &= !h.maybe_miscounted;
+        }
+    }
+    edits::to_edits(&files, opt.strict)
+}
+
+/// `parsed` without its first edit.
+fn after_first(parsed: Parsed) -> Parsed {
+    Parsed {
+        edits: parsed.edits.into_iter().skip(1).collect(),
+        mentions: (parsed.mentions.into_iter())
+            .filter(|(k, _)| *k > 0)
+            .map(|(k, m)| (k - 1, m))
+            .collect(),
+        ..parsed
+    }
+}

@@ -159,7 +159,7 @@ pub fn read(output: &str) -> Vec<FileDiff> {
 
 /// [`read`] on the output's lines, already split.
 pub fn read_lines<'a>(output: &'a str, lines: &[OutLine<'a>]) -> Vec<FileDiff> {
-    let mut r = DiffReader {
+    let r = DiffReader {
         output,
         lines,
         files: vec![],
@@ -167,12 +167,54 @@ pub fn read_lines<'a>(output: &'a str, lines: &[OutLine<'a>]) -> Vec<FileDiff> {
         hint: None,
         mention: None,
     };
-    let mut i = 0;
-    while i < lines.len() {
-        i = r.step(i);
+    r.read()
+}
+
+/// [`read_lines`] of a text that starts at a hunk of a plain file part
+/// (not created, deleted or refused) whose hunks go to `path`, in the state
+/// a read of the whole diff is in there: the part open, and a fence open
+/// around it when `fenced`. Nothing else of what came before counts: a
+/// path named above the hunk was named before the part's end, and the
+/// prose naming a file is taken by the hunk below it. Which fence is open
+/// matters only to lines that may open or close one.
+pub fn read_from_hunk<'a>(
+    output: &'a str,
+    lines: &[OutLine<'a>],
+    path: Option<String>,
+    fenced: bool,
+) -> Vec<FileDiff> {
+    let part = FileDiff {
+        old_path: path.clone(),
+        new_path: path,
+        headers: true,
+        ..Default::default()
+    };
+    let fence = Fence {
+        ch: '`',
+        len: 3,
+        info: "",
+    };
+    let r = DiffReader {
+        output,
+        lines,
+        files: vec![part],
+        fence: fenced.then_some(fence),
+        hint: None,
+        mention: None,
+    };
+    r.read()
+}
+
+impl DiffReader<'_, '_> {
+    fn read(mut self) -> Vec<FileDiff> {
+        let lines = self.lines;
+        let mut i = 0;
+        while i < lines.len() {
+            i = self.step(i);
+        }
+        self.mark_cut();
+        self.files
     }
-    r.mark_cut();
-    r.files
 }
 
 /// The diff read so far and what the lines before gave.

@@ -2,7 +2,9 @@
 //!
 //! The complete edits of the text so far cannot change (that is what makes
 //! them complete), so a new chunk only needs the text from the last of them
-//! on. The tail is parsed from a few lines before that edit (the context
+//! on. A format that can resume its parser after that edit does
+//! ([`Format::parse_after`]: SEARCH/REPLACE, udiff), and each edit is read
+//! once. Otherwise the tail is parsed from a few lines before that edit (the context
 //! its format reads there: a SEARCH/REPLACE block's path line and fence),
 //! and is used only when it reads that edit exactly as the whole parse did:
 //! then the parser is in the same state after it (the path a later block
@@ -53,8 +55,11 @@ pub(super) fn resume(
     buf: &str,
     stable: &[Edit],
 ) -> Option<Parsed> {
-    let back = f.tail_context()?;
     let last = stable.last()?;
+    if let Some((from, parsed)) = f.parse_after(buf, last, popt) {
+        return Some(shifted(parsed, from, 0)).filter(|p| !damaged_before_last(&p.edits));
+    }
+    let back = f.tail_context()?;
     // Leaves of one JSON value share its span: the group starts the tail.
     let a = stable
         .iter()
@@ -79,23 +84,24 @@ pub(super) fn resume(
     if !same {
         return None;
     }
-    let new = &tail[j + group.len()..];
-    // The last edit may be damaged: it is still open (a block cut inside
-    // its REPLACE text reads as one without its marker), and the stream
-    // reads it from the top once it is complete (`Stream::refresh`).
-    let damaged = new[..new.len().saturating_sub(1)]
-        .iter()
-        .any(|e| matches!(e.op, Op::Invalid { .. }));
-    if damaged {
-        return None;
-    }
     let first = j + group.len();
-    Some(Parsed {
-        edits: new
-            .iter()
+    let parsed = Parsed {
+        edits: tail,
+        ..parsed
+    };
+    Some(shifted(parsed, from, first)).filter(|p| !damaged_before_last(&p.edits))
+}
+
+/// The edits of `parsed` (a parse of the text from byte `from` on) from
+/// the `first` on, with their spans and mentions counted in the whole text
+/// and from the first of them.
+fn shifted(parsed: Parsed, from: usize, first: usize) -> Parsed {
+    let edits = parsed.edits.into_iter().skip(first);
+    Parsed {
+        edits: edits
             .map(|e| Edit {
                 span: e.span.start + from..e.span.end + from,
-                ..e.clone()
+                ..e
             })
             .collect(),
         truncated: false,
@@ -106,7 +112,17 @@ pub(super) fn resume(
             .collect(),
         // The stream reads the reply's lines and count itself.
         ..Parsed::default()
-    })
+    }
+}
+
+/// A damaged edit before the last: its message may count output lines
+/// from the tail's start. The last edit may be damaged: it is still open (a
+/// block cut inside its REPLACE text reads as one without its marker), and
+/// the stream reads it from the top once it is complete (`Stream::refresh`).
+fn damaged_before_last(edits: &[Edit]) -> bool {
+    edits[..edits.len().saturating_sub(1)]
+        .iter()
+        .any(|e| matches!(e.op, Op::Invalid { .. }))
 }
 
 #[cfg(test)]
