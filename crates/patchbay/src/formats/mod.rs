@@ -98,8 +98,8 @@ pub trait Format: Sync {
     /// each edit once. The last edit of `text` may read differently when
     /// the end of the text cuts it (it is open; the stream reads it again
     /// once complete), with the same path. `None` when the format cannot,
-    /// and the stream
-    /// re-reads from [`Format::tail_context`] lines above `last`.
+    /// and the stream re-reads from [`Format::tail_context`] lines above
+    /// `last`.
     /// `tests/stream.rs` holds it to [`Format::parse`] on every corpus reply.
     fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {
         let _ = (text, last, opt);
@@ -122,9 +122,10 @@ pub trait Format: Sync {
     /// change which edits are complete ([`Turn`]). A format whose edits end
     /// mid-line ([`Format::whole_mid_line`]) is asked of each chunk
     /// instead, and a chunk that is [`Turn::Plain`] is not read. By default
-    /// every line may complete an edit, so the stream re-reads at each. An answer too low would lose events: `tests/stream.rs` holds
-    /// every format's answers to its parser on the corpus replies, after
-    /// every push of every chunking.
+    /// every line may complete an edit, so the stream re-reads at each. An
+    /// answer too low would lose events: `tests/stream.rs` holds every
+    /// format's answers to its parser on the corpus replies, after every
+    /// push of every chunking.
     fn turn(&self, line: &str) -> Turn {
         let _ = line;
         Turn::Ends
