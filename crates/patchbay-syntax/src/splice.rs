@@ -192,9 +192,10 @@ pub fn splice_report(
         }
     }
     // Receipts' UTF-16 offsets, too, point into the original file.
-    let utf16 = patchbay::apply::text::Utf16Lines::new(original);
+    let text = patchbay::apply::text::Text::new(original);
+    let utf16 = patchbay::apply::text::Utf16Lines::new(&text);
     for f in report.files.iter_mut().filter(|f| f.path == path) {
-        utf16.mark(&mut f.edits);
+        utf16.mark(&text, &mut f.edits);
     }
     Ok((report, new_text))
 }

@@ -230,12 +230,12 @@ fn file_reports(
         let rename = w.rename_to.clone();
         // Borrowed, not copied: only a move needs the original text.
         let original = w.original;
-        let (mut f, placed) = finish(w, apply, truncated);
-        if let Some(text) = original {
-            let lines = Utf16Lines::new(text);
-            lines.mark(&mut f.edits);
+        let (mut f, placed, text) = finish(w, apply, truncated);
+        if original.is_some() {
+            let lines = Utf16Lines::new(&text);
+            lines.mark(&text, &mut f.edits);
             if let Some(content) = &f.content {
-                mark_results(&lines, content, &placed, &mut f.edits);
+                mark_results(&lines, &text, content, &placed, &mut f.edits);
             }
         }
         let Some(to) = rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
@@ -390,9 +390,9 @@ pub fn run_alone<'a>(
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {
             hold_back(&mut r, true);
         }
-        if let Some(text) = w.original {
-            let lines = w.utf16.get_or_init(|| Utf16Lines::new(text));
-            lines.mark(std::slice::from_mut(&mut r));
+        if w.original.is_some() {
+            let lines = w.utf16.get_or_init(|| Utf16Lines::new(&w.text));
+            lines.mark(&w.text, std::slice::from_mut(&mut r));
         }
         out.push((w.path.clone(), r));
     }
@@ -635,7 +635,13 @@ struct Placed {
 /// it added or removed, so only the new lines are counted, not the file.
 /// A text without a final newline may have lost the terminator before an
 /// edit that deleted its last lines: offsets are clamped to its length.
-fn mark_results(lines: &Utf16Lines, content: &str, placed: &[Placed], receipts: &mut [Receipt]) {
+fn mark_results(
+    lines: &Utf16Lines,
+    text: &Text,
+    content: &str,
+    placed: &[Placed],
+    receipts: &mut [Receipt],
+) {
     let count = |b: &[u8]| crate::apply::text::utf16_units(b);
     let end = if content.ends_with('\n') {
         usize::MAX
@@ -645,8 +651,8 @@ fn mark_results(lines: &Utf16Lines, content: &str, placed: &[Placed], receipts: 
     let mut shift = 0isize;
     for p in placed {
         let (from, to) = (
-            lines.line_start(p.lines.start),
-            lines.line_start(p.lines.end),
+            lines.line_start(text, p.lines.start),
+            lines.line_start(text, p.lines.end),
         );
         let units = count(&content.as_bytes()[p.bytes.clone()]);
         let at = from.saturating_add_signed(shift).min(end);
@@ -660,8 +666,13 @@ fn mark_results(lines: &Utf16Lines, content: &str, placed: &[Placed], receipts: 
 }
 
 /// Applies (or holds back) a file's planned edits and builds its report,
-/// with where each applied edit landed in the new text.
-fn finish(mut w: FileWork, apply: bool, truncated: bool) -> (FileReport, Vec<Placed>) {
+/// with where each applied edit landed in the new text; the original's
+/// lines come back for the receipts' offsets.
+fn finish<'a>(
+    mut w: FileWork<'a>,
+    apply: bool,
+    truncated: bool,
+) -> (FileReport, Vec<Placed>, Text<'a>) {
     let failed = w.receipts.iter().any(|r| r.status == EditStatus::Failed);
     if !apply {
         for r in w
@@ -682,7 +693,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> (FileReport, Vec<Pla
             edits: w.receipts,
             content: None,
         };
-        return (report, vec![]);
+        return (report, vec![], w.text);
     }
     let deleted = w.planned.iter().any(|p| p.delete);
     let (content, placed) = if w.planned.is_empty() || deleted {
@@ -706,7 +717,7 @@ fn finish(mut w: FileWork, apply: bool, truncated: bool) -> (FileReport, Vec<Pla
         edits: w.receipts,
         content,
     };
-    (report, placed)
+    (report, placed, w.text)
 }
 
 /// Builds the new text. Terminators follow [`terminators`] (one rule for
