@@ -43,10 +43,18 @@ async function load(file, req) {
   return { body: await readFile(file), encoding: null };
 }
 
+// Cross-origin isolation: the page may then share memory with its worker,
+// which hands the engine's answers over in the next animation frame
+// (packages/patchbay/mailbox.js). `credentialless`, not `require-corp`:
+// the model doctor's `no-cors` probe of a local model server (which sends
+// no Cross-Origin-Resource-Policy) must still reach it. A browser without
+// it is not isolated, and the answers come by message.
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' };
+
 const server = createServer(async (req, res) => {
   const send = (code, body, type = 'text/plain; charset=utf-8', encoding = null, modified = null) => {
     // no-cache: the browser keeps the files but asks each time; unchanged ones cost a 304.
-    const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...ISOLATED };
     if (encoding) headers['Content-Encoding'] = encoding;
     if (modified) headers['Last-Modified'] = modified.toUTCString();
     res.writeHead(code, headers);
@@ -67,7 +75,7 @@ const server = createServer(async (req, res) => {
     const modified = new Date(Math.floor((await stat(file)).mtimeMs / 1000) * 1000);
     const since = Date.parse(req.headers['if-modified-since'] ?? '');
     if (since >= modified.getTime()) {
-      res.writeHead(304, { 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Last-Modified': modified.toUTCString() });
+      res.writeHead(304, { 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'Last-Modified': modified.toUTCString(), ...ISOLATED });
       return res.end();
     }
     const { body, encoding } = await load(file, req);

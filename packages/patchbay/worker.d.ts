@@ -12,7 +12,19 @@ type Fn<K extends Method> = (typeof api)[K];
 export type PatchbayWorker = { [K in Method]: (...args: Parameters<Fn<K>>) => Promise<ReturnType<Fn<K>>> } & {
   call<K extends Method>(method: K, ...args: Parameters<Fn<K>>): Promise<ReturnType<Fn<K>>>;
   terminate(): void;
+  /** How many answers were taken from shared memory in an animation frame (see `ConnectOptions.frame`). */
+  readonly answeredInFrame: number;
 };
+
+export interface ConnectOptions {
+  /**
+   * When to look for answers in shared memory while a core call is pending
+   * (answers the worker has ready then resolve at once, not after the
+   * browser's next frame); `null` turns it off. Default:
+   * `requestAnimationFrame` on a cross-origin isolated page, else off.
+   */
+  frame?: ((callback: () => void) => unknown) | null;
+}
 
 /** The end of a channel: a `Worker`, the worker's own scope, or a `MessagePort`. */
 export interface Endpoint {
@@ -32,4 +44,5 @@ export declare function serve(scope?: Endpoint, input?: InitInput | Promise<Init
 export declare function connect<E extends string = never>(
   worker: Endpoint,
   extra?: readonly E[],
+  options?: ConnectOptions,
 ): PatchbayWorker & { [K in E]: (...args: unknown[]) => Promise<unknown> };

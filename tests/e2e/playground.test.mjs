@@ -45,6 +45,9 @@ test('the page loads the engine, lists the formats with auto first, and runs the
   assert.match(await resultText(), /^def greet\(name: str\) -> None:\n {4}name = name.strip\(\)\n {4}print\(f"Hello, \{name\}!"\)$/m);
   assert.equal(await page.locator('#receipts tbody tr[data-status="applied"]').count(), 1);
   assert.match(await page.textContent('#format-why'), /^Detected search-replace \(confidence \d+%\): .*SEARCH/);
+  // Served cross-origin isolated, so the worker's answers can come through shared memory in a frame.
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.match(await page.getAttribute('body', 'data-in-frame'), /^\d+$/);
 });
 
 test('typing a SEARCH/REPLACE reply: status, receipt, exact-level decorations and the diff', T, async () => {

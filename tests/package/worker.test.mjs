@@ -39,3 +39,59 @@ test('a name that is neither a core method nor an own extra is a TypeError', asy
 test('an error thrown by the core keeps its type across the channel', async () => {
   await assert.rejects(pb.applyEdits({ 'a.txt': 5 }, ''), TypeError);
 });
+
+// Shared memory (mailbox.js): on a cross-origin isolated page the answers
+// are also written where the page can take them in an animation frame,
+// before the browser delivers their message. Here the worker is a thread
+// and the "frame" comes while this thread still holds the message unread,
+// so the answer can only have come through the mailbox.
+const { Mailbox, LIMIT } = await import(module('mailbox.js'));
+
+test('a mailbox gives back every answer once, in order, and refuses big ones', () => {
+  const page = Mailbox.create(64);
+  const worker = new Mailbox(page.buffer);
+  const values = [{ path: 'é.txt', n: [1, 2.5, null] }, 'x'.repeat(1000), null, [], 'ünïcödé 🎉'];
+  values.forEach((v, i) => assert.ok(worker.put(i + 1, v)));
+  assert.deepEqual(page.take(), values.map((v, i) => [i + 1, v]));
+  assert.deepEqual(page.take(), []);
+  // Emptied, it is written from the start again; the buffer grew for the 1,000 characters.
+  assert.ok(worker.put(9, 'again'));
+  assert.deepEqual(page.take(), [[9, 'again']]);
+  assert.ok(page.buffer.byteLength > 1000);
+  assert.equal(worker.put(10, 'y'.repeat(LIMIT + 1)), false);
+  assert.equal(Mailbox.fits([{ 'a.txt': 'y'.repeat(LIMIT) }, 'z']), false);
+  assert.equal(Mailbox.fits([{ 'a.txt': 'y' }, 'z', { partial: true }]), true);
+});
+
+test('an answer the worker has written resolves in the next frame, before its message, and equals it', async () => {
+  const { Worker } = await import('node:worker_threads');
+  const thread = new Worker(
+    `import(${JSON.stringify(module('worker.js'))}).then((m) => m.serve(require('node:worker_threads').parentPort));`,
+    { eval: true },
+  );
+  after(() => thread.terminate());
+  let buffer = null;
+  let frame = null;
+  const endpoint = {
+    postMessage: (m) => {
+      if (m?.mailbox) buffer = m.mailbox;
+      thread.postMessage(m);
+    },
+    addEventListener: (_type, listener) => thread.on('message', (data) => listener({ data })),
+  };
+  const framed = connect(endpoint, [], { frame: (cb) => (frame = cb) });
+  const files = { 'a.py': 'def f():\n    return 1\n' };
+  const reply = 'a.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n';
+  const answer = framed.applyEdits(files, reply);
+  assert.ok(buffer instanceof SharedArrayBuffer, 'the client sent its mailbox');
+  // This thread does not yield until the worker thread has written the answer.
+  const end = new Int32Array(buffer, 0, 1);
+  const started = Date.now();
+  while (Atomics.load(end, 0) === 0) assert.ok(Date.now() - started < 30_000, 'the worker answered');
+  frame();
+  assert.equal(framed.answeredInFrame, 1);
+  assert.deepEqual(await answer, await pb.applyEdits(files, reply));
+  // A call that is not the core's goes by message only.
+  await assert.rejects(framed.call('nothing'), TypeError);
+  assert.equal(framed.answeredInFrame, 1);
+});

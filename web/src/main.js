@@ -138,6 +138,7 @@ async function runOnce(input, seq) {
   showResult(report, detection, input);
   $('elapsed').textContent = `${Math.round(performance.now() - input.started)} ms`;
   document.body.dataset.seq = String(seq);
+  document.body.dataset.inFrame = String(engine.answeredInFrame());
   performance.mark('patchbay-result', { detail: seq });
   scheduleDetails(report, input, map);
   rememberSoon();

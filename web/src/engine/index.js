@@ -29,6 +29,8 @@ export function createEngine({ onProgress, onLoop, workerUrl = new URL('engine-w
   const engine = {
     onLoop,
     ...client,
+    /** How many answers came through shared memory in an animation frame (cross-origin isolated pages). */
+    answeredInFrame: () => client.answeredInFrame,
     syntax: group(client, 'syntax', SYNTAX),
     tokens: group(client, 'tokens', TOKENS),
     model: group(client, 'model', MODEL),
