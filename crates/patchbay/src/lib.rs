@@ -21,6 +21,7 @@ pub mod budget;
 pub mod edit;
 pub mod edit_loop;
 pub mod formats;
+pub(crate) mod order;
 pub mod reply;
 #[cfg(test)]
 mod test_support;
@@ -136,7 +137,7 @@ impl ApplyOptions {
             overwrite: self.overwrite,
             skip: {
                 let mut skip = self.skip.clone();
-                skip.sort_unstable();
+                crate::order::sort(&mut skip[..]);
                 skip.dedup();
                 skip
             },
@@ -203,7 +204,7 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
         Op::Rename { to } => apply::paths::normalize(to).ok(),
         _ => None,
     }));
-    v.sort();
+    crate::order::sort(&mut v[..]);
     v.dedup();
     v
 }

@@ -123,7 +123,7 @@ fn anchors(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
     let mut keyed: Vec<(u64, u64)> = Vec::with_capacity(old.len() + new.len());
     keyed.extend(old.iter().enumerate().map(|(i, l)| (fx(l), i as u64)));
     keyed.extend(new.iter().enumerate().map(|(j, l)| (fx(l), j as u64 | NEW)));
-    keyed.sort_unstable();
+    crate::order::sort(&mut keyed[..]);
     // partner[i]: the new line old line i is paired with; read in old
     // order, the pairs need no second sort.
     let mut partner: Vec<usize> = vec![usize::MAX; old.len()];

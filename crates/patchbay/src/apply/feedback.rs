@@ -116,7 +116,7 @@ pub fn closest(file: &[&str], block: &[&str]) -> Option<(usize, f32)> {
         }
     }
     let mut starts: Vec<(isize, u32)> = votes.into_iter().collect();
-    starts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut starts[..], |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let max_start = file.len().saturating_sub(m) as isize;
     starts
         .iter()

@@ -64,7 +64,7 @@ impl Report {
     /// All receipts, in output order.
     pub fn receipts(&self) -> Vec<&Receipt> {
         let mut v: Vec<&Receipt> = self.files.iter().flat_map(|f| &f.edits).collect();
-        v.sort_by_key(|r| r.index);
+        crate::order::sort_by_key(&mut v[..], |r| r.index);
         v
     }
 

@@ -399,7 +399,7 @@ pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
 /// (outline symbols carry the UTF-16 range of their bytes).
 pub fn utf16_offsets(s: &str, bytes: &[usize]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..bytes.len()).collect();
-    order.sort_by_key(|&i| bytes[i]);
+    crate::order::sort_by_key(&mut order[..], |&i| bytes[i]);
     let mut out = vec![0; bytes.len()];
     let (mut at, mut units) = (0, 0);
     for i in order {

@@ -581,7 +581,7 @@ fn view(w: &mut FileWork, range: Option<(usize, Option<usize>)>, idx: usize, r: 
 /// Fails every located edit that overlaps an earlier-sorted one.
 fn check_overlaps(w: &mut FileWork) {
     let mut order: Vec<usize> = (0..w.planned.len()).collect();
-    order.sort_by_key(|&k| {
+    crate::order::sort_by_key(&mut order[..], |&k| {
         let p = &w.planned[k];
         (p.start, p.end > p.start, p.idx)
     });
@@ -723,7 +723,7 @@ fn finish<'a>(
 /// Builds the new text. Terminators follow [`terminators`] (one rule for
 /// every format); BOM and final-newline presence are kept.
 fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (String, Vec<Placed>) {
-    planned.sort_by_key(|p| (p.start, p.end > p.start, p.idx));
+    crate::order::sort_by_key(&mut planned[..], |p| (p.start, p.end > p.start, p.idx));
     let src = original.unwrap_or("");
     let n = text.len();
     let eol = text.dominant_eol();

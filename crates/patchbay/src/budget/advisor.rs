@@ -107,7 +107,7 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
             .map(|f| cost(f.name(), before, after, opt))
             .collect()
     };
-    formats.sort_by_key(|c| (c.tokens, c.bytes));
+    crate::order::sort_by_key(&mut formats[..], |c| (c.tokens, c.bytes));
     let recommendation = recommend(before, after, old.len(), ratio, &formats, opt);
     Comparison {
         lines_before: old.len(),

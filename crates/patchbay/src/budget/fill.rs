@@ -316,7 +316,7 @@ fn file_state<'a>(
         .copied()
         .max_by(|&a, &b| scores[a].score.total_cmp(&scores[b].score).then(b.cmp(&a)));
     let dist = |k: usize| best.map_or(k, |t| k.abs_diff(t));
-    ranked.sort_by(|&a, &b| {
+    crate::order::sort_by(&mut ranked[..], |&a, &b| {
         scores[b]
             .score
             .total_cmp(&scores[a].score)
@@ -528,7 +528,7 @@ fn next_neighbour(f: &FileState, left: usize) -> Option<(usize, usize)> {
         below.into_iter().chain(above).min().unwrap_or(0)
     };
     let mut cands: Vec<usize> = cands.into_iter().collect();
-    cands.sort_by(|&a, &b| {
+    crate::order::sort_by(&mut cands[..], |&a, &b| {
         f.scores[b]
             .score
             .total_cmp(&f.scores[a].score)

@@ -346,7 +346,7 @@ pub fn normalize(mut given: Vec<Section>, n_lines: usize) -> Vec<Section> {
         s.end_line = s.end_line.min(n_lines);
     }
     // Wider sections first, so narrower (inner) ones overwrite them.
-    given.sort_by_key(|s| std::cmp::Reverse(s.lines()));
+    crate::order::sort_by_key(&mut given[..], |s| std::cmp::Reverse(s.lines()));
     let mut owner: Vec<Option<usize>> = vec![None; n_lines + 1];
     for (k, s) in given.iter().enumerate() {
         for o in &mut owner[s.start_line..=s.end_line] {

@@ -94,7 +94,7 @@ pub fn choose_in(hay: &Haystack, readings: &[Reading], fo: FindOptions) -> Choic
     };
     let at_best: Vec<&Hit> = hits.iter().filter(|h| h.0 == best).collect();
     let mut places: Vec<(usize, usize)> = at_best.iter().flat_map(|h| h.2.clone()).collect();
-    places.sort_unstable();
+    crate::order::sort(&mut places[..]);
     places.dedup();
     // One reading at that level, even ambiguous on its own: the
     // transaction then locates it (and reports an ambiguity itself).

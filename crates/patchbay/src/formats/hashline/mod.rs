@@ -141,7 +141,7 @@ fn clean_tag(t: &str, line: usize) -> String {
 
 /// Sorts a range's entries and refuses gaps, zeros and contradictions.
 fn contiguous(mut e: Vec<(usize, String)>) -> Result<Vec<(usize, String)>, String> {
-    e.sort();
+    crate::order::sort(&mut e[..]);
     e.dedup();
     if e.first().is_some_and(|x| x.0 == 0) {
         return Err("line numbers start at 1 (`insert_after` line 0 is the top)".into());

@@ -74,7 +74,7 @@ pub(super) fn range(t: &str) -> Option<Result<(usize, usize), String>> {
 /// A list of line numbers that must be contiguous.
 pub(super) fn list(v: &[usize]) -> Result<(usize, usize), String> {
     let mut s = v.to_vec();
-    s.sort_unstable();
+    crate::order::sort(&mut s[..]);
     s.dedup();
     for w in s.windows(2) {
         if w[1] != w[0] + 1 {

@@ -131,7 +131,7 @@ fn merged(ranges: &[(usize, usize)], n: usize) -> Vec<(usize, usize)> {
         .map(|&(a, b)| (a.max(1), b.min(n)))
         .filter(|&(a, b)| a <= b)
         .collect();
-    v.sort_unstable();
+    crate::order::sort(&mut v[..]);
     let mut out: Vec<(usize, usize)> = vec![];
     for (a, b) in v {
         match out.last_mut() {

@@ -188,7 +188,7 @@ fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<Spot>, Vec<S
             )),
         }
     }
-    spots.sort_by_key(|s| (s.start, s.end));
+    crate::order::sort_by_key(&mut spots[..], |s| (s.start, s.end));
     for w in spots.windows(2) {
         if w[1].start < w[0].end {
             problems.push(format!(
