@@ -21,8 +21,21 @@ pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
 }
 
 /// [`sort_by`] in WebAssembly: the indexes sorted, then the elements moved.
+/// A few elements (most sorts of a streamed edit) are sorted in place by
+/// insertion: no index list to allocate, and a few hundred bytes of code.
 #[cfg(any(target_arch = "wasm32", test))]
 fn by_indexes<T>(v: &mut [T], cmp: &mut dyn FnMut(&T, &T) -> Ordering) {
+    if v.len() <= SMALL {
+        for i in 1..v.len() {
+            let mut j = i;
+            // Only past a greater one: equal elements keep their order.
+            while j > 0 && cmp(&v[j - 1], &v[j]) == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return;
+    }
     let order = {
         let v = &*v;
         sorted_indexes(v.len(), &mut |a, b| cmp(&v[a], &v[b]))
@@ -39,6 +52,10 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
 pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
+
+/// Up to this many elements, [`by_indexes`] sorts by insertion.
+#[cfg(any(target_arch = "wasm32", test))]
+const SMALL: usize = 16;
 
 /// The indexes `0..n` stably sorted by `cmp`: the one sort of the module.
 #[cfg(any(target_arch = "wasm32", test))]
