@@ -101,7 +101,7 @@ impl EditLoop {
     pub fn end(&mut self) -> JsResult {
         let (_, _, mut decoder) = self.open.take().ok_or_else(no_round)?;
         let (mut chat, ending) = decoder.finish();
-        let pushed = self.push_content(&mut chat);
+        let pushed = self.lp.push_chat(&mut chat);
         let outcome = self.lp.end(&ending);
         let rate = ending.tokens_per_second();
         to_js(
@@ -159,28 +159,8 @@ pub fn arena_verdict(
 
 impl EditLoop {
     fn forward(&mut self, mut chat: Vec<wire::ChatEvent>) -> JsResult {
-        let pushed = self.push_content(&mut chat);
+        let pushed = self.lp.push_chat(&mut chat);
         to_js(&serde_json::json!({ "chat": chat, "pushed": pushed }))
-    }
-
-    /// The reply text of `chat` into the loop, in order, up to a stop:
-    /// the events after it are dropped from `chat` as unread (as the CLI's
-    /// transport does), so a stopped reply shows what the loop took,
-    /// however the network chunked it.
-    fn push_content(&mut self, chat: &mut Vec<wire::ChatEvent>) -> core_loop::Pushed {
-        let mut all = core_loop::Pushed::default();
-        for (i, e) in chat.iter().enumerate() {
-            if let wire::ChatEvent::Content { text } = e {
-                let p = self.lp.push(text);
-                all.events.extend(p.events);
-                if p.stop {
-                    all.stop = true;
-                    chat.truncate(i + 1);
-                    break;
-                }
-            }
-        }
-        all
     }
 }
 

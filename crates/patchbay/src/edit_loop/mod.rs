@@ -402,6 +402,26 @@ impl EditLoop {
         }
     }
 
+    /// Takes the reply text of a transport's decoded `chat` events, in
+    /// order, up to a stop: the events after it are dropped from `chat` as
+    /// unread, so a stopped reply shows what the loop took, however the
+    /// network chunked it (the CLI's transport stops reading there too).
+    pub fn push_chat(&mut self, chat: &mut Vec<wire::ChatEvent>) -> Pushed {
+        let mut all = Pushed::default();
+        for (i, e) in chat.iter().enumerate() {
+            if let wire::ChatEvent::Content { text } = e {
+                let p = self.push(text);
+                all.events.extend(p.events);
+                if p.stop {
+                    all.stop = true;
+                    chat.truncate(i + 1);
+                    break;
+                }
+            }
+        }
+        all
+    }
+
     /// Ends the round with how the reply ended; decides what comes next.
     /// A reply stopped early ends unread (`Ending::default()`: no final
     /// chunk, no counts), whatever the transport had already decoded past

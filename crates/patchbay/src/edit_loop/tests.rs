@@ -651,3 +651,37 @@ fn a_stopped_reply_ends_unread_whatever_the_transport_decoded() {
     assert!(o.record.early_stop);
     assert_eq!(o.record.ending, Ending::default());
 }
+
+/// A transport's decoded events go in up to the stop; what came after it
+/// in the same read is dropped as unread, thinking and errors included.
+#[test]
+fn push_chat_takes_the_reply_up_to_a_stop_and_drops_the_rest() {
+    use super::wire::ChatEvent;
+    let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    l.next_request().unwrap();
+    let bad = sr("    print(\"Nope\")", "    print(\"x\")");
+    let (head, tail) = bad.split_at(bad.len() / 2);
+    let text = |t: &str| ChatEvent::Content {
+        text: t.to_string(),
+    };
+    let mut chat = vec![
+        ChatEvent::Thinking { text: "hm".into() },
+        text(head),
+        text(tail),
+        text(&sr(BYE_OLD, BYE_NEW)),
+        ChatEvent::Error {
+            message: "late".into(),
+        },
+    ];
+    let pushed = l.push_chat(&mut chat);
+    assert!(pushed.stop);
+    assert_eq!(pushed.events.len(), 1, "{pushed:?}");
+    assert_eq!(
+        chat.len(),
+        3,
+        "cut after the content that stopped: {chat:?}"
+    );
+    // Nothing more goes in after a stop.
+    let mut more = vec![text(&sr(BYE_OLD, BYE_NEW))];
+    assert_eq!(l.push_chat(&mut more), Pushed::default());
+}
