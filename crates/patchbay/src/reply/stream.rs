@@ -89,6 +89,85 @@ pub struct Stream {
     /// An edit may be open: the last refresh left one incomplete, or a line
     /// that may start one arrived since.
     open: bool,
+    /// Under `auto`, before the format is fixed: what is detected from.
+    auto: AutoDetect,
+}
+
+/// Detection under `auto` as text arrives, until the first emitted edit
+/// fixes the format. It ran on the whole text at every chunk, so a reply
+/// of prose took time quadratic in its length. It now runs only at places
+/// where an edit of some format could start or end, on the text up to
+/// there:
+/// - at the end of a line that one of the formats' [`formats::Format::turn`]
+///   does not call plain for more than its brackets (a marker, a header,
+///   a fence): always;
+/// - at a closing bracket, or the end of a line that only its brackets
+///   make a turn (a JSON edit may end there): when the text has grown by
+///   an eighth, and at least 4 KB, since the last detection, so that
+///   prose full of brackets costs linear time too. A JSON edit there is
+///   judged at that later place, or at `finish`.
+///
+/// The places are taken in the order of the text and depend on it alone,
+/// so the events do not depend on the chunking. Text after the last place
+/// holds no line that could start or end an edit.
+#[derive(Default)]
+struct AutoDetect {
+    /// The lines before this byte were classified.
+    lines_to: usize,
+    /// The bytes before this one were searched for closing brackets.
+    brackets_to: usize,
+    /// Where the last detection ran to.
+    upto: usize,
+    /// The format detected on `buf[..upto]`, when sure of it.
+    format: Option<&'static str>,
+}
+
+/// Below this, a bracket does not move the detection (see [`AutoDetect`]).
+const BRACKETS_APART: usize = 4096;
+
+impl AutoDetect {
+    /// Takes what arrived; whether the detection ran again.
+    fn advance(&mut self, buf: &str) -> bool {
+        let bytes = buf.as_bytes();
+        // (place, always): closing brackets, then the new complete lines.
+        let mut places: Vec<(usize, bool)> =
+            memchr::memchr2_iter(b'}', b']', &bytes[self.brackets_to..])
+                .map(|k| (self.brackets_to + k + 1, false))
+                .collect();
+        self.brackets_to = bytes.len();
+        if let Some(k) = memchr::memrchr(b'\n', &bytes[self.lines_to..]) {
+            let end = self.lines_to + k + 1;
+            let mut at = self.lines_to;
+            for line in buf[self.lines_to..end].split_inclusive('\n') {
+                at += line.len();
+                let line = line.trim_end_matches(['\n', '\r']);
+                if turns(line) {
+                    places.push((at, turns(&line.replace(['{', '}', '[', ']'], ""))));
+                }
+            }
+            self.lines_to = end;
+        }
+        crate::order::sort_by_key(&mut places, |p| p.0);
+        let before = self.upto;
+        for (at, always) in places {
+            if always || at >= self.upto + (self.upto / 8).max(BRACKETS_APART) {
+                self.upto = at;
+            }
+        }
+        if self.upto == before {
+            return false;
+        }
+        let d = crate::detect(&buf[..self.upto]);
+        self.format = (d.confidence >= 0.9).then_some(d.format);
+        true
+    }
+}
+
+/// Whether a complete line can start or end an edit of some format.
+fn turns(line: &str) -> bool {
+    formats::all()
+        .iter()
+        .any(|f| f.turn(line) != formats::Turn::Plain)
 }
 
 /// The reply's declared edit count (`EDITS: N` in its first lines, see
@@ -148,6 +227,7 @@ impl Stream {
             head: Head::default(),
             read_to: 0,
             open: false,
+            auto: AutoDetect::default(),
         }
     }
 
@@ -205,13 +285,7 @@ impl Stream {
             Some(n) => n,
             // Detection may change its mind as text arrives: emit early only
             // once it is sure; otherwise everything waits for `finish`.
-            None if self.opt.format == "auto" => {
-                let d = crate::detect(&self.buf);
-                if d.confidence < 0.9 {
-                    return None;
-                }
-                d.format
-            }
+            None if self.opt.format == "auto" => self.auto.format?,
             None => self.opt.format.as_str(),
         };
         formats::by_name(name).map(|f| f.name())
@@ -286,6 +360,7 @@ impl Stream {
         match self.fixed_format() {
             Some(f) if f.whole_mid_line() && f.turn(chunk) == formats::Turn::Plain => {}
             Some(f) if !f.whole_mid_line() && !self.turned(f) => {}
+            None if !self.auto.advance(&self.buf) => {}
             _ => self.refresh(),
         }
     }
