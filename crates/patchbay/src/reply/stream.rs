@@ -89,6 +89,8 @@ pub struct Stream {
     /// An edit may be open: the last refresh left one incomplete, or a line
     /// that may start one arrived since.
     open: bool,
+    /// How far [`Stream::turned`] has searched for a line break.
+    searched: usize,
     /// Under `auto`, before the format is fixed: what is detected from.
     auto: AutoDetect,
 }
@@ -114,7 +116,8 @@ pub struct Stream {
 struct AutoDetect {
     /// The lines before this byte were classified.
     lines_to: usize,
-    /// The bytes before this one were searched for closing brackets.
+    /// The bytes before this one were searched for closing brackets and
+    /// line breaks (one long line is searched once, not at every chunk).
     brackets_to: usize,
     /// Where the last detection ran to.
     upto: usize,
@@ -130,13 +133,14 @@ impl AutoDetect {
     fn advance(&mut self, buf: &str) -> bool {
         let bytes = buf.as_bytes();
         // (place, always): closing brackets, then the new complete lines.
-        let mut places: Vec<(usize, bool)> =
-            memchr::memchr2_iter(b'}', b']', &bytes[self.brackets_to..])
-                .map(|k| (self.brackets_to + k + 1, false))
-                .collect();
+        let new = self.brackets_to;
+        let mut places: Vec<(usize, bool)> = memchr::memchr2_iter(b'}', b']', &bytes[new..])
+            .map(|k| (new + k + 1, false))
+            .collect();
         self.brackets_to = bytes.len();
-        if let Some(k) = memchr::memrchr(b'\n', &bytes[self.lines_to..]) {
-            let end = self.lines_to + k + 1;
+        // Only the new bytes can hold a line break past `lines_to`.
+        if let Some(k) = memchr::memrchr(b'\n', &bytes[new..]) {
+            let end = new + k + 1;
             let mut at = self.lines_to;
             for line in buf[self.lines_to..end].split_inclusive('\n') {
                 at += line.len();
@@ -227,6 +231,7 @@ impl Stream {
             head: Head::default(),
             read_to: 0,
             open: false,
+            searched: 0,
             auto: AutoDetect::default(),
         }
     }
@@ -370,11 +375,14 @@ impl Stream {
     /// that may end an edit, or one that may start an edit while another
     /// may be open (a later edit completes it). `O(new lines)`.
     fn turned(&mut self, f: &dyn formats::Format) -> bool {
-        let new = &self.buf.as_bytes()[self.read_to..];
-        let Some(k) = memchr::memrchr(b'\n', new) else {
+        // The bytes before `searched` hold no line break after `read_to`:
+        // one long line is searched once, not at every chunk.
+        let from = self.searched.max(self.read_to);
+        self.searched = self.buf.len();
+        let Some(k) = memchr::memrchr(b'\n', &self.buf.as_bytes()[from..]) else {
             return false;
         };
-        let end = self.read_to + k + 1;
+        let end = from + k + 1;
         let lines = self.buf[self.read_to..end].split_inclusive('\n');
         self.read_to = end;
         for line in lines {

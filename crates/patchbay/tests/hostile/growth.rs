@@ -412,6 +412,31 @@ fn growth_stream_auto_prose_before_the_edit() {
             assert_eq!(emitted, 1, "the block is judged early");
         },
     );
+    // One long line (no line break before the block): each chunk searched
+    // the whole line for a break, under `auto` and under a named format.
+    for format in ["auto", "search-replace"] {
+        series(
+            &format!("stream {format}, one long line"),
+            100_000,
+            |n| {
+                let mut reply = "word ".repeat(n / 5);
+                reply.push_str("\nf.txt\n<<<<<<< SEARCH\nline 7 of the file\n=======\nline seven\n>>>>>>> REPLACE\n");
+                reply
+            },
+            |reply| {
+                let opt = ApplyOptions {
+                    format: format.into(),
+                    ..Default::default()
+                };
+                let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.clone()), opt);
+                let mut emitted = 0;
+                for c in reply.as_bytes().chunks(20) {
+                    emitted += s.push(std::str::from_utf8(c).unwrap()).len();
+                }
+                assert_eq!(emitted, 1, "the block is judged early");
+            },
+        );
+    }
 }
 
 /// A unified diff of one file streamed in 20-byte chunks (shorter than a
