@@ -91,6 +91,57 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The crate's code (not its tests) sorts only through this module: a
+    /// sort called in place would bring its own copy of the sort back into
+    /// the WebAssembly module.
+    #[test]
+    fn the_crate_sorts_only_here() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("src") {
+                let p = e.expect("entry").path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = vec![];
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let calls = [
+            ".sort(",
+            ".sort_by(",
+            ".sort_by_key(",
+            ".sort_unstable",
+            ".sort_by_cached_key(",
+        ];
+        let mut found = vec![];
+        for f in files {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if ["order.rs", "tests.rs", "test_support.rs"].contains(&name) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).expect("source");
+            // Up to the file's test module, if it has one.
+            let code = text
+                .find("#[cfg(test)]\nmod")
+                .map_or(&text[..], |k| &text[..k]);
+            for (i, line) in code.lines().enumerate() {
+                if !line.trim_start().starts_with("//") && calls.iter().any(|c| line.contains(c)) {
+                    found.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "sort through crate::order:\n{}",
+            found.join("\n")
+        );
+    }
+
     proptest! {
         /// The WebAssembly path's permutation puts every element where the
         /// order says, for any order.
