@@ -417,7 +417,7 @@ fn growth_stream_auto_prose_before_the_edit() {
     for format in ["auto", "search-replace"] {
         series(
             &format!("stream {format}, one long line"),
-            100_000,
+            400_000,
             |n| {
                 let mut reply = "word ".repeat(n / 5);
                 reply.push_str("\nf.txt\n<<<<<<< SEARCH\nline 7 of the file\n=======\nline seven\n>>>>>>> REPLACE\n");
