@@ -31,6 +31,7 @@ bindgen() { # crate dir
   # Without the name section: function names only serve stack traces, and
   # weigh a fifth of the module.
   wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$pkg/$2" "$out/$1.wasm"
+  node scripts/glue-strings.mjs "$pkg/$2/$1.js"
   node scripts/check-wasm-imports.mjs "$pkg/$2/${1}_bg.wasm"
   # The glue declares the raw wasm exports (`InitOutput`, never called by
   # users) with `any` parameters; `unknown` keeps the public .d.ts free of it.

@@ -68,3 +68,27 @@ test('applyToSlice edits one symbol through the core module', () => {
   assert.deepEqual(report.files[0].edits[0].lines, [4, 4]);
   assert.equal(report.files[0].edits[0].from, src.indexOf('    return 1'));
 });
+
+// The glue hands strings to the module with one native encodeInto sized for
+// ASCII, and encodes the rest when a character does not fit
+// (scripts/glue-strings.mjs). The tag view gives each line back after its
+// tag, so what the module received can be read off it.
+test('strings reach the module whole: ASCII, non-ASCII at any place, long, lone surrogates', () => {
+  const cases = [
+    '',
+    'plain ascii\n',
+    'é first\nthen ascii\n',
+    'ascii then é\n',
+    `${'x'.repeat(100_000)}🎉\nend 漢字\n`,
+    '🎉'.repeat(5000) + '\n',
+    `mixed ${'ü'.repeat(300)} and ${'a'.repeat(700)} 末尾\n`,
+    'lone \ud800 surrogate\n',
+  ];
+  for (const text of cases) {
+    const lines = pb.tagView(text, { len: 2 }).split('\n').filter((l) => l !== '');
+    const got = lines.map((l) => l.replace(/^\d+:[A-Za-z0-9_-]{2} /, '')).join('\n');
+    // What TextEncoder makes of the string: a lone surrogate becomes U+FFFD.
+    const want = new TextDecoder().decode(new TextEncoder().encode(text)).replace(/\n$/, '');
+    assert.equal(got, want, JSON.stringify(text.slice(0, 40)));
+  }
+});
