@@ -111,6 +111,26 @@ fn series<T>(name: &str, n: usize, make: impl Fn(usize) -> T, run: impl Fn(&T)) 
     );
 }
 
+/// Streams `reply` against `f.txt` (holding `file`) in `chunk`-byte
+/// pieces: the stream, and how many edits it judged on the way.
+fn streamed(
+    format: &str,
+    file: &str,
+    reply: &str,
+    chunk: usize,
+) -> (patchbay::reply::stream::Stream, usize) {
+    let opt = ApplyOptions {
+        format: format.into(),
+        ..Default::default()
+    };
+    let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.to_string()), opt);
+    let mut emitted = 0;
+    for c in reply.as_bytes().chunks(chunk) {
+        emitted += s.push(std::str::from_utf8(c).unwrap()).len();
+    }
+    (s, emitted)
+}
+
 fn lines_file(n: usize) -> String {
     (0..n).map(|i| format!("line {i} of the file\n")).collect()
 }
@@ -356,15 +376,7 @@ fn growth_stream_small_chunks() {
             500,
             |n| (0..n).map(edit).collect::<String>(),
             |reply| {
-                let opt = ApplyOptions {
-                    format: format.into(),
-                    ..Default::default()
-                };
-                let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.clone()), opt);
-                let mut emitted = 0;
-                for c in reply.as_bytes().chunks(64) {
-                    emitted += s.push(std::str::from_utf8(c).unwrap()).len();
-                }
+                let (s, emitted) = streamed(format, &file, reply, 64);
                 // Every edit was judged early (the one-line array is never
                 // closed: its cut is one more receipt at the end).
                 let n = s.finish().receipts().len();
@@ -401,14 +413,7 @@ fn growth_stream_auto_prose_before_the_edit() {
             reply
         },
         |reply| {
-            let mut s = patchbay::reply::stream::Stream::new(
-                one("f.txt", file.clone()),
-                ApplyOptions::default(),
-            );
-            let mut emitted = 0;
-            for c in reply.as_bytes().chunks(20) {
-                emitted += s.push(std::str::from_utf8(c).unwrap()).len();
-            }
+            let (_, emitted) = streamed("auto", &file, reply, 20);
             assert_eq!(emitted, 1, "the block is judged early");
         },
     );
@@ -424,15 +429,7 @@ fn growth_stream_auto_prose_before_the_edit() {
                 reply
             },
             |reply| {
-                let opt = ApplyOptions {
-                    format: format.into(),
-                    ..Default::default()
-                };
-                let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.clone()), opt);
-                let mut emitted = 0;
-                for c in reply.as_bytes().chunks(20) {
-                    emitted += s.push(std::str::from_utf8(c).unwrap()).len();
-                }
+                let (_, emitted) = streamed(format, &file, reply, 20);
                 assert_eq!(emitted, 1, "the block is judged early");
             },
         );
@@ -464,15 +461,7 @@ fn growth_stream_udiff_small_chunks() {
             reply
         },
         |reply| {
-            let opt = ApplyOptions {
-                format: "udiff".into(),
-                ..Default::default()
-            };
-            let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.clone()), opt);
-            let mut emitted = 0;
-            for c in reply.as_bytes().chunks(20) {
-                emitted += s.push(std::str::from_utf8(c).unwrap()).len();
-            }
+            let (s, emitted) = streamed("udiff", &file, reply, 20);
             // Every hunk but the last is judged early (the last one waits:
             // a diff has no closing marker).
             let n = s.finish().receipts().len();
