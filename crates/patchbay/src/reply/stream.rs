@@ -83,16 +83,42 @@ pub struct Stream {
     /// advanced as edits are emitted.
     lines_at: (usize, usize),
     head: Head,
-    /// The lines before this byte of `buf` were read by the last refresh or
-    /// classified since ([`Stream::turned`]).
-    read_to: usize,
+    /// The lines of `buf` read by the last refresh or classified since
+    /// ([`Stream::turned`]).
+    read: NewLines,
     /// An edit may be open: the last refresh left one incomplete, or a line
     /// that may start one arrived since.
     open: bool,
-    /// How far [`Stream::turned`] has searched for a line break.
-    searched: usize,
     /// Under `auto`, before the format is fixed: what is detected from.
     auto: AutoDetect,
+}
+
+/// The complete lines of a growing text not taken yet, each taken once.
+/// A long line is searched for its break once, not at every chunk.
+#[derive(Default)]
+struct NewLines {
+    /// The lines before this byte were taken.
+    to: usize,
+    /// The bytes from `to` to this one hold no line break.
+    searched: usize,
+}
+
+impl NewLines {
+    /// The complete lines of `buf` after the last taken: where each ends
+    /// (past its break) and the line without `\n` or `\r\n`.
+    fn take<'a>(&mut self, buf: &'a str) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+        let (start, from) = (self.to, self.searched.max(self.to));
+        self.searched = buf.len();
+        if let Some(k) = memchr::memrchr(b'\n', &buf.as_bytes()[from..]) {
+            self.to = from + k + 1;
+        }
+        let mut at = start;
+        buf[start..self.to].split_inclusive('\n').map(move |line| {
+            at += line.len();
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            (at, line.strip_suffix('\r').unwrap_or(line))
+        })
+    }
 }
 
 /// Detection under `auto` as text arrives, until the first emitted edit
@@ -114,10 +140,9 @@ pub struct Stream {
 /// holds no line that could start or end an edit.
 #[derive(Default)]
 struct AutoDetect {
-    /// The lines before this byte were classified.
-    lines_to: usize,
-    /// The bytes before this one were searched for closing brackets and
-    /// line breaks (one long line is searched once, not at every chunk).
+    /// The lines classified.
+    lines: NewLines,
+    /// The bytes before this one were searched for closing brackets.
     brackets_to: usize,
     /// Where the last detection ran to.
     upto: usize,
@@ -138,18 +163,10 @@ impl AutoDetect {
             .map(|k| (new + k + 1, false))
             .collect();
         self.brackets_to = bytes.len();
-        // Only the new bytes can hold a line break past `lines_to`.
-        if let Some(k) = memchr::memrchr(b'\n', &bytes[new..]) {
-            let end = new + k + 1;
-            let mut at = self.lines_to;
-            for line in buf[self.lines_to..end].split_inclusive('\n') {
-                at += line.len();
-                let line = line.trim_end_matches(['\n', '\r']);
-                if turns(line) {
-                    places.push((at, turns(&line.replace(['{', '}', '[', ']'], ""))));
-                }
+        for (at, line) in self.lines.take(buf) {
+            if turns(line) {
+                places.push((at, turns(&line.replace(['{', '}', '[', ']'], ""))));
             }
-            self.lines_to = end;
         }
         crate::order::sort_by_key(&mut places, |p| p.0);
         let before = self.upto;
@@ -229,9 +246,8 @@ impl Stream {
             named: 0,
             lines_at: (0, 0),
             head: Head::default(),
-            read_to: 0,
+            read: NewLines::default(),
             open: false,
-            searched: 0,
             auto: AutoDetect::default(),
         }
     }
@@ -341,7 +357,7 @@ impl Stream {
             complete = ready(name, text, &parsed.edits);
         }
         self.complete = complete;
-        (self.read_to, self.open) = (upto, parsed.edits.len() > complete);
+        (self.read.to, self.open) = (upto, parsed.edits.len() > complete);
         self.parse = Some((name, parsed));
     }
 
@@ -375,19 +391,8 @@ impl Stream {
     /// that may end an edit, or one that may start an edit while another
     /// may be open (a later edit completes it). `O(new lines)`.
     fn turned(&mut self, f: &dyn formats::Format) -> bool {
-        // The bytes before `searched` hold no line break after `read_to`:
-        // one long line is searched once, not at every chunk.
-        let from = self.searched.max(self.read_to);
-        self.searched = self.buf.len();
-        let Some(k) = memchr::memrchr(b'\n', &self.buf.as_bytes()[from..]) else {
-            return false;
-        };
-        let end = from + k + 1;
-        let lines = self.buf[self.read_to..end].split_inclusive('\n');
-        self.read_to = end;
-        for line in lines {
-            let line = line.strip_suffix('\n').unwrap_or(line);
-            match f.turn(line.strip_suffix('\r').unwrap_or(line)) {
+        for (_, line) in self.read.take(&self.buf) {
+            match f.turn(line) {
                 formats::Turn::Ends => return true,
                 formats::Turn::Opens if self.open => return true,
                 formats::Turn::Opens => self.open = true,
