@@ -70,8 +70,7 @@ pub fn record<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
             type_name(value)
         )));
     }
-    let plain = js_sys::JSON::parse(&String::from(js_sys::JSON::stringify(value)?))?;
-    serde_wasm_bindgen::from_value(plain).map_err(|e| misuse(what, &e.to_string()))
+    plain(value, what)
 }
 
 /// Reads a required array argument (an arena's runs), each item as `T`.
@@ -82,6 +81,12 @@ pub fn list<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<Vec<T>
             type_name(value)
         )));
     }
+    plain(value, what)
+}
+
+/// `value` as `T`, read from a plain copy of it (JSON's, which drops what
+/// JSON has no form for, as the caller's object would serialise).
+fn plain<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
     let plain = js_sys::JSON::parse(&String::from(js_sys::JSON::stringify(value)?))?;
     serde_wasm_bindgen::from_value(plain).map_err(|e| misuse(what, &e.to_string()))
 }
