@@ -314,7 +314,7 @@ impl LineMap {
         let b = patchbay::apply::text::Text::new(before);
         let a = patchbay::apply::text::Text::new(after);
         LineMap {
-            changes: patchbay::apply::diff::changes_linear(&b.lines(), &a.lines()),
+            changes: patchbay::apply::diff::changes_linear(b.lines(), a.lines()),
         }
     }
 

@@ -35,7 +35,7 @@ pub fn splice(current: &str, slice: &Slice, edited: &str) -> Result<String, Erro
         .map(|(c, _)| dedent(c, &slice.indent))
         .collect();
     let e = Text::new(edited);
-    let mut e_lines = e.lines();
+    let mut e_lines = e.lines().to_vec();
     // A slice's text is the middle of a file: a U+FEFF at its start is the
     // symbol's own character (the file's BOM is never in a slice), which
     // `Text` would take for a byte-order mark and drop.

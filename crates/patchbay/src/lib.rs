@@ -18,6 +18,7 @@
 
 pub mod apply;
 pub mod budget;
+pub(crate) mod crc;
 pub mod edit;
 pub mod edit_loop;
 pub mod formats;

@@ -28,6 +28,7 @@ use crate::apply::fold::{fold, indent, indent_width, is_blank};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 /// A rung of the ladder; the receipt records the one that found the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -331,14 +332,16 @@ impl Index {
 
 /// A file prepared for lookups; indexes are built on first use.
 pub struct Haystack<'a> {
-    lines: Vec<&'a str>,
+    /// Shared with the [`crate::apply::text::Text`] it comes from, when it
+    /// does: not a copy of a large file's line list.
+    lines: Arc<Vec<&'a str>>,
     idx: [OnceCell<Index>; 3],
 }
 
 impl<'a> Haystack<'a> {
-    pub fn new(lines: Vec<&'a str>) -> Self {
+    pub fn new(lines: impl Into<Arc<Vec<&'a str>>>) -> Self {
         Haystack {
-            lines,
+            lines: lines.into(),
             idx: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
         }
     }

@@ -5,13 +5,14 @@
 //! the file ends with a newline. A lone `\r` is not a terminator; it stays in
 //! the line's content, as git treats it.
 //!
-//! Splitting is one pass, `O(len)`; each line is a pair of byte ranges into the
-//! source, so a 10 MB file costs one `Vec` of spans and no copies.
+//! Splitting is one pass, `O(len)`; each line is its content borrowed from the
+//! source, so a 10 MB file costs one `Vec` of `&str` and no copies.
 //!
 //! Also here: conversions between byte offsets, 0-based line/column and UTF-16
 //! code-unit offsets (what JavaScript editors such as CodeMirror count in).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 const BOM: &str = "\u{feff}";
 
@@ -28,7 +29,13 @@ pub struct LineSpan {
 pub struct Text<'a> {
     src: &'a str,
     bom: bool,
-    lines: Vec<LineSpan>,
+    /// Each line's content (without terminator), borrowed from `src`: where
+    /// it starts is its address in `src`, and it ends where the next line
+    /// starts (the last one at the end of `src`), so no offsets are stored.
+    /// Shared: the matcher's [`crate::apply::matcher::Haystack`] looks
+    /// lines up in this same list instead of a copy (a 100,000-line file's
+    /// list is 1.6 MB).
+    lines: Arc<Vec<&'a str>>,
     /// The CRC-32 of `src`, computed once: every `lines` edit of a file
     /// checks it, and 100,000 edits must not hash the file 100,000 times.
     crc: std::cell::OnceCell<u32>,
@@ -42,25 +49,21 @@ impl<'a> Text<'a> {
     pub fn new(src: &'a str) -> Self {
         let bom = src.starts_with(BOM);
         let body_start = if bom { BOM.len() } else { 0 };
-        let bytes = src.as_bytes();
-        let body = &bytes[body_start..];
-        // memchr's vectorised count reserves the span list exactly (no
+        let body = &src[body_start..];
+        // memchr's vectorised count reserves the line list exactly (no
         // regrowth, no copy of it); the split is `LineEnds` (newline bit
         // masks 64 bytes at a time, a few instructions a line).
-        let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', body).count() + 1);
+        let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1);
         let mut crlf = 0;
-        for s in LineEnds::new(body) {
+        for s in LineEnds::new(body.as_bytes()) {
             crlf += usize::from(s.end - s.content_end == 2);
-            lines.push(LineSpan {
-                start: s.start + body_start,
-                content_end: s.content_end + body_start,
-                end: s.end + body_start,
-            });
+            // Cut at `\n`, `\r\n` or the end: character boundaries.
+            lines.push(&body[s.start..s.content_end]);
         }
         Text {
             src,
             bom,
-            lines,
+            lines: Arc::new(lines),
             crc: std::cell::OnceCell::new(),
             crlf,
         }
@@ -83,37 +86,72 @@ impl<'a> Text<'a> {
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }
-    pub fn spans(&self) -> &[LineSpan] {
-        &self.lines
+
+    /// Where a line borrowed from `src` starts in it.
+    fn offset_of(&self, line: &str) -> usize {
+        line.as_ptr() as usize - self.src.as_ptr() as usize
+    }
+
+    /// Where line `i` (0-based) starts; the text's end from `len()` on.
+    pub fn start(&self, i: usize) -> usize {
+        self.lines
+            .get(i)
+            .map_or(self.src.len(), |l| self.offset_of(l))
+    }
+
+    /// The byte ranges of line `i`: its start, its content's end and its
+    /// end past the terminator.
+    pub fn span(&self, i: usize) -> LineSpan {
+        let start = self.start(i);
+        LineSpan {
+            start,
+            content_end: start + self.lines[i].len(),
+            end: self.start(i + 1),
+        }
     }
 
     /// The content of line `i` (0-based), without its terminator.
     pub fn line(&self, i: usize) -> &'a str {
-        let s = self.lines[i];
-        &self.src[s.start..s.content_end]
+        self.lines[i]
     }
 
     /// The terminator of line `i`: `""` only for a last line without newline.
     pub fn eol(&self, i: usize) -> &'a str {
-        let s = self.lines[i];
+        let s = self.span(i);
         &self.src[s.content_end..s.end]
     }
 
     /// All line contents, borrowed.
-    pub fn lines(&self) -> Vec<&'a str> {
-        (0..self.len()).map(|i| self.line(i)).collect()
+    pub fn lines(&self) -> &[&'a str] {
+        &self.lines
+    }
+
+    /// The line list itself, for a reader that keeps it (the matcher).
+    pub fn shared_lines(&self) -> Arc<Vec<&'a str>> {
+        Arc::clone(&self.lines)
     }
 
     /// Whether the last line carries a terminator (true for an empty file).
     pub fn ends_with_newline(&self) -> bool {
-        self.lines.last().is_none_or(|s| s.end > s.content_end)
+        self.lines
+            .last()
+            .is_none_or(|l| self.offset_of(l) + l.len() < self.src.len())
+    }
+
+    /// Lines ending in `\n` alone: every line but an unterminated last one
+    /// ends in `\n` or `\r\n`.
+    fn lf(&self) -> usize {
+        self.len() - usize::from(!self.ends_with_newline()) - self.crlf
+    }
+
+    /// Whether some lines end in `\n` and others in `\r\n`, `O(1)`.
+    pub fn mixed_eol(&self) -> bool {
+        self.crlf > 0 && self.lf() > 0
     }
 
     /// The terminator most lines use; ties and files without any go to LF.
     pub fn dominant_eol(&self) -> &'static str {
-        // Every line but an unterminated last one ends in `\n` or `\r\n`.
-        let lf = self.len() - usize::from(!self.ends_with_newline()) - self.crlf;
-        if self.crlf > lf {
+        if self.crlf > self.lf() {
             "\r\n"
         } else {
             "\n"
@@ -122,17 +160,11 @@ impl<'a> Text<'a> {
 
     /// Byte range of lines `r` (0-based, end exclusive) including terminators.
     pub fn byte_range(&self, r: Range<usize>) -> Range<usize> {
-        let start = if r.start < self.len() {
-            self.lines[r.start].start
-        } else {
-            self.src.len()
-        };
+        let start = self.start(r.start);
         let end = if r.end == 0 {
             start.min(self.body_start())
-        } else if r.end <= self.len() {
-            self.lines[r.end - 1].end
         } else {
-            self.src.len()
+            self.start(r.end)
         };
         start..end.max(start)
     }
@@ -145,22 +177,35 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// The 0-based line holding byte `offset` (the one starting at or
+    /// before it, the first for one before any line), `O(log n)`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let at = self.src.as_ptr() as usize + offset;
+        self.lines
+            .partition_point(|l| l.as_ptr() as usize <= at)
+            .saturating_sub(1)
+    }
+
     /// 0-based (line, byte column) of a byte offset; offsets past the end clamp.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.src.len());
-        let idx = self.lines.partition_point(|s| s.start <= offset);
-        if idx == 0 {
+        if self
+            .lines
+            .first()
+            .is_none_or(|l| self.offset_of(l) > offset)
+        {
             return (0, offset.saturating_sub(self.body_start()));
         }
-        let s = self.lines[idx - 1];
-        (idx - 1, offset - s.start)
+        let i = self.line_of(offset);
+        (i, offset - self.start(i))
     }
 
     /// Byte offset of a 0-based (line, byte column), clamped into the line.
     pub fn offset(&self, line: usize, col: usize) -> usize {
-        match self.lines.get(line) {
-            Some(s) => (s.start + col).min(s.end),
-            None => self.src.len(),
+        if line < self.len() {
+            (self.start(line) + col).min(self.start(line + 1))
+        } else {
+            self.src.len()
         }
     }
 }
@@ -319,11 +364,7 @@ impl<M: BlockMask> Iterator for LineEnds<'_, M> {
 /// Splits a model-written block into lines, dropping `\r` before `\n`.
 /// `"a\nb\n"` and `"a\nb"` both give `["a", "b"]`; `""` gives `[]`.
 pub fn split_lines(s: &str) -> Vec<String> {
-    Text::new(s)
-        .lines()
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
+    Text::new(s).lines().iter().map(|&l| l.to_owned()).collect()
 }
 
 /// Where each line of a text starts in UTF-16 code units (JS string
@@ -348,10 +389,11 @@ impl Utf16Lines {
         let mut starts = Vec::with_capacity(text.len() + 1);
         let mut units = usize::from(text.has_bom());
         let mut prev = text.body_start();
-        for span in text.spans() {
+        for i in 1..=text.len() {
             starts.push(units);
-            units += utf16_units(&bytes[prev..span.end]);
-            prev = span.end;
+            let end = text.start(i);
+            units += utf16_units(&bytes[prev..end]);
+            prev = end;
         }
         starts.push(units);
         Utf16Lines {
@@ -371,7 +413,7 @@ impl Utf16Lines {
     pub fn line_start(&self, text: &Text, i: usize) -> usize {
         match &self.starts {
             Some(starts) => starts[i.min(starts.len() - 1)],
-            None => text.spans().get(i).map_or(text.src().len(), |s| s.start),
+            None => text.start(i),
         }
     }
 
@@ -439,7 +481,7 @@ pub fn utf16_to_byte(s: &str, u16off: usize) -> usize {
 
 /// CRC-32 of a whole text (the `file-crc` check of the `lines` format).
 pub fn file_crc(text: &str) -> u32 {
-    crc32fast::hash(text.as_bytes())
+    crate::crc::hash(text.as_bytes())
 }
 
 /// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
@@ -574,6 +616,37 @@ mod tests {
         assert_eq!(byte_to_utf16(src, src.len()), 15);
         // Inside the surrogate pair: moves to the next boundary.
         assert_eq!(utf16_to_byte(src, 13), emoji + 4);
+    }
+
+    proptest::proptest! {
+        /// Each line's ranges, derived from where its content lies, are
+        /// those of a plain scan for `\n` (a `\r` before it is part of the
+        /// terminator), and every offset is found on its line.
+        #[test]
+        fn spans_and_offsets_are_a_plain_scan(text in "\u{feff}?(([a-z ]{0,4}|\r|é)(\n|\r\n)?){0,10}") {
+            let t = Text::new(&text);
+            let body = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            let mut expected = vec![];
+            let mut start = body;
+            while start < text.len() {
+                let end = text[start..].find('\n').map_or(text.len(), |k| start + k + 1);
+                let nl = text[start..end].ends_with('\n');
+                let cr = nl && text[start..end - 1].ends_with('\r');
+                expected.push(LineSpan { start, content_end: end - usize::from(nl) - usize::from(cr), end });
+                start = end;
+            }
+            let spans: Vec<LineSpan> = (0..t.len()).map(|i| t.span(i)).collect();
+            proptest::prop_assert_eq!(&spans, &expected);
+            for (i, s) in expected.iter().enumerate() {
+                proptest::prop_assert_eq!(t.eol(i), &text[s.content_end..s.end]);
+                for b in s.start..s.end {
+                    proptest::prop_assert_eq!(t.line_col(b), (i, b - s.start));
+                }
+            }
+            proptest::prop_assert_eq!(t.ends_with_newline(), expected.last().is_none_or(|s| s.end > s.content_end));
+            let ends = |e: &str| expected.iter().any(|s| &text[s.content_end..s.end] == e);
+            proptest::prop_assert_eq!(t.mixed_eol(), ends("\n") && ends("\r\n"));
+        }
     }
 
     #[test]

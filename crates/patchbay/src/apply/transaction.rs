@@ -728,8 +728,7 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (Stri
     let n = text.len();
     let eol = text.dominant_eol();
     // With one style of terminator every rule gives the same answer.
-    let mixed = (0..n).any(|i| !matches!(text.eol(i), "" | "\n"))
-        && (0..n).any(|i| !matches!(text.eol(i), "" | "\r\n"));
+    let mixed = text.mixed_eol();
     let final_nl = original.is_none() || text.ends_with_newline();
     // Room for everything the loop below may write (the kept text, every
     // new line with a CRLF, one more terminator): one allocation, never a

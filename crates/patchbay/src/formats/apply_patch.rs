@@ -506,11 +506,11 @@ impl Format for ApplyPatch {
                 return out;
             }
             out.push_str(&format!("*** Begin Patch\n*** Add File: {path}\n"));
-            for l in &al {
+            for l in al {
                 out.push_str(&format!("+{l}\n"));
             }
         } else {
-            let blocks = unique_blocks(&bl, &al, 0);
+            let blocks = unique_blocks(bl, al, 0);
             if blocks.is_empty() {
                 return out;
             }

@@ -316,10 +316,10 @@ impl Format for SearchReplace {
         let (bl, al) = (b.lines(), a.lines());
         let mut out = String::new();
         if bl.is_empty() {
-            push_block(&mut out, path, &[], &al);
+            push_block(&mut out, path, &[], al);
             return out;
         }
-        for c in unique_blocks(&bl, &al, 0) {
+        for c in unique_blocks(bl, al, 0) {
             push_block(&mut out, path, &bl[c.old], &al[c.new]);
         }
         out

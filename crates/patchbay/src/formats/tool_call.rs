@@ -195,12 +195,12 @@ impl Format for ToolCall {
             return line(&Call {
                 command: "create",
                 path,
-                file_text: Some(terminated(&al)),
+                file_text: Some(terminated(al)),
                 ..Call::default()
             });
         }
-        let flat = terminated(&bl);
-        let mut blocks = unique_blocks(&bl, &al, 0);
+        let flat = terminated(bl);
+        let mut blocks = unique_blocks(bl, al, 0);
         let mut out = String::new();
         let mut k = 0;
         while k < blocks.len() {

@@ -19,13 +19,14 @@ pub struct OutLine<'a> {
 /// Splits the output into lines with byte offsets.
 pub fn out_lines(s: &str) -> Vec<OutLine<'_>> {
     let t = Text::new(s);
-    t.spans()
-        .iter()
-        .enumerate()
-        .map(|(i, sp)| OutLine {
-            text: t.line(i),
-            start: sp.start,
-            end: sp.end,
+    (0..t.len())
+        .map(|i| {
+            let sp = t.span(i);
+            OutLine {
+                text: t.line(i),
+                start: sp.start,
+                end: sp.end,
+            }
         })
         .collect()
 }

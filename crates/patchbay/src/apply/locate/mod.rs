@@ -128,7 +128,8 @@ pub struct Target<'t, 'a> {
 
 impl<'a> Target<'_, 'a> {
     fn hay(&self) -> &Haystack<'a> {
-        self.hay.get_or_init(|| Haystack::new(self.text.lines()))
+        self.hay
+            .get_or_init(|| Haystack::new(self.text.shared_lines()))
     }
 
     /// Whether a miss still gets the closest region.

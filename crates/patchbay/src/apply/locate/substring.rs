@@ -10,7 +10,7 @@
 use super::{Failure, Spot};
 use crate::apply::feedback;
 use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
-use crate::apply::text::{split_lines, LineSpan, Text};
+use crate::apply::text::{split_lines, Text};
 use crate::edit::Code;
 use std::cell::OnceCell;
 
@@ -157,7 +157,7 @@ fn on_ladder<'a>(
     detailed: bool,
 ) -> Result<Spot, Failure> {
     let old_lines = split_lines(old);
-    let hay = hay.get_or_init(|| Haystack::new(text.lines()));
+    let hay = hay.get_or_init(|| Haystack::new(text.shared_lines()));
     let lines = hay.lines();
     match super::block::on_ladder(hay, &old_lines, &split_lines(new), fo) {
         // Lines new_str leaves as they were stay as the file has them.
@@ -189,7 +189,7 @@ fn on_ladder<'a>(
 /// start: the file itself and its spans when it already is that text, else
 /// a copy with its own offsets (`n + 1` of them, the last one the end).
 enum Flat<'a> {
-    Borrowed(&'a str, &'a [LineSpan]),
+    Borrowed(&'a Text<'a>),
     Owned(String, Vec<usize>),
 }
 
@@ -203,7 +203,7 @@ impl<'t> Flat<'t> {
             && (src.is_empty() || src.ends_with('\n'))
             && memchr::memchr(b'\r', src.as_bytes()).is_none();
         if plain {
-            return Flat::Borrowed(src, text.spans());
+            return Flat::Borrowed(text);
         }
         let mut flat = String::with_capacity(src.len() + 1);
         let mut starts = Vec::with_capacity(text.len() + 1);
@@ -218,7 +218,7 @@ impl<'t> Flat<'t> {
 
     fn text(&self) -> &str {
         match self {
-            Flat::Borrowed(s, _) => s,
+            Flat::Borrowed(t) => t.src(),
             Flat::Owned(s, _) => s,
         }
     }
@@ -226,7 +226,7 @@ impl<'t> Flat<'t> {
     /// The offset of line `i` (0-based); `i == n` is the end.
     fn start(&self, i: usize) -> usize {
         match self {
-            Flat::Borrowed(s, spans) => spans.get(i).map_or(s.len(), |sp| sp.start),
+            Flat::Borrowed(t) => t.start(i),
             Flat::Owned(_, starts) => starts[i],
         }
     }
@@ -234,10 +234,9 @@ impl<'t> Flat<'t> {
     /// The line holding byte `b` (`O(log n)`).
     fn line_of(&self, b: usize) -> usize {
         match self {
-            Flat::Borrowed(_, spans) => spans.partition_point(|sp| sp.start <= b),
-            Flat::Owned(_, starts) => starts.partition_point(|&s| s <= b),
+            Flat::Borrowed(t) => t.line_of(b),
+            Flat::Owned(_, starts) => starts.partition_point(|&s| s <= b).saturating_sub(1),
         }
-        .saturating_sub(1)
     }
 }
 

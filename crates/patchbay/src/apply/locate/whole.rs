@@ -37,7 +37,7 @@ pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
             ),
         )),
         Op::Create { text } => Ok(spot(0, 0, text).exclusive()),
-        Op::Write { text } => match find_elision(text, &t.text.lines()) {
+        Op::Write { text } => match find_elision(text, t.text.lines()) {
             Some(k) => Err((Code::Elided, feedback::elided(t.path, k, &text[k]))),
             None => Ok(spot(0, n, text).exclusive()),
         },

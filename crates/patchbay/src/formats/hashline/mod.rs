@@ -34,7 +34,6 @@
 use super::{Format, ParseOptions};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
-mod crc;
 pub mod tags;
 
 use crate::apply::diff::changes;
@@ -363,7 +362,7 @@ impl Format for Hashline {
         };
         let js = |s: &str| Value::String(s.to_owned()).to_string();
         let mut objs = vec![];
-        for c in changes(&bl, &al) {
+        for c in changes(bl, al) {
             let new: Vec<String> = al[c.new.clone()].iter().map(|s| s.to_string()).collect();
             let new = json_edits::text_value(&new).to_string();
             let at = |lo: usize, hi: usize| {

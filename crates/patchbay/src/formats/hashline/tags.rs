@@ -8,8 +8,8 @@
 //! characters stay the same), and hashing the 1-based line number too (the
 //! CRC then covers `N:` followed by the line). `O(len)` a line.
 
-use super::crc;
 use crate::apply::text::{BlockMask, LineEnds, LineSpan, Swar};
+use crate::crc;
 use serde::{Deserialize, Serialize};
 
 /// How tags are computed.

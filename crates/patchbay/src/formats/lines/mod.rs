@@ -392,14 +392,14 @@ impl Format for Lines {
                 format!("{lo}:{hi}")
             }
         };
-        let cs = changes(&bl, &al);
+        let cs = changes(bl, al);
         // New lines that read as `@@` lines cannot be written in the text
         // form; the JSON form carries them.
         if cs
             .iter()
             .any(|c| al[c.new.clone()].iter().any(|l| header(l).is_some()))
         {
-            return render_json(path, &crc[6..], &cs, &al);
+            return render_json(path, &crc[6..], &cs, al);
         }
         let mut out = String::new();
         for c in cs {

@@ -35,7 +35,7 @@ pub const CONTEXT: usize = 2;
 
 /// The hash of one line as recorded in a [`SeenLines`] snapshot.
 pub fn line_hash(line: &str) -> u32 {
-    crc32fast::hash(line.trim_end().as_bytes())
+    crate::crc::hash(line.trim_end().as_bytes())
 }
 
 /// The snapshot a caller keeps between showing files and applying edits:

@@ -170,7 +170,7 @@ fn one(f: &FileDiff, h: &Hunk, files: &BTreeMap<String, String>, d: &mut HunkDia
 fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
     let t = Text::new(text);
     let lines = t.lines();
-    let hay = Haystack::new(lines.clone());
+    let hay = Haystack::new(t.shared_lines());
     let stated = h.old_start();
     let fo = FindOptions {
         hint: stated.map(|s| s.saturating_sub(1)),
@@ -181,7 +181,7 @@ fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
     if old.is_empty() {
         return no_context(d, stated, lines.len());
     }
-    let lenient = lenient_place(h, &lines);
+    let lenient = lenient_place(h, lines);
     if let Some((s, e, _, _)) = lenient.located {
         d.lenient_lines = Some([s + 1, e]);
     }
@@ -207,7 +207,7 @@ fn place(h: &Hunk, path: &str, text: &str, d: &mut HunkDiagnosis) {
             };
             add(d, FindingKind::Ambiguous, true, format!("context occurs at {} places (lines {}); {why}; add unchanged lines until it is unique", candidates.len(), at.join(", ")));
         }
-        Err(_) => not_exact(d, &lenient, &body, path, &lines, &old),
+        Err(_) => not_exact(d, &lenient, &body, path, lines, &old),
     }
 }
 

@@ -105,7 +105,7 @@ fn file(f: &FileDiff, files: &BTreeMap<String, String>) -> Result<String, Vec<St
         };
     }
     let lines = t.lines();
-    let spots = widen(merge(spots_of(f, &path, &lines)?), &lines);
+    let spots = widen(merge(spots_of(f, &path, lines)?), lines);
     let mut out = match &f.rename {
         Some((_, to)) => {
             let to = crate::apply::paths::normalize(to).map_err(one)?;

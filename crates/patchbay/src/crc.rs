@@ -1,5 +1,7 @@
-//! CRC-32 (IEEE, reflected, as zlib and crc32fast) of short byte ranges,
-//! for the hashline tags: one table look-up a byte, all independent.
+//! CRC-32 (IEEE, reflected, as zlib and crc32fast): the crate's one home
+//! for it. [`hash`] for whole texts (the `lines` format's file CRC and line
+//! hashes); short byte ranges for the hashline tags, one table look-up a
+//! byte, all independent.
 //!
 //! The CRC is affine: with `R(s, d)` the register after the bytes `d` from
 //! the register `s` (no inversions), `R(s, d) = R(s, 0ⁿ) ^ R(0, d)`. So the
@@ -11,12 +13,12 @@
 //! second CRC is then one XOR, not a second pass over the line.
 
 /// Second CRC-32 initial state for wide tags (any fixed odd constant).
-pub(super) const WIDE_SEED: u32 = 0x9e37_79b9;
+pub(crate) const WIDE_SEED: u32 = 0x9e37_79b9;
 
 /// From this length on, a range goes to crc32fast (carry-less multiply on
 /// CPUs that have it, which only pays off for long inputs); shorter ones
 /// (nearly every source line) take the tables.
-pub(super) const LONG: usize = 128;
+pub(crate) const LONG: usize = 128;
 
 /// Tables for slicing by 16: `TABLES[k][b]` is `R(0, [b, 0ᵏ])`, what byte
 /// `b` leaves in a zero register after `k` more zero bytes. A block of 16
@@ -61,9 +63,9 @@ const fn byte_step(mut c: u32) -> u32 {
 
 /// `ZEROS[n]` = crc(0, 0ⁿ), the CRC-32 of `n` zero bytes: what the
 /// initial and final inversions add to a range of `n` bytes.
-pub(super) static ZEROS: [u32; LONG] = zeros_table(0);
+pub(crate) static ZEROS: [u32; LONG] = zeros_table(0);
 /// `WIDE_ZEROS[n]` = crc(WIDE_SEED, 0ⁿ), the same for the wide tag's seed.
-pub(super) static WIDE_ZEROS: [u32; LONG] = zeros_table(WIDE_SEED);
+pub(crate) static WIDE_ZEROS: [u32; LONG] = zeros_table(WIDE_SEED);
 
 const fn zeros_table(seed: u32) -> [u32; LONG] {
     let mut t = [0u32; LONG];
@@ -144,7 +146,7 @@ fn head16(buf: &[u8], e: usize, n: usize) -> u128 {
 /// block padded with zeros in front; each following 16-byte block takes the
 /// register in its first four bytes.
 #[inline(always)]
-pub(super) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
+pub(crate) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
     let head = (e - s) % 16;
     let mut c = if head > 8 {
         fold16(head16(buf, s + head, head))
@@ -167,7 +169,7 @@ pub(super) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
 /// "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ"), instead
 /// of 16 table look-ups a block, each with its byte to extract.
 #[cfg(target_arch = "x86_64")]
-pub(super) mod clmul {
+pub(crate) mod clmul {
     use super::{head16, load16};
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_clmulepi64_si128, _mm_cvtsi128_si32, _mm_set_epi32,
@@ -219,7 +221,7 @@ pub(super) mod clmul {
     /// with zeros in front), multiplied instead of looked up.
     #[inline]
     #[target_feature(enable = "pclmulqdq")]
-    pub(in crate::formats::hashline) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
+    pub(crate) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
         let head = (e - s) % 16;
         let mut x = vector(if head > 0 {
             head16(buf, s + head, head)
@@ -253,7 +255,7 @@ fn advance(mut c: u32, n: usize) -> u32 {
 
 /// The CRC-32 of `buf[s..e]` continued from the CRC `crc` of what came
 /// before (as `crc32fast::Hasher::new_with_initial`), for any start.
-pub(super) fn resume(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
+pub(crate) fn resume(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
     let n = e - s;
     if n >= LONG {
         return long(crc, &buf[s..e]);
@@ -263,12 +265,43 @@ pub(super) fn resume(crc: u32, buf: &[u8], s: usize, e: usize) -> u32 {
     raw(buf, s, e) ^ advance(crc, n) ^ ZEROS[n]
 }
 
-/// The CRC-32 of a long range, out of line (rare; crc32fast's SIMD path).
+/// The CRC-32 of a long range, out of line (rare): natively crc32fast's
+/// SIMD path.
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(never)]
-pub(super) fn long(crc: u32, data: &[u8]) -> u32 {
+pub(crate) fn long(crc: u32, data: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new_with_initial(crc);
     h.update(data);
     h.finalize()
+}
+
+/// In WebAssembly, [`sliced`]: crc32fast would run the same slicing by 16
+/// there, with a second copy of [`TABLES`] (16 KB that do not compress)
+/// in the module.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn long(crc: u32, data: &[u8]) -> u32 {
+    sliced(crc, data)
+}
+
+/// The CRC-32 of `data` continued from `crc`, the register carried through
+/// 16 bytes a step ([`fold16`] with the register in the block's first four
+/// bytes) and the last `len % 16` bytes one at a time.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn sliced(crc: u32, data: &[u8]) -> u32 {
+    let mut c = !crc;
+    let mut blocks = data.chunks_exact(16);
+    for b in &mut blocks {
+        c = fold16(u128::from_le_bytes(b.try_into().expect("16 bytes")) ^ c as u128);
+    }
+    for &b in blocks.remainder() {
+        c = (c >> 8) ^ TABLES[0][((c ^ b as u32) & 0xff) as usize];
+    }
+    !c
+}
+
+/// The CRC-32 of a whole byte string (zlib's, crc32fast's).
+pub(crate) fn hash(data: &[u8]) -> u32 {
+    long(0, data)
 }
 
 #[cfg(test)]
@@ -279,6 +312,21 @@ mod tests {
         let mut h = crc32fast::Hasher::new_with_initial(seed);
         h.update(data);
         h.finalize()
+    }
+
+    #[test]
+    fn the_sliced_crc_is_crc32fast() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        for len in (0..40).chain([127, 128, 129, 255, 256, 999, 1000]) {
+            for seed in [0, 1, 0xffff_ffff, WIDE_SEED] {
+                assert_eq!(
+                    sliced(seed, &data[..len]),
+                    reference(seed, &data[..len]),
+                    "{len} {seed:x}"
+                );
+            }
+        }
+        assert_eq!(hash(b"123456789"), 0xCBF4_3926);
     }
 
     #[test]
