@@ -37,7 +37,9 @@ pub fn is_placeholder(line: &str) -> bool {
         .trim_end_matches("*/}")
         .trim_end_matches("*/")
         .trim()
-        .to_lowercase();
+        // The phrases are ASCII: full Unicode lowering would only carry
+        // its tables into the WebAssembly module.
+        .to_ascii_lowercase();
     if body.is_empty() {
         return false;
     }

@@ -13,6 +13,7 @@ use crate::apply::fold::{is_blank, visible_ws};
 use crate::apply::matcher::{Found, Level, Shift};
 use crate::apply::report::{Report, Status};
 use crate::edit::{Code, EditStatus};
+use crate::fixed::fixed;
 use std::collections::HashMap;
 
 /// How a format names the parts of an edit, so that a message speaks the
@@ -164,10 +165,10 @@ pub fn not_found<S: AsRef<str>>(w: &Words, path: &str, file: &[&str], old: &[S])
         Some((s, ratio)) => {
             let end = (s + block.len()).min(file.len());
             msg.push_str(&format!(
-                " Closest region: lines {}-{} ({:.0}% similar).",
+                " Closest region: lines {}-{} ({}% similar).",
                 s + 1,
                 end,
-                ratio * 100.0
+                fixed(f64::from(ratio * 100.0), 0)
             ));
             if let Some((i, col)) = first_difference(&file[s..end], &block) {
                 let f = file.get(s + i).copied().unwrap_or("");

@@ -53,7 +53,10 @@ pub fn terms(task: &str) -> Terms {
             .chars()
             .next()
             .is_some_and(|c| c.is_alphabetic() || c == '_');
-        if starts_alpha && w.chars().count() >= 3 && !STOP.contains(&w.to_lowercase().as_str()) {
+        if starts_alpha
+            && w.chars().count() >= 3
+            && !STOP.contains(&w.to_ascii_lowercase().as_str())
+        {
             t.words.insert(w.to_string());
         }
     }

@@ -5,6 +5,7 @@
 
 use super::{Decision, EditLoop, RoundRecord};
 use crate::edit::Code;
+use crate::fixed::fixed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -203,7 +204,7 @@ pub fn markdown(rows: &[Summary]) -> String {
     let mut md = String::from("| model | format | runs | well-formed | applied 1st round | applied | expected result | mean rounds | prompt tokens | output tokens | early stops | truncations | errors | mean wall s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {:.2} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.model,
             r.format,
             r.runs,
@@ -211,13 +212,13 @@ pub fn markdown(rows: &[Summary]) -> String {
             r.applied_first_round,
             r.applied,
             r.matches_expected,
-            r.mean_rounds(),
+            fixed(r.mean_rounds(), 2),
             r.prompt_tokens,
             r.output_tokens,
             r.early_stops,
             r.truncations,
             r.errors,
-            r.mean_wall_seconds()
+            fixed(r.mean_wall_seconds(), 2)
         ));
     }
     md

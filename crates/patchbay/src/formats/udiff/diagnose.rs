@@ -16,6 +16,7 @@ use super::place::{self, Placed};
 use crate::apply::fold::visible_ws;
 use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::apply::text::Text;
+use crate::fixed::fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -380,9 +381,9 @@ fn not_found(path: &str, file: &[&str], old: &[String]) -> String {
     };
     let e = (s + block.len()).min(file.len());
     let mut msg = format!(
-        "context not found; closest region lines {}-{e} ({:.0}% similar)",
+        "context not found; closest region lines {}-{e} ({}% similar)",
         s + 1,
-        ratio * 100.0
+        fixed(f64::from(ratio * 100.0), 0)
     );
     let diff = (0..block.len().max(e - s)).find(|&i| file.get(s + i) != block.get(i));
     if let Some(i) = diff {
