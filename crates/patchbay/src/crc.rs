@@ -20,14 +20,18 @@ pub(crate) const WIDE_SEED: u32 = 0x9e37_79b9;
 /// (nearly every source line) take the tables.
 pub(crate) const LONG: usize = 128;
 
-/// Tables for slicing by 16: `TABLES[k][b]` is `R(0, [b, 0ᵏ])`, what byte
-/// `b` leaves in a zero register after `k` more zero bytes. A block of 16
-/// bytes is the XOR of one independent look-up a byte: no chain of
-/// dependent look-ups, as a byte-at-a-time loop (crc32fast's path for
-/// short inputs) has.
-static TABLES: [[u32; 256]; 16] = tables();
+type Tables = [[u32; 256]; 16];
 
-const fn tables() -> [[u32; 256]; 16] {
+crate::table::table! {
+    /// Tables for slicing by 16: `tables_ref()[k][b]` is `R(0, [b, 0ᵏ])`,
+    /// what byte `b` leaves in a zero register after `k` more zero bytes. A
+    /// block of 16 bytes is the XOR of one independent look-up a byte: no
+    /// chain of dependent look-ups, as a byte-at-a-time loop (crc32fast's
+    /// path for short inputs) has.
+    fn tables_ref() -> &Tables = tables();
+}
+
+const fn tables() -> Tables {
     let mut t = [[0u32; 256]; 16];
     let mut i = 0;
     while i < 256 {
@@ -82,8 +86,7 @@ const fn zeros_table(seed: u32) -> [u32; LONG] {
 /// `R(0, block)` for 16 bytes (little-endian in `v`: the first byte is
 /// the low one).
 #[inline(always)]
-fn fold16(v: u128) -> u32 {
-    let t = &TABLES;
+fn fold16(t: &Tables, v: u128) -> u32 {
     let b = v.to_le_bytes();
     (t[15][b[0] as usize] ^ t[14][b[1] as usize] ^ t[13][b[2] as usize] ^ t[12][b[3] as usize])
         ^ (t[11][b[4] as usize] ^ t[10][b[5] as usize] ^ t[9][b[6] as usize] ^ t[8][b[7] as usize])
@@ -98,8 +101,7 @@ fn fold16(v: u128) -> u32 {
 /// that fits (the other eight would be of zero bytes, whose entries are
 /// zero).
 #[inline(always)]
-fn fold8(v: u64) -> u32 {
-    let t = &TABLES;
+fn fold8(t: &Tables, v: u64) -> u32 {
     let b = v.to_le_bytes();
     (t[7][b[0] as usize] ^ t[6][b[1] as usize] ^ t[5][b[2] as usize] ^ t[4][b[3] as usize])
         ^ (t[3][b[4] as usize] ^ t[2][b[5] as usize] ^ t[1][b[6] as usize] ^ t[0][b[7] as usize])
@@ -147,17 +149,18 @@ fn head16(buf: &[u8], e: usize, n: usize) -> u128 {
 /// register in its first four bytes.
 #[inline(always)]
 pub(crate) fn raw(buf: &[u8], s: usize, e: usize) -> u32 {
+    let t = tables_ref();
     let head = (e - s) % 16;
     let mut c = if head > 8 {
-        fold16(head16(buf, s + head, head))
+        fold16(t, head16(buf, s + head, head))
     } else if head > 0 {
-        fold8(head8(buf, s + head, head))
+        fold8(t, head8(buf, s + head, head))
     } else {
         0
     };
     let mut p = s + head;
     while p < e {
-        c = fold16(load16(buf, p) ^ c as u128);
+        c = fold16(t, load16(buf, p) ^ c as u128);
         p += 16;
     }
     c
@@ -240,8 +243,9 @@ pub(crate) mod clmul {
 /// `R(c, 0ⁿ)`: the register `c` carried through `n` zero bytes. Only for
 /// a starting CRC that has no table (a prefix's, with `with_line`).
 fn advance(mut c: u32, n: usize) -> u32 {
+    let t = tables_ref();
     for _ in 0..n / 16 {
-        c = fold16(c as u128);
+        c = fold16(t, c as u128);
     }
     let h = n % 16;
     if h == 0 {
@@ -250,7 +254,7 @@ fn advance(mut c: u32, n: usize) -> u32 {
     // The register enters an `h`-byte block of zeros at its start; what of
     // it lies past the block (when `h < 4`) is still to be shifted out.
     let rest = if h < 4 { c >> (8 * h) } else { 0 };
-    rest ^ fold16((c as u128) << (8 * (16 - h)))
+    rest ^ fold16(t, (c as u128) << (8 * (16 - h)))
 }
 
 /// The CRC-32 of `buf[s..e]` continued from the CRC `crc` of what came
@@ -276,7 +280,7 @@ pub(crate) fn long(crc: u32, data: &[u8]) -> u32 {
 }
 
 /// In WebAssembly, [`sliced`]: crc32fast would run the same slicing by 16
-/// there, with a second copy of [`TABLES`] (16 KB that do not compress)
+/// there, with a second copy of [`tables_ref`] (16 KB that do not compress)
 /// in the module.
 #[cfg(target_arch = "wasm32")]
 pub(crate) fn long(crc: u32, data: &[u8]) -> u32 {
@@ -288,13 +292,17 @@ pub(crate) fn long(crc: u32, data: &[u8]) -> u32 {
 /// bytes) and the last `len % 16` bytes one at a time.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn sliced(crc: u32, data: &[u8]) -> u32 {
+    let t = tables_ref();
     let mut c = !crc;
     let mut blocks = data.chunks_exact(16);
     for b in &mut blocks {
-        c = fold16(u128::from_le_bytes(b.try_into().expect("16 bytes")) ^ c as u128);
+        c = fold16(
+            t,
+            u128::from_le_bytes(b.try_into().expect("16 bytes")) ^ c as u128,
+        );
     }
     for &b in blocks.remainder() {
-        c = (c >> 8) ^ TABLES[0][((c ^ b as u32) & 0xff) as usize];
+        c = (c >> 8) ^ t[0][((c ^ b as u32) & 0xff) as usize];
     }
     !c
 }

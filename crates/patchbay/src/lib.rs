@@ -25,6 +25,7 @@ pub(crate) mod fixed;
 pub mod formats;
 pub(crate) mod order;
 pub mod reply;
+pub(crate) mod table;
 #[cfg(test)]
 mod test_support;
 

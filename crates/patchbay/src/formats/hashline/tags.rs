@@ -70,9 +70,13 @@ fn tag_chars(
     encode(first, second, len)
 }
 
-/// Base64url of each 12-bit value: two characters, the first in the low
-/// byte.
-static B64_PAIRS: [u16; 4096] = {
+crate::table::table! {
+    /// Base64url of each 12-bit value: two characters, the first in the low
+    /// byte.
+    fn b64_pairs() -> &[u16; 4096] = pairs_table();
+}
+
+const fn pairs_table() -> [u16; 4096] {
     let mut t = [0u16; 4096];
     let mut i = 0;
     while i < 4096 {
@@ -80,7 +84,7 @@ static B64_PAIRS: [u16; 4096] = {
         i += 1;
     }
     t
-};
+}
 
 /// Base64url of the CRC bytes (big-endian), a stream of 6-bit groups: the
 /// first `len` characters, in the low bytes of the result (8 written, the
@@ -88,7 +92,8 @@ static B64_PAIRS: [u16; 4096] = {
 #[inline(always)]
 fn encode(first: u32, second: u32, len: usize) -> u64 {
     let v = (first as u64) << 32 | second as u64;
-    let pair = |i: usize| B64_PAIRS[(v >> (52 - 12 * i) & 0xfff) as usize] as u64;
+    let pairs = b64_pairs();
+    let pair = |i: usize| pairs[(v >> (52 - 12 * i) & 0xfff) as usize] as u64;
     let four = pair(0) | pair(1) << 16;
     if len <= 4 {
         four
