@@ -155,6 +155,42 @@ fn after_every_push_the_events_are_those_of_the_text_so_far() {
     assert!(early > 100, "only {early} edits were judged early");
 }
 
+/// A whole file in one of Aider's tag fences (`<source>` ... `</source>`)
+/// is complete at its closing tag, as one in a Markdown fence is at its
+/// closing fence: the event comes with that line, not at `finish`. (Under
+/// `auto` a fenced block alone is not yet taken for a whole file while the
+/// text may go on, with either fence; `finish` applies it.)
+#[test]
+fn a_tag_fenced_whole_file_is_judged_at_its_closing_tag() {
+    let files = BTreeMap::from([("a.py".to_string(), "x = 1\n".to_string())]);
+    for (open, close) in [
+        ("```python", "```"),
+        ("<source>python", "</source>"),
+        ("<code>", "</code>"),
+    ] {
+        let reply = format!("a.py\n{open}\nx = 2\n{close}\n\nThat is all.\n");
+        for format in ["whole", "auto"] {
+            let opt = ApplyOptions {
+                format: format.into(),
+                ..Default::default()
+            };
+            let mut s = Stream::new(files.clone(), opt);
+            let mut at = 0;
+            let mut first = None;
+            for line in by_line(&reply) {
+                at += line.len();
+                if !s.push(line).is_empty() && first.is_none() {
+                    first = Some(at);
+                }
+            }
+            let closed = reply.rfind(close).unwrap() + close.len() + 1;
+            let want = (format == "whole").then_some(closed);
+            assert_eq!(first, want, "{open} [{format}]");
+            assert_eq!(s.finish().status, Status::Applied, "{open} [{format}]");
+        }
+    }
+}
+
 /// A format that resumes its parser after an edit (`Format::parse_after`)
 /// reads what follows exactly as its parse of the whole reply does: on
 /// every corpus reply, in every format, after every edit but the last (the

@@ -153,17 +153,20 @@ pub enum Turn {
 }
 
 /// A fence line as [`Format::closes`] is told of one: only backticks or
-/// only tildes, at least three.
+/// only tildes, at least three, or a tag fence's closer (`</source>`).
 pub fn is_fence(line: &str) -> bool {
     let t = line.trim();
     t.len() >= 3 && (t.chars().all(|c| c == '`') || t.chars().all(|c| c == '~'))
+        || crate::reply::scan::tag_fence_close(t)
 }
 
 /// A line that may open or close a fence, info string and indentation
 /// allowed: what [`Format::turn`] counts as one.
 pub(crate) fn fence_like(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("```") || t.starts_with("~~~")
+    t.starts_with("```")
+        || t.starts_with("~~~")
+        || t.starts_with('<') && crate::reply::scan::tag_fence_like(t.trim_end())
 }
 
 /// Every format that can be named, in detection priority order.

@@ -115,6 +115,18 @@ fn tag_fence_open(t: &str) -> Option<Fence<'_>> {
     })
 }
 
+/// A tag fence's closer: `</source>`, `</code>`, ... (`t` trimmed).
+pub fn tag_fence_close(t: &str) -> bool {
+    t.strip_prefix("</")
+        .and_then(|r| r.strip_suffix('>'))
+        .is_some_and(|tag| TAG_FENCES.contains(&tag))
+}
+
+/// A line (trimmed) that opens or closes a tag fence.
+pub fn tag_fence_like(t: &str) -> bool {
+    tag_fence_open(t).is_some() || tag_fence_close(t)
+}
+
 /// Recognises a Markdown fence opener (up to 3 spaces of indentation, 3+
 /// backticks or tildes, an optional info string), or a tag fence.
 pub fn fence_open(line: &str) -> Option<Fence<'_>> {
