@@ -190,14 +190,17 @@ fn locate_all<'a>(
     opt: &Options,
 ) -> Vec<FileWork<'a>> {
     let mut works = Works::default();
-    let mentions: BTreeMap<usize, &str> = parsed
-        .mentions
-        .iter()
-        .map(|(i, m)| (*i, m.as_str()))
-        .collect();
+    // The file the prose above each edit names, by edit (a later mention
+    // of the same edit replaces an earlier one).
+    let mut mentions: Vec<Option<&str>> = vec![None; parsed.edits.len()];
+    for (i, m) in &parsed.mentions {
+        if let Some(slot) = mentions.get_mut(*i) {
+            *slot = Some(m.as_str());
+        }
+    }
     for (i, edit) in parsed.edits.iter().enumerate() {
         let out_lines = parsed.lines.get(i).copied();
-        let (path, bad) = resolve(edit, mentions.get(&i).copied(), opt);
+        let (path, bad) = resolve(edit, mentions[i], opt);
         let w = works.get(path, bad.is_none(), files);
         let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, format);
         w.receipts.push(r);

@@ -61,13 +61,11 @@ impl SeenLines {
             (Some(c), false) if c == crc => Some(c),
             _ => None,
         };
-        let mut map: BTreeMap<usize, u32> = e.lines.iter().copied().collect();
-        for (a, b) in merged(ranges, t.len()) {
-            for n in a..=b {
-                map.insert(n, line_hash(t.line(n - 1)));
-            }
-        }
-        e.lines = map.into_iter().collect();
+        let read = merged(ranges, t.len())
+            .into_iter()
+            .flat_map(|(a, b)| a..=b)
+            .map(|n| (n, line_hash(t.line(n - 1))));
+        e.lines = Hashes::overlay(&e.lines, read).0;
     }
 
     /// Records that the whole file was shown with its CRC (`file-crc` mode).
@@ -89,9 +87,7 @@ impl SeenLines {
                     if e.crc != f.crc {
                         e.crc = None;
                     }
-                    let mut map: BTreeMap<usize, u32> = e.lines.iter().copied().collect();
-                    map.extend(f.lines);
-                    e.lines = map.into_iter().collect();
+                    e.lines = Hashes::overlay(&e.lines, f.lines).0;
                 }
                 _ => {
                     self.0.insert(p, f);
@@ -234,16 +230,48 @@ pub struct Relocator {
     now: OnceCell<Now>,
 }
 
+/// Line numbers and their hashes, sorted by number, each number once: what
+/// a map from number to hash holds, as a sorted list (no B-tree of its own
+/// in the WebAssembly module).
+struct Hashes(Vec<(usize, u32)>);
+
+impl Hashes {
+    /// `old` with `new` laid over it: a number in both takes `new`'s hash
+    /// (the last of several), as inserting into a map does.
+    fn overlay(old: &[(usize, u32)], new: impl IntoIterator<Item = (usize, u32)>) -> Hashes {
+        let mut all: Vec<(usize, u32)> = old.iter().copied().chain(new).collect();
+        // Stable: of equal numbers the later entry stays later, and wins.
+        crate::order::sort_by_key(&mut all, |&(n, _)| n);
+        let mut out: Vec<(usize, u32)> = Vec::with_capacity(all.len());
+        for (n, h) in all {
+            match out.last_mut() {
+                Some(last) if last.0 == n => last.1 = h,
+                _ => out.push((n, h)),
+            }
+        }
+        Hashes(out)
+    }
+
+    fn get(&self, n: &usize) -> Option<&u32> {
+        let i = self.0.binary_search_by_key(n, |&(k, _)| k).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    fn contains_key(&self, n: &usize) -> bool {
+        self.get(n).is_some()
+    }
+}
+
 /// The shown lines (number -> hash) and their runs of consecutive numbers.
-type Shown = (BTreeMap<usize, u32>, Vec<(usize, usize)>);
+type Shown = (Hashes, Vec<(usize, usize)>);
 /// The current line hashes and the lines (0-based) where each occurs.
 type Now = (Vec<u32>, HashMap<u32, Vec<usize>>);
 
 impl Relocator {
     fn shown(&self, seen: &SeenFile) -> &Shown {
         self.shown.get_or_init(|| {
-            let shown: BTreeMap<usize, u32> = seen.lines.iter().copied().collect();
-            let keys: Vec<usize> = shown.keys().copied().collect();
+            let shown = Hashes::overlay(&[], seen.lines.iter().copied());
+            let keys: Vec<usize> = shown.0.iter().map(|&(n, _)| n).collect();
             let runs = runs(&keys);
             (shown, runs)
         })
@@ -458,6 +486,23 @@ fn lost(
 mod tests {
     use super::*;
     use crate::apply::text::parse_crc;
+
+    proptest::proptest! {
+        /// What a map from number to hash holds after inserting `old`,
+        /// then `new`, in order (unsorted, with repeats).
+        #[test]
+        fn overlay_is_a_map(
+            old in proptest::collection::vec((0usize..20, 0u32..5), 0..12),
+            new in proptest::collection::vec((0usize..20, 0u32..5), 0..12),
+        ) {
+            let mut map = BTreeMap::new();
+            map.extend(old.iter().copied());
+            map.extend(new.iter().copied());
+            let want: Vec<(usize, u32)> = map.into_iter().collect();
+            let old = Hashes::overlay(&[], old).0;
+            proptest::prop_assert_eq!(Hashes::overlay(&old, new).0, want);
+        }
+    }
 
     fn seen_of(text: &str, a: usize, b: usize) -> SeenFile {
         seen_view("f", text, &[(a, b)]).1.file("f")
