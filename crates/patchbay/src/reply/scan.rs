@@ -115,11 +115,14 @@ fn tag_fence_open(t: &str) -> Option<Fence<'_>> {
     })
 }
 
+/// The tag a closing tag line names: `source` of `</source>` (`t` trimmed).
+fn closing_tag(t: &str) -> Option<&str> {
+    t.strip_prefix("</").and_then(|r| r.strip_suffix('>'))
+}
+
 /// A tag fence's closer: `</source>`, `</code>`, ... (`t` trimmed).
 pub fn tag_fence_close(t: &str) -> bool {
-    t.strip_prefix("</")
-        .and_then(|r| r.strip_suffix('>'))
-        .is_some_and(|tag| TAG_FENCES.contains(&tag))
+    closing_tag(t).is_some_and(|tag| TAG_FENCES.contains(&tag))
 }
 
 /// A line (trimmed) that opens or closes a tag fence.
@@ -157,7 +160,7 @@ pub fn fence_closes(line: &str, f: &Fence) -> bool {
     let t = line.trim();
     if f.ch == '<' {
         let tag = TAG_FENCES.get(f.len).copied().unwrap_or("");
-        return t.strip_prefix("</").and_then(|r| r.strip_suffix('>')) == Some(tag);
+        return closing_tag(t) == Some(tag);
     }
     t.len() >= f.len && t.chars().all(|c| c == f.ch)
 }
