@@ -5,7 +5,7 @@
 # downloads a toolchain or a browser from anywhere else.
 #
 #   scripts/setup.sh            everything
-#   scripts/setup.sh wasm       the wasm32 target, the wasm-bindgen CLI, clang and llvm
+#   scripts/setup.sh wasm       the wasm32 target, the wasm-bindgen CLI, clang, llvm and binaryen
 #   scripts/setup.sh rust       rustfmt and clippy
 #   scripts/setup.sh browser    Chromium (Debian package) for the playground tests
 #   scripts/setup.sh e2e        node packages of tests/e2e
@@ -47,6 +47,14 @@ setup_wasm() {
     say "installing clang and llvm (Debian packages)"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y clang llvm
+  fi
+  # binaryen's wasm-split cuts the core module in two (scripts/build-package.sh).
+  if command -v wasm-split >/dev/null 2>&1 && command -v wasm-opt >/dev/null 2>&1; then
+    say "binaryen present"
+  else
+    say "installing binaryen (Debian package)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y binaryen
   fi
   # The CLI must match the wasm-bindgen crate exactly; the pin is the source of truth.
   local want have

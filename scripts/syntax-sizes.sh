@@ -35,8 +35,9 @@ for set in "${sets[@]}"; do
   CFLAGS_wasm32_unknown_unknown=$cflags cargo build --profile wasm --target wasm32-unknown-unknown \
     -p patchbay-syntax-wasm --no-default-features "${features[@]}" >&2
   rm -rf "$tmp/pkg"
-  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp/pkg" \
-    "$target_dir/wasm32-unknown-unknown/wasm/patchbay_syntax_wasm.wasm"
+  # As build-package.sh's bindgen: without the section that names reference types.
+  node scripts/strip-target-features.mjs "$target_dir/wasm32-unknown-unknown/wasm/patchbay_syntax_wasm.wasm" "$tmp/syntax.wasm"
+  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$tmp/pkg" "$tmp/syntax.wasm"
   module="$tmp/pkg/patchbay_syntax_wasm_bg.wasm"
   node scripts/check-wasm-imports.mjs "$module" >&2
   raw=$(wc -c <"$module")

@@ -24,6 +24,7 @@ const watch = process.argv.includes('--watch');
 /** The package's wasm modules (and only them: their JS glue is bundled), by the folder the page fetches them from. */
 const WASM = [
   ['pkg', 'core/patchbay_wasm_bg.wasm'],
+  ['pkg', 'core/patchbay_wasm_rest.wasm'],
   ['pkg-syntax', 'syntax/patchbay_syntax_wasm_bg.wasm'],
   ['pkg-tokens', 'tokens/patchbay_tokens_wasm_bg.wasm'],
 ];

@@ -6,7 +6,32 @@ export {
 export type * from './core/patchbay_wasm.js';
 import type { InitInput, SyncInitInput } from './load.js';
 export type { InitInput, SyncInitInput } from './load.js';
-/** Loads the module once: from `input`, else the .wasm beside the package's entry. */
-export default function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+/**
+ * The core module comes in two parts: the first holds every export and what a
+ * first reply in Aider's formats (SEARCH/REPLACE, whole files) runs; the
+ * second the rest (other formats, the udiff tools, rendering, the planner,
+ * the model loop). A call that needs the second part before it is loaded
+ * loads it synchronously, so every function works at any time.
+ */
+export interface InitOptions {
+  /** The second part (`patchbay/patchbay-rest.wasm`): a URL, a `Response`, the bytes or a compiled module. Default: the file beside the first part. */
+  rest?: InitInput | Promise<InitInput>;
+  /**
+   * When to load it: `background` (after the first part is ready; `init`'s default), `now`
+   * (before `init` resolves), `first-use` (when a call first needs it; `initSync`'s default).
+   */
+  restWhen?: 'background' | 'now' | 'first-use';
+}
+/** What `initSync` takes for the second part: only what can be loaded synchronously. */
+export interface InitSyncOptions {
+  rest?: SyncInitInput | URL | string;
+  restWhen?: 'background' | 'now' | 'first-use';
+}
+/** Loads the module once: its first part from `input`, else the .wasm beside the package's entry; the second as `options` say. */
+export default function init(input?: InitInput | Promise<InitInput>, options?: InitOptions): Promise<void>;
 /** Loads the module synchronously; in browsers and workers pass its bytes or a compiled module. */
-export declare function initSync(input?: SyncInitInput): void;
+export declare function initSync(input?: SyncInitInput, options?: InitSyncOptions): void;
+/** Loads the core module's second part now (from `input`, else as `init` was told); resolves when every function is in place. */
+export declare function loadRest(input?: InitInput | Promise<InitInput>): Promise<void>;
+/** Whether the core module's second part is loaded. */
+export declare function restLoaded(): boolean;

@@ -1,10 +1,12 @@
 import type * as api from './index.js';
 import type { InitInput } from './load.js';
+import type { InitOptions } from './index.js';
 
 /** The functions a worker answers. */
 export type Method =
   | 'applyEdits' | 'detectFormat' | 'render' | 'formats' | 'estimateTokens' | 'compare' | 'planBudget'
-  | 'tagView' | 'crcView' | 'checkOutput' | 'promptKit' | 'diagnoseUdiff' | 'repairUdiff' | 'simulatePatchFuzz';
+  | 'tagView' | 'crcView' | 'checkOutput' | 'promptKit' | 'diagnoseUdiff' | 'repairUdiff' | 'simulatePatchFuzz'
+  | 'loadRest';
 export declare const METHODS: readonly Method[];
 
 type Fn<K extends Method> = (typeof api)[K];
@@ -38,8 +40,8 @@ export interface Endpoint {
 /** Methods of a worker's own, beside the core's: each may return a promise. */
 export type Extra = Record<string, (...args: never[]) => unknown>;
 
-/** Answers requests posted to `scope` (the worker's global scope by default); `extra` adds methods of the worker's own. */
-export declare function serve(scope?: Endpoint, input?: InitInput | Promise<InitInput>, extra?: Extra): void;
+/** Answers requests posted to `scope` (the worker's global scope by default); `extra` adds methods of the worker's own; `options` are `init`'s. */
+export declare function serve(scope?: Endpoint, input?: InitInput | Promise<InitInput>, extra?: Extra, options?: InitOptions): void;
 /** A promise API over a worker that runs `serve()`; `extra` names the worker's own methods (each becomes `client[name](...)`). */
 export declare function connect<E extends string = never>(
   worker: Endpoint,

@@ -18,6 +18,7 @@ import { Mailbox } from './mailbox.js';
 export const METHODS = Object.freeze([
   'applyEdits', 'detectFormat', 'render', 'formats', 'estimateTokens', 'compare', 'planBudget',
   'tagView', 'crcView', 'checkOutput', 'promptKit', 'diagnoseUdiff', 'repairUdiff', 'simulatePatchFuzz',
+  'loadRest',
 ]);
 
 const errors = { TypeError, RangeError };
@@ -33,9 +34,10 @@ function methodOf(method, extra) {
  * Answers requests posted to `scope` (the worker's global scope by default).
  * `extra` adds methods of the worker's own (`{ name: fn }`, `fn` may return
  * a promise), for what the core does not hold (the syntax module, say).
+ * `options` are `init`'s (where and when the core's second part loads).
  */
-export function serve(scope = globalThis, input, extra = {}) {
-  const ready = init(input);
+export function serve(scope = globalThis, input, extra = {}, options) {
+  const ready = init(input, options);
   let box = null;
   scope.addEventListener('message', async (event) => {
     const { id, method, args, mailbox } = event.data ?? {};

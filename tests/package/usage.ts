@@ -2,7 +2,7 @@
 // --strict` on it (types.test.mjs) checks the declarations an IDE author
 // sees. Never run, only type-checked.
 import init, {
-  initSync, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
+  initSync, loadRest, restLoaded, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
   crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
   EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
   type RunScore, type ArenaResults, type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ChatEvent,
@@ -18,6 +18,10 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   await init(fetch('/patchbay.wasm'));
   await init(bytes);
   initSync(await WebAssembly.compile(bytes));
+  await init(bytes, { rest: new URL('https://example.com/patchbay-rest.wasm'), restWhen: 'background' });
+  initSync(bytes, { rest: bytes, restWhen: 'first-use' });
+  await loadRest(fetch('/patchbay-rest.wasm'));
+  const whole: boolean = restLoaded();
   const files: Files = { 'src/app.py': 'def f():\n    return 1\n' };
   const options: ApplyOptions = { format: 'search-replace', partial: false, maxLevel: 'unicode', tags: { len: 4 }, stopReason: 'stop' };
   const report: Report = applyEdits(files, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', options);

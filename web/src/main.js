@@ -379,6 +379,8 @@ async function main() {
   await run();
   document.body.dataset.ready = 'true';
   performance.mark('patchbay-ready');
+  // The core's second part (other formats, the udiff tools, the comparison) comes after the first result.
+  page.engine.loadRest().catch((e) => console.warn(e.message));
   // The lab's verdicts are some thirty engine calls: after the first result, not before it.
   setupLab(api);
 }

@@ -6,7 +6,7 @@
 // counts instead of one per cell), and the local model's transport
 // (model.js: the core's edit loop over a streaming fetch).
 //
-// The core module loads at start; the syntax module (tree-sitter grammars)
+// The core module's first part loads at start; the syntax module (tree-sitter grammars)
 // and the exact-tokens module (tiktoken's vocabularies) load on first use,
 // each posting {progress} messages while its wasm downloads. The .wasm
 // files are fetched from next to the page (build.mjs copies them there),
@@ -60,4 +60,11 @@ export const EXTRAS = {
   'model.arenaVerdict': model.arenaVerdict,
 };
 
-serve(self, new URL('pkg/patchbay_wasm_bg.wasm', here), EXTRAS);
+// The core's second part (what a first reply in Aider's formats does not
+// run) is left to the page, which asks for it once it is ready
+// (`loadRest`), so that the first load is the first part alone; a call that
+// needs it sooner loads it then.
+serve(self, new URL('pkg/patchbay_wasm_bg.wasm', here), EXTRAS, {
+  rest: new URL('pkg/patchbay_wasm_rest.wasm', here),
+  restWhen: 'first-use',
+});
