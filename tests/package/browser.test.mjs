@@ -15,6 +15,7 @@ import { examples, resolved } from './examples.mjs';
 const { chromium } = createRequire(join(repo, 'tests', 'e2e', 'package.json'))('playwright-core');
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 let server, base, context, page, profile;
+const requests = [];
 const problems = [];
 
 before(async () => {
@@ -24,8 +25,24 @@ before(async () => {
   writeFileSync(join(dir, 'worker.js'), resolved(ex.worker));
   writeFileSync(join(dir, 'worker-page.js'), resolved(ex['worker-page']));
   writeFileSync(join(dir, 'worker.html'), '<!doctype html><meta charset="utf-8"><title>worker</title><body><script type="module" src="./worker-page.js"></script></body>');
+  // The core's second part loaded synchronously when a call needs it: on a page and in a worker.
+  const rest = resolved(`import init, { diagnoseUdiff, restLoaded } from 'patchbay';
+await init(undefined, { restWhen: 'first-use' });
+const before = restLoaded();
+const hunks = diagnoseUdiff({ 'a.py': 'x = 1\\n' }, '--- a/a.py\\n+++ b/a.py\\n@@ -1 +1 @@\\n-x = 1\\n+x = 2\\n');
+const result = JSON.stringify([before, restLoaded(), hunks.map((h) => [h.hunk, h.path])]);
+`);
+  writeFileSync(join(dir, 'rest-page.js'), `${rest}document.body.dataset.result = result;\n`);
+  writeFileSync(join(dir, 'rest-worker.js'), `${rest}self.postMessage(result);\n`);
+  writeFileSync(join(dir, 'rest.html'), '<!doctype html><meta charset="utf-8"><title>rest</title><body><script type="module" src="./rest-page.js"></script></body>');
+  writeFileSync(join(dir, 'rest-in-worker.html'), `<!doctype html><meta charset="utf-8"><title>rest</title><body><script type="module">
+const w = new Worker('./rest-worker.js', { type: 'module' });
+w.onmessage = (e) => { document.body.dataset.result = e.data; };
+w.onerror = (e) => { document.body.dataset.result = 'error: ' + e.message; };
+</script></body>`);
   server = createServer((req, res) => {
     if (req.url === '/favicon.ico') return res.writeHead(204).end();
+    requests.push(req.url);
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     try {
       const body = readFileSync(join(dir, path));
@@ -69,3 +86,15 @@ test('a module worker runs a reply through patchbay/worker', T, async () => {
   assert.equal(await page.evaluate(() => document.body.dataset.result), 'hello, world\n');
   assert.deepEqual(problems, []);
 });
+
+for (const [name, file] of [['a page', 'rest.html'], ['a module worker', 'rest-in-worker.html']]) {
+  test(`on ${name}, a call the first part lacks fetches the second there and then, once`, T, async () => {
+    requests.length = 0;
+    await page.goto(`${base}${file}`);
+    await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+    assert.deepEqual(JSON.parse(await page.evaluate(() => document.body.dataset.result)), [false, true, [[1, 'a.py']]]);
+    const wasm = requests.filter((r) => r.endsWith('.wasm')).sort();
+    assert.deepEqual(wasm, ['/node_modules/patchbay/core/patchbay_wasm_bg.wasm', '/node_modules/patchbay/core/patchbay_wasm_rest.wasm']);
+    assert.deepEqual(problems.filter((p) => !/Synchronous XMLHttpRequest/.test(p)), []);
+  });
+}
