@@ -1,4 +1,4 @@
-// Token counting speed in WebAssembly under node: the estimator (web/pkg,
+// Token counting speed in WebAssembly under node: the estimator (packages/patchbay/core,
 // `estimateTokens`) against the exact tokenizers (web/pkg-tokens,
 // `countTokens`) on the same texts in the same process, as MB/s and as a
 // ratio (no timed assertions anywhere). The texts are the committed samples
@@ -9,9 +9,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-const wasm = await import(new URL('web/pkg/patchbay_wasm.js', root));
+const wasm = await import(new URL('packages/patchbay/core/patchbay_wasm.js', root));
 const tokens = await import(new URL('web/pkg-tokens/patchbay_tokens_wasm.js', root));
-wasm.initSync({ module: readFileSync(new URL('web/pkg/patchbay_wasm_bg.wasm', root)) });
+wasm.initSync({ module: readFileSync(new URL('packages/patchbay/core/patchbay_wasm_bg.wasm', root)) });
 tokens.initSync({ module: readFileSync(new URL('web/pkg-tokens/patchbay_tokens_wasm_bg.wasm', root)) });
 
 const files = [];

@@ -2,9 +2,11 @@
 # Builds the playground's modules: the npm package (scripts/build-package.sh:
 # core, syntax and exact-tokens modules, each checked to import nothing but
 # wasm-bindgen's functions, sizes printed), which the page depends on (web/
-# installs it from packages/patchbay). The glue and .wasm files are also
-# copied to web/pkg, web/pkg-syntax and web/pkg-tokens for the tests and
-# benchmarks that load the raw modules under node.
+# installs it from packages/patchbay). The syntax and tokens modules' glue
+# and .wasm files are also copied to web/pkg-syntax and web/pkg-tokens for
+# the tests and benchmarks that load the raw modules under node; those that
+# load the core's glue take it from packages/patchbay/core, beside the
+# loader of its second part (packages/patchbay/rest.js) that it imports.
 # Needs `scripts/setup.sh wasm` (the wasm32 target, the matching CLI, clang
 # and llvm for the grammars' C).
 set -euo pipefail
@@ -12,7 +14,8 @@ cd "$(dirname "$0")/.."
 
 bash scripts/build-package.sh
 pkg=packages/patchbay
-for pair in core:pkg syntax:pkg-syntax tokens:pkg-tokens; do
+rm -rf web/pkg # the core's glue was copied there before it imported rest.js
+for pair in syntax:pkg-syntax tokens:pkg-tokens; do
   from=$pkg/${pair%%:*} to=web/${pair##*:}
   rm -rf "$to"
   mkdir -p "$to"

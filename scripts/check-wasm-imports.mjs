@@ -1,7 +1,7 @@
 // Fails unless a wasm module imports only wasm-bindgen's glue. A C function
 // the compiler could not resolve becomes an import (`env.*`) that only breaks
 // when the module loads, so the build checks it here instead.
-//   node scripts/check-wasm-imports.mjs web/pkg/patchbay_wasm_bg.wasm
+//   node scripts/check-wasm-imports.mjs packages/patchbay/core/patchbay_wasm_bg.wasm
 //   node scripts/check-wasm-imports.mjs web/pkg-syntax/patchbay_syntax_wasm_bg.wasm
 // (scripts/build-web.sh checks both; the syntax module's C grammars are the
 // likelier source of a stray import.)

@@ -1,11 +1,11 @@
 // Token counting, the format advisor and the budget planner in node, through
-// the generated JS of web/pkg (estimator) and web/pkg-tokens (exact counts).
+// the generated JS of packages/patchbay/core (estimator) and web/pkg-tokens (exact counts).
 // Needs `scripts/build-web.sh` first.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 
-const pkg = new URL('../../web/pkg/', import.meta.url);
+const pkg = new URL('../../packages/patchbay/core/', import.meta.url);
 const tpkg = new URL('../../web/pkg-tokens/', import.meta.url);
 for (const [dir, file] of [[pkg, 'patchbay_wasm_bg.wasm'], [tpkg, 'patchbay_tokens_wasm_bg.wasm']]) {
   if (!existsSync(new URL(file, dir))) throw new Error(`${dir.pathname} is missing: run scripts/build-web.sh`);

@@ -1,11 +1,13 @@
 // The wasm module in node, through the generated JS: real inputs, exact results.
-// Needs `scripts/build-web.sh` first (it writes web/pkg).
+// Needs `scripts/build-package.sh` first (it writes packages/patchbay/core).
+// The glue loads the module's second part from beside it at the first call
+// that needs it (packages/patchbay/rest.js).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 
-const pkg = new URL('../../web/pkg/', import.meta.url);
-if (!existsSync(new URL('patchbay_wasm_bg.wasm', pkg))) throw new Error('web/pkg is missing: run scripts/build-web.sh');
+const pkg = new URL('../../packages/patchbay/core/', import.meta.url);
+if (!existsSync(new URL('patchbay_wasm_bg.wasm', pkg))) throw new Error('packages/patchbay/core is missing: run scripts/build-package.sh');
 const wasm = await import(new URL('patchbay_wasm.js', pkg));
 
 before(() => {
