@@ -1,8 +1,9 @@
 // The playground in Chromium, measured (a benchmark, not a test: it asserts
 // nothing and prints a Markdown table for docs/benchmarks.md):
-//   - what the first load downloads before the page is ready, as the brotli
-//     and gzip twins the server sends (the optional modules excluded: they
-//     load on first use);
+//   - what the first load downloads before the page is ready (requested
+//     before its `patchbay-ready` mark), as the brotli and gzip twins the
+//     server sends (the optional modules excluded: they load on first use),
+//     and what it fetches right after (the core module's second part);
 //   - time to interactive (the engine loaded and the example run), with a
 //     fresh profile (cold) and on reload (warm: unchanged files cost a 304);
 //   - keystroke to updated result (status, receipts, decorations) and to the
@@ -52,8 +53,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-/** Bytes of the files fetched before ready, as their .br and .gz twins and raw. */
-function firstLoadBytes(urls, base) {
+/** Bytes of the files `urls` names, as their .br and .gz twins and raw. */
+function loadBytes(urls) {
   const sizes = { br: 0, gz: 0, raw: 0, files: 0 };
   for (const u of new Set(urls)) {
     let path = new URL(u).pathname;
@@ -73,12 +74,15 @@ async function loadTimes(base) {
   let bytes = null;
   for (let i = 0; i < 5; i++) {
     const b = await browser();
-    const urls = [];
-    b.page.on('request', (r) => r.url().startsWith(base) && urls.push(r.url()));
+    const requests = [];
+    b.page.on('request', (r) => r.url().startsWith(base) && requests.push({ url: r.url(), at: Date.now() }));
     await b.page.goto(base);
     await ready(b.page);
     cold.push(await mark(b.page, 'patchbay-ready'));
-    bytes ??= firstLoadBytes(urls, base);
+    // Requests the page (or its worker) made before the ready mark, and those after it.
+    const readyAt = await b.page.evaluate(() => performance.timeOrigin + performance.getEntriesByName('patchbay-ready')[0].startTime);
+    const urls = (before) => requests.filter((r) => r.at <= readyAt === before).map((r) => r.url);
+    bytes ??= { first: loadBytes(urls(true)), after: loadBytes(urls(false)), afterFiles: [...new Set(urls(false))].map((u) => new URL(u).pathname) };
     await b.page.reload();
     await ready(b.page);
     warm.push(await mark(b.page, 'patchbay-ready'));
@@ -159,7 +163,9 @@ try {
   const big = [];
   for (const lines of [5_000, 50_000]) big.push(await typing(base, lines));
   const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
-  console.log(`First load before ready: ${load.bytes.files} files, ${kb(load.bytes.br)} brotli (as served), ${kb(load.bytes.gz)} gzip, ${kb(load.bytes.raw)} raw`);
+  const { first, after, afterFiles } = load.bytes;
+  console.log(`First load before ready: ${first.files} files, ${kb(first.br)} brotli (as served), ${kb(first.gz)} gzip, ${kb(first.raw)} raw`);
+  console.log(`Fetched after ready (${afterFiles.join(', ') || 'nothing'}): ${kb(after.br)} brotli, ${kb(after.gz)} gzip, ${kb(after.raw)} raw`);
   console.log(`Time to interactive: cold median ${ms(median(load.cold))} (of ${load.cold.map((x) => x.toFixed(0)).join(', ')}), warm median ${ms(median(load.warm))} (of ${load.warm.map((x) => x.toFixed(0)).join(', ')})`);
   console.log('\n| file | typing in | keystroke to result, median | p95 | keystroke to diff and panels, median | p95 | answers in the frame |');
   console.log('|---|---|---|---|---|---|---|');

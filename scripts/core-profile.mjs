@@ -43,6 +43,8 @@ function tree(dir, base = dir, files = {}) {
 }
 
 const corpus = new URL('../tests/corpus/', import.meta.url).pathname;
+// What a page asks first: the format names for its menu.
+glue.formats();
 let runs = 0;
 for (const name of readdirSync(corpus).sort()) {
   const spec = JSON.parse(readFileSync(join(corpus, name, 'case.json'), 'utf8'));
@@ -53,6 +55,9 @@ for (const name of readdirSync(corpus).sort()) {
   glue.detectFormat(reply);
   glue.applyEdits(files, reply, options);
   glue.applyEdits(files, reply, { format: 'auto' });
+  // As an editor asks: auto-detected, the open file's path for a reply that names none, partial or not.
+  const defaultPath = Object.keys(files)[0] ?? null;
+  for (const partial of [false, true]) glue.applyEdits(files, reply, { format: 'auto', partial, defaultPath });
   // Streamed as the page and a model loop do: the format named and auto,
   // in chunks of a few bytes and of a line or so.
   for (const [given, chunk] of [[options, 17], [{}, 7], [{}, 64]]) {

@@ -70,6 +70,8 @@ export function setupBudget(engine, texts) {
     if (!t || !engine()) return;
     const mine = ++ticket;
     try {
+      // The planner and the prompt kits are in the core's second part, which comes after the first result.
+      await engine().whenRest();
       const plan = await engine().planBudget(await request(engine(), t));
       if (mine !== ticket) return;
       $('budget-meter').dataset.state = 'ok';

@@ -379,10 +379,10 @@ async function main() {
   await run();
   document.body.dataset.ready = 'true';
   performance.mark('patchbay-ready');
-  // The core's second part (other formats, the udiff tools, the comparison) comes after the first result.
-  page.engine.loadRest().catch((e) => console.warn(e.message));
-  // The lab's verdicts are some thirty engine calls: after the first result, not before it.
-  setupLab(api);
+  // The core's second part (other formats, the udiff tools, the comparison) comes after the first
+  // result. The lab's verdicts are some thirty engine calls, many of them of the second part: after
+  // it has come, not before (a call that needs it sooner loads it then; so would they, a second time).
+  page.engine.whenRest().then(() => setupLab(api));
 }
 
 /** Makes the reviewed result the file; files the reply created become tabs. */

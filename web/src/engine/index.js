@@ -26,9 +26,15 @@ export function createEngine({ onProgress, onLoop, workerUrl = new URL('engine-w
     if (data?.loop) engine.onLoop?.(data.loop);
   });
   const client = connect(worker, ['estimateTokensEach']);
+  let rest = null;
   const engine = {
     onLoop,
     ...client,
+    /**
+     * Resolves once the core module's second part is in the worker (asked for once; a failure is
+     * logged, and each call that needs the part then tries again and throws what failed).
+     */
+    whenRest: () => (rest ??= client.loadRest().catch((e) => console.warn(e.message))),
     /** How many answers came through shared memory in an animation frame (cross-origin isolated pages). */
     answeredInFrame: () => client.answeredInFrame,
     syntax: group(client, 'syntax', SYNTAX),
