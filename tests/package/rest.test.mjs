@@ -7,6 +7,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { installPackage } from './install.mjs';
 
 let installed;
@@ -102,4 +104,15 @@ test('init refuses options it does not know', { timeout: 60_000 }, () => {
     return errors;`);
   assert.deepEqual(out.map((e) => e?.[0]), ['RangeError', 'TypeError', 'RangeError']);
   assert.match(out[0][1], /restWhen must be one of "background", "now", "first-use", not "later"/);
+});
+
+// The size budget of the first part (issue 14: the core module a page downloads, at most 150 KB
+// gzipped). A change that grows what a first reply runs past it fails here, not in a benchmark.
+test('the first part stays within 150 KB gzipped', () => {
+  const first = readFileSync(new URL(installed.module('core/patchbay_wasm_bg.wasm')));
+  const rest = readFileSync(new URL(installed.module('core/patchbay_wasm_rest.wasm')));
+  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+  assert.ok(gz(first) <= 150_000, `first part ${gz(first)} bytes gzipped`);
+  // The split is real: the second part is the larger one.
+  assert.ok(rest.length > first.length, `${rest.length} <= ${first.length}`);
 });
