@@ -1,5 +1,6 @@
 // Rewrites how wasm-bindgen's glue hands a string to the module
-// (`passStringToWasm0`), in the glue files named on the command line.
+// (`passStringToWasm0`) and how it finds the memory's DataView, in the glue
+// files named on the command line.
 //
 // The generated function copies the string's ASCII prefix a character at a
 // time in a JavaScript loop, and uses `TextEncoder.encodeInto` only from the
@@ -10,9 +11,14 @@
 // character did not fit does it grow the block to what the rest can take
 // (3 bytes a UTF-16 unit) and encode the rest. Then it shrinks the block to
 // what was written. The bytes are the same: `encodeInto` is also what the
-// generated code uses past the prefix.
+// generated code uses past the prefix. Strings of up to 64 UTF-16 units
+// (a stream's chunks, options, paths) keep the loop: there encodeInto's call
+// and the view it writes into cost more than the copy (a profile of 20-byte
+// estimates put a third of the time in them).
 //
-// The build fails if the generated function is not the one this expects
+// It also rewrites `getDataViewMemory0`'s check for a grown memory (below).
+//
+// The build fails if a generated function is not the one this expects
 // (a new wasm-bindgen would need this looked at again).
 //
 //   node scripts/glue-strings.mjs GLUE.js...
@@ -45,10 +51,22 @@ const GENERATED = `    let len = arg.length;
     WASM_VECTOR_LEN = offset;
     return ptr;`;
 
-const NATIVE = `    // One native encodeInto, not a loop over the ASCII prefix (scripts/glue-strings.mjs).
+const NATIVE = `    // Short strings by a loop, long ones by one native encodeInto (scripts/glue-strings.mjs).
     const len = arg.length;
     let ptr = malloc(len, 1) >>> 0;
-    let { read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
+    let read = 0;
+    let written = 0;
+    if (len <= SHORT_STRING) {
+        const mem = getUint8ArrayMemory0();
+        for (; read < len; read++) {
+            const code = arg.charCodeAt(read);
+            if (code > 0x7F) break;
+            mem[ptr + read] = code;
+        }
+        written = read;
+    } else {
+        ({ read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len)));
+    }
     if (read !== len) {
         const rest = arg.slice(read);
         const size = written + rest.length * 3;
@@ -59,13 +77,51 @@ const NATIVE = `    // One native encodeInto, not a loop over the ASCII prefix (
     WASM_VECTOR_LEN = written;
     return ptr;`;
 
-for (const file of process.argv.slice(2)) {
-  const glue = readFileSync(file, 'utf8');
-  if (glue.includes(NATIVE) || !glue.includes('function passStringToWasm0(')) continue;
-  const parts = glue.split(GENERATED);
+// Up to this many UTF-16 units, the loop costs less than encodeInto's call
+// and the view it needs (measured in node 20: docs/benchmarks.md).
+const SHORT_STRING = 64;
+
+// The memory's DataView (return values are read through it after each
+// call): the generated check compares the view's buffer with the memory's
+// on every call where `ArrayBuffer.prototype.detached` is missing (node
+// 20), two buffer getters a call. A one-byte Uint8Array over the same
+// buffer tells the same thing (its length is 0 once the memory has grown
+// and detached the buffer) for the price of a field read.
+const VIEW_GENERATED = `function getDataViewMemory0() {
+    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
+        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+    }
+    return cachedDataViewMemory0;
+}`;
+
+const VIEW_PROBED = `let cachedDataViewProbe0 = null; // scripts/glue-strings.mjs
+function getDataViewMemory0() {
+    if (cachedDataViewMemory0 === null || cachedDataViewProbe0.byteLength === 0) {
+        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+        cachedDataViewProbe0 = new Uint8Array(cachedDataViewMemory0.buffer, 0, 1);
+    }
+    return cachedDataViewMemory0;
+}`;
+
+/** `glue` with the one `from` replaced by `to`; fails the build unless `from` occurs exactly once. */
+function replaceOnce(file, glue, from, to, what) {
+  const parts = glue.split(from);
   if (parts.length !== 2) {
-    console.error(`glue-strings: ${file}: passStringToWasm0 is not the generated function this script rewrites`);
+    console.error(`glue-strings: ${file}: ${what} is not the generated function this script rewrites`);
     process.exit(1);
   }
-  writeFileSync(file, parts.join(NATIVE));
+  return parts.join(to);
+}
+
+for (const file of process.argv.slice(2)) {
+  let glue = readFileSync(file, 'utf8');
+  const before = glue;
+  const native = NATIVE.replace('SHORT_STRING', String(SHORT_STRING));
+  if (glue.includes('function passStringToWasm0(') && !glue.includes(native)) {
+    glue = replaceOnce(file, glue, GENERATED, native, 'passStringToWasm0');
+  }
+  if (glue.includes('function getDataViewMemory0(') && !glue.includes(VIEW_PROBED)) {
+    glue = replaceOnce(file, glue, VIEW_GENERATED, VIEW_PROBED, 'getDataViewMemory0');
+  }
+  if (glue !== before) writeFileSync(file, glue);
 }

@@ -116,3 +116,17 @@ test('the first part stays within 150 KB gzipped', () => {
   // The split is real: the second part is the larger one.
   assert.ok(rest.length > first.length, `${rest.length} <= ${first.length}`);
 });
+
+// The glue reads each call's answer through a DataView of the memory, renewed when the memory grows
+// (scripts/glue-strings.mjs checks for that with a one-byte probe): answers stay right across growth.
+test('answers read through the memory stay right after the memory grows', { timeout: 60_000 }, () => {
+  const out = run('pb.initSync(first)', `
+    const reply = ${JSON.stringify(SEARCH_REPLACE)};
+    const small = () => JSON.stringify([pb.detectFormat(reply), pb.applyEdits(files, reply)]);
+    const before = small();
+    const lines = pb.tagView('x = 1\\n'.repeat(4_000_000), { len: 2 }).length;
+    return { same: small() === before, lines, status: JSON.parse(before)[1].status };`);
+  assert.equal(out.status, 'applied');
+  assert.ok(out.lines > 24_000_000, `${out.lines}`);
+  assert.equal(out.same, true);
+});

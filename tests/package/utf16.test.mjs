@@ -83,6 +83,13 @@ test('strings reach the module whole: ASCII, non-ASCII at any place, long, lone 
     '🎉'.repeat(5000) + '\n',
     `mixed ${'ü'.repeat(300)} and ${'a'.repeat(700)} 末尾\n`,
     'lone \ud800 surrogate\n',
+    // Around the glue's short-string loop (up to 64 UTF-16 units): all ASCII, a non-ASCII last unit, a pair cut by the edge.
+    `${'a'.repeat(63)}\n`,
+    `${'a'.repeat(62)}ö\n`,
+    `${'a'.repeat(63)}é\n`,
+    `${'a'.repeat(61)}🎉\n`,
+    `${'a'.repeat(62)}🎉\n`,
+    '🎉\n',
   ];
   for (const text of cases) {
     const lines = pb.tagView(text, { len: 2 }).split('\n').filter((l) => l !== '');
