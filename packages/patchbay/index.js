@@ -6,7 +6,7 @@
 // loads it there and then.
 import glueInit, { initSync as glueInitSync } from './core/patchbay_wasm.js';
 import { loader } from './load.js';
-import { loadRest, loadSync, restOptions } from './rest.js';
+import { loadInBackground, loadRest, loadSync, restOptions } from './rest.js';
 
 // Named, not `export *`: the glue also exports the module's start function
 // (it installs the panic hook), which is not part of the API.
@@ -32,8 +32,7 @@ export default function init(input, options) {
   }
   return core.init(input).then(() => {
     if (when === 'now') return loadRest();
-    // A failure here is not lost: the call that needs the part loads it again, and throws what failed.
-    if (when === 'background') loadRest().catch(() => {});
+    if (when === 'background') loadInBackground();
     return undefined;
   });
 }
@@ -43,5 +42,5 @@ export function initSync(input, options) {
   const when = restOptions(options, 'first-use');
   core.initSync(input);
   if (when === 'now') loadSync();
-  else if (when === 'background') loadRest().catch(() => {});
+  else if (when === 'background') loadInBackground();
 }

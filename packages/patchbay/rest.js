@@ -17,12 +17,12 @@
 // browser or a worker makes a synchronous request, which a worker may
 // make freely and a page's main thread still can).
 
-import { wasmInput } from './load.js';
+import { wasmInput, wasmInputSync } from './load.js';
 
 const DEFAULT_URL = new URL('./core/patchbay_wasm_rest.wasm', import.meta.url);
 const WHEN = ['background', 'now', 'first-use'];
 
-let primary = null; // the first part's exports, once instantiated
+let firstExports = null; // () => the first part's exports, set when the glue asks for the placeholders
 let source = DEFAULT_URL; // what `rest` was given, else the default file
 let compiled = null; // the second part, compiled
 let instantiated = false;
@@ -30,7 +30,7 @@ let loading = null; // the background load, while it runs
 
 /** The first part's `placeholder` imports (scripts/glue-split.mjs hands them to the glue). */
 export function placeholders(exports) {
-  primary = exports;
+  firstExports = exports;
   return new Proxy(
     {},
     {
@@ -84,6 +84,11 @@ export function loadRest(input) {
   return loading;
 }
 
+/** Starts `loadRest` without waiting; a failure is not lost: the call that needs the part loads it again, and throws what failed. */
+export function loadInBackground() {
+  loadRest().catch(() => {});
+}
+
 async function compileAsync(input) {
   const given = await input;
   // A file: URL is read (node's fetch takes none); any other is fetched.
@@ -102,7 +107,7 @@ async function compileAsync(input) {
 
 function instantiate() {
   if (instantiated) return;
-  const first = primary?.();
+  const first = firstExports?.();
   if (!first) throw new Error('patchbay: load the core module (init or initSync) before its second part');
   new WebAssembly.Instance(compiled, { primary: first });
   instantiated = true;
@@ -129,11 +134,7 @@ function compileSync(input) {
 
 /** The bytes at `url`, synchronously. */
 function fetchSync(url) {
-  if (url.protocol === 'file:') {
-    const fs = globalThis.process?.getBuiltinModule?.('node:fs');
-    if (!fs) throw new Error('this node cannot read a file synchronously here (it needs node 20.16 or later)');
-    return fs.readFileSync(url);
-  }
+  if (url.protocol === 'file:') return wasmInputSync(undefined, url);
   if (typeof XMLHttpRequest !== 'function') throw new Error('no synchronous way to fetch it here');
   const request = new XMLHttpRequest();
   request.open('GET', url.href, false);
