@@ -84,6 +84,15 @@ export function loadRest(input) {
   return loading;
 }
 
+/**
+ * The load `loadRest` started, while it runs, else null. A worker waits for
+ * it before a call (worker.js), so that a call needing the second part
+ * while it is on its way does not fetch it a second time, synchronously.
+ */
+export function restInFlight() {
+  return loading;
+}
+
 /** Starts `loadRest` without waiting; a failure is not lost: the call that needs the part loads it again, and throws what failed. */
 export function loadInBackground() {
   loadRest().catch(() => {});

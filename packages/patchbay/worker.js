@@ -13,6 +13,7 @@
 // instead of after it, where the browser holds the message back.
 import init, * as api from './index.js';
 import { Mailbox } from './mailbox.js';
+import { restInFlight } from './rest.js';
 
 /** The functions a worker answers (StreamParser holds state: use it in the worker itself). */
 export const METHODS = Object.freeze([
@@ -45,6 +46,8 @@ export function serve(scope = globalThis, input, extra = {}, options) {
     if (typeof id !== 'number') return;
     try {
       await ready;
+      // A failed load is the call's to report (it loads the part again).
+      await restInFlight()?.catch(() => {});
       const fn = methodOf(method, extra);
       const list = Array.isArray(args) ? args : [];
       const value = await fn(...list);
