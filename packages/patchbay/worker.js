@@ -47,7 +47,8 @@ export function serve(scope = globalThis, input, extra = {}, options) {
     try {
       await ready;
       // A failed load is the call's to report (it loads the part again).
-      await restInFlight()?.catch(() => {});
+      const rest = restInFlight();
+      if (rest) await rest.catch(() => {});
       const fn = methodOf(method, extra);
       const list = Array.isArray(args) ? args : [];
       const value = await fn(...list);
