@@ -16,7 +16,8 @@
 // and the view it writes into cost more than the copy (a profile of 20-byte
 // estimates put a third of the time in them).
 //
-// It also rewrites `getDataViewMemory0`'s check for a grown memory (below).
+// It also rewrites how the glue reads a string back (`getStringFromWasm0`,
+// below) and `getDataViewMemory0`'s check for a grown memory (below that).
 //
 // The build fails if a generated function is not the one this expects
 // (a new wasm-bindgen would need this looked at again).
@@ -103,6 +104,32 @@ function getDataViewMemory0() {
     return cachedDataViewMemory0;
 }`;
 
+// A string the module returns: node 20's TextDecoder takes 10-12 ms for
+// 13 MB of ASCII (the tag view of 10 MB), where node's own Buffer, after
+// its SIMD check that the bytes are ASCII, copies them as Latin-1 (the same
+// characters below 0x80) in about 1.5 ms, into a string kept outside the
+// JavaScript heap when it is long, so the collector does not copy it
+// either. Short strings, text with any non-ASCII byte, and every browser
+// (no Buffer there) keep the generated TextDecoder path.
+const DECODE_GENERATED = `function getStringFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}`;
+
+const DECODE_NODE = `const nodeBuffer0 = globalThis.process?.getBuiltinModule?.('node:buffer'); // scripts/glue-strings.mjs
+function getStringFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    const bytes = getUint8ArrayMemory0().subarray(ptr, ptr + len);
+    if (len >= LONG_STRING && nodeBuffer0 !== undefined && nodeBuffer0.isAscii(bytes)) {
+        return nodeBuffer0.Buffer.from(bytes.buffer, ptr, len).toString('latin1');
+    }
+    return decodeText(bytes);
+}`;
+
+// From this many bytes on, the check and the Buffer cost less than the
+// TextDecoder (measured in node 20: docs/benchmarks.md).
+const LONG_STRING = 4096;
+
 /** `glue` with the one `from` replaced by `to`; fails the build unless `from` occurs exactly once. */
 function replaceOnce(file, glue, from, to, what) {
   const parts = glue.split(from);
@@ -119,6 +146,10 @@ for (const file of process.argv.slice(2)) {
   const native = NATIVE.replace('SHORT_STRING', String(SHORT_STRING));
   if (glue.includes('function passStringToWasm0(') && !glue.includes(native)) {
     glue = replaceOnce(file, glue, GENERATED, native, 'passStringToWasm0');
+  }
+  const decode = DECODE_NODE.replace('LONG_STRING', String(LONG_STRING));
+  if (glue.includes('function getStringFromWasm0(') && !glue.includes(decode)) {
+    glue = replaceOnce(file, glue, DECODE_GENERATED, decode, 'getStringFromWasm0');
   }
   if (glue.includes('function getDataViewMemory0(') && !glue.includes(VIEW_PROBED)) {
     glue = replaceOnce(file, glue, VIEW_GENERATED, VIEW_PROBED, 'getDataViewMemory0');

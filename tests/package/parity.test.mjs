@@ -4,7 +4,11 @@
 // parser fed the reply in random chunks finishes with that same report.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { installPackage, nativeReports } from './install.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installPackage, nativeReports, repo } from './install.mjs';
 
 let pb, cases;
 before(async () => {
@@ -72,4 +76,43 @@ test('the stream parser in random chunks finishes with applyEdits\' report', () 
     parser.free();
   });
   assert.ok(events > 0, 'no edit was judged early');
+});
+
+/**
+ * A text whose line split and tags the package works out in its own code
+ * (wasm's vector line ends): lines of every length around the 64-byte
+ * blocks, `\n`, `\r\n` and lone `\r`, blank lines, non-ASCII and emoji.
+ */
+function splitText(seed, { bom, lastNewline }) {
+  const next = random(seed);
+  const pieces = ['a', ' ', '\t', 'é', '漢', '🦀', '{', ')', 'x', '\u00a0'];
+  const ends = ['\n', '\n', '\n', '\r\n', '\r'];
+  let text = bom ? '\ufeff' : '';
+  for (let i = 0; i < 3000; i++) {
+    const len = Math.floor(next() * next() * 200);
+    for (let k = 0; k < len; k++) text += pieces[Math.floor(next() * pieces.length)];
+    text += ends[Math.floor(next() * ends.length)];
+  }
+  return lastNewline ? text : `${text}tail`;
+}
+
+test('tagView gives the native view on texts that cross every block boundary', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-tags-'));
+  try {
+    [{ bom: false, lastNewline: true }, { bom: true, lastNewline: false }].forEach((shape, k) => {
+      const text = splitText(k + 7, shape);
+      const file = join(dir, `t${k}.txt`);
+      writeFileSync(file, text);
+      for (const len of [4, 8]) {
+        const native = execFileSync('cargo', ['run', '-q', '-p', 'patchbay-cli', '--', 'tag', '--tag-len', String(len), file], {
+          cwd: repo, maxBuffer: 1 << 28, encoding: 'utf8',
+        });
+        const view = pb.tagView(text, { len });
+        assert.ok(view.split('\n').length > 2000, 'the view has the text\'s lines');
+        assert.equal(view, native, `shape ${k}, tags of ${len}`);
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -238,7 +238,7 @@ fn transpose8(mut x: u64) -> u64 {
 /// call a line as with `memchr`, and one hard-to-predict branch per 64
 /// bytes instead of one a line. An iterator, so that the view's loop body
 /// is inlined around it with its state in registers.
-pub(crate) struct LineEnds<'a, M: BlockMask = Swar> {
+pub(crate) struct LineEnds<'a, M: BlockMask = Portable> {
     bytes: &'a [u8],
     start: usize,
     /// Offset of the block `mask` describes; `mask` holds its newlines
@@ -256,6 +256,12 @@ pub(crate) trait BlockMask {
 }
 
 /// Eight word-wide tests and a bit-matrix transpose: portable (wasm too).
+/// (Unused in wasm32 builds with SIMD, which take [`Simd128`].)
+#[derive(Default)]
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
 pub(crate) struct Swar;
 
 impl BlockMask for Swar {
@@ -295,9 +301,70 @@ pub(crate) fn sse2_newlines(block: &[u8; 64]) -> u64 {
     })
 }
 
+/// [`BlockMask`] with WebAssembly's 128-bit SIMD: four compares and
+/// bitmasks, as [`sse2_newlines`] (V8 lowers them to the same SSE2
+/// instructions). Every wasm32 build has `simd128` on
+/// (`.cargo/config.toml`); there [`Swar`]'s word tests and transpose were
+/// about half of the package's line split and tag view.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[derive(Default)]
+pub(crate) struct Simd128;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl BlockMask for Simd128 {
+    #[inline(always)]
+    fn mask(&self, block: &[u8; 64]) -> u64 {
+        use std::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat};
+        let nl = u8x16_splat(b'\n');
+        (0..4).fold(0, |m, k| {
+            m | u64::from(u8x16_bitmask(u8x16_eq(simd_load(block, 16 * k), nl))) << (16 * k)
+        })
+    }
+}
+
+/// The 16 bytes of `block` from `at` (at most 48) as a vector.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn simd_load(block: &[u8; 64], at: usize) -> std::arch::wasm32::v128 {
+    assert!(at <= 48);
+    // SAFETY: `at + 16 <= 64` bytes of `block` are readable; `v128_load`
+    // takes any alignment.
+    unsafe { std::arch::wasm32::v128_load(block.as_ptr().add(at).cast()) }
+}
+
+/// The mask the line split uses when the caller picks none: vectors where
+/// the target always has them (wasm32 with `simd128`), else [`Swar`] (a
+/// caller that detects vector instructions at run time passes its own).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) type Portable = Simd128;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub(crate) type Portable = Swar;
+
+/// Whether `bytes` are all ASCII: `<[u8]>::is_ascii`, but with wasm32's
+/// SIMD 64 bytes a step (core's tests one `usize`, four bytes, a step
+/// there), since every receipt's UTF-16 offsets start with this test of
+/// the whole file.
+pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use std::arch::wasm32::{u8x16_bitmask, v128_or};
+        let mut blocks = bytes.chunks_exact(64);
+        for block in &mut blocks {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            let v = |k: usize| simd_load(block, 16 * k);
+            if u8x16_bitmask(v128_or(v128_or(v(0), v(1)), v128_or(v(2), v(3)))) != 0 {
+                return false;
+            }
+        }
+        blocks.remainder().is_ascii()
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    bytes.is_ascii()
+}
+
 impl<'a> LineEnds<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Self::with_mask(bytes, Swar)
+        Self::with_mask(bytes, Portable::default())
     }
 }
 
@@ -383,7 +450,7 @@ pub struct Utf16Lines {
 impl Utf16Lines {
     pub fn new(text: &Text) -> Self {
         let bytes = text.src().as_bytes();
-        if bytes.is_ascii() {
+        if is_ascii(bytes) {
             return Utf16Lines { starts: None };
         }
         let mut starts = Vec::with_capacity(text.len() + 1);
