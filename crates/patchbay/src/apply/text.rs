@@ -255,8 +255,8 @@ pub(crate) trait BlockMask {
     fn mask(&self, block: &[u8; 64]) -> u64;
 }
 
-/// Eight word-wide tests and a bit-matrix transpose: portable (wasm too).
-/// (Unused in wasm32 builds with SIMD, which take [`Simd128`].)
+/// Eight word-wide tests and a bit-matrix transpose: portable, for any
+/// target (wasm32 builds with SIMD take [`Simd128`] instead).
 #[derive(Default)]
 #[cfg_attr(
     all(target_arch = "wasm32", target_feature = "simd128"),
