@@ -15,8 +15,14 @@ const pb = await import(join(repo, 'packages/patchbay/index.js'));
 const wasmFile = join(repo, 'packages/patchbay/core/patchbay_wasm_bg.wasm');
 const restFile = join(repo, 'packages/patchbay/core/patchbay_wasm_rest.wasm');
 
-/** Best of `runs`, in milliseconds. */
+/**
+ * Best of `runs`, in milliseconds, after as many untimed runs: V8 runs a
+ * wasm function in its baseline tier first and moves it to the optimizing
+ * one once it is hot, compiling in the background (the native side is
+ * compiled ahead of time).
+ */
 function best(runs, f) {
+  for (let i = 0; i < runs; i++) f();
   let min = Infinity;
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
