@@ -66,8 +66,11 @@ impl Memo {
         if let Some(&known) = self.ends.get(&i) {
             return known.map(|k| k.0);
         }
-        // Open brackets: (offset, deepest value closed inside so far).
-        let mut open: Vec<(usize, u32)> = vec![];
+        // Open brackets, and in step with them the deepest value closed
+        // inside each so far: two vectors, so that the offsets become
+        // `cut` as they are (hostile outputs open a bracket a line).
+        let mut open: Vec<usize> = vec![];
+        let mut inner: Vec<u32> = vec![];
         let (mut in_str, mut esc) = (false, false);
         let mut k = i;
         while k < b.len() {
@@ -87,20 +90,23 @@ impl Memo {
                 b'{' | b'[' => match self.ends.get(&k) {
                     // Known already: jump over it, or stop when it is cut.
                     Some(&Some((end, depth))) if k != i => {
-                        if let Some(top) = open.last_mut() {
-                            top.1 = top.1.max(depth);
+                        if let Some(top) = inner.last_mut() {
+                            *top = (*top).max(depth);
                         }
                         k = end;
                         continue;
                     }
                     Some(&None) => break,
-                    _ => open.push((k, 0)),
+                    _ => {
+                        open.push(k);
+                        inner.push(0);
+                    }
                 },
                 b'}' | b']' => {
-                    if let Some((o, inner)) = open.pop() {
-                        self.ends.insert(o, Some((k + 1, inner + 1)));
-                        if let Some(top) = open.last_mut() {
-                            top.1 = top.1.max(inner + 1);
+                    if let (Some(o), Some(deepest)) = (open.pop(), inner.pop()) {
+                        self.ends.insert(o, Some((k + 1, deepest + 1)));
+                        if let Some(top) = inner.last_mut() {
+                            *top = (*top).max(deepest + 1);
                         }
                     }
                     if open.is_empty() {
@@ -111,7 +117,7 @@ impl Memo {
             }
             k += 1;
         }
-        self.cut = open.into_iter().map(|o| o.0).collect();
+        self.cut = open;
         None
     }
 

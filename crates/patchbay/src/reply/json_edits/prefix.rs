@@ -34,8 +34,10 @@ enum Step {
 /// beginning of a value that the end cuts off; with the starts of the
 /// containers open where the check stopped (at the end or at the error).
 pub(super) fn check(b: &[u8], i: usize) -> (bool, Vec<usize>) {
-    // (offset, is an object)
-    let mut stack: Vec<(usize, bool)> = vec![];
+    // The offsets of the open containers; the byte there says which kind
+    // (a second field per level would double what a deep hostile output
+    // makes the check write: it is returned as it is).
+    let mut stack: Vec<usize> = vec![];
     let mut want = Want::Value;
     let mut k = i;
     loop {
@@ -43,12 +45,12 @@ pub(super) fn check(b: &[u8], i: usize) -> (bool, Vec<usize>) {
             k += 1;
         }
         let Some(&c) = b.get(k) else {
-            return (true, stack.into_iter().map(|s| s.0).collect());
+            return (true, stack);
         };
-        let in_obj = stack.last().is_some_and(|s| s.1);
+        let in_obj = stack.last().is_some_and(|&o| b[o] == b'{');
         let step = match (want, c) {
             (Want::Value | Want::ValueOrClose, b'{' | b'[') => {
-                stack.push((k, c == b'{'));
+                stack.push(k);
                 want = if c == b'{' {
                     Want::KeyOrClose
                 } else {
@@ -58,7 +60,7 @@ pub(super) fn check(b: &[u8], i: usize) -> (bool, Vec<usize>) {
                 continue;
             }
             (Want::ValueOrClose | Want::KeyOrClose | Want::CommaOrClose, b'}' | b']')
-                if stack.last().is_some_and(|s| s.1 == (c == b'}')) =>
+                if stack.last().is_some_and(|&o| (b[o] == b'{') == (c == b'}')) =>
             {
                 stack.pop();
                 Step::At(k + 1)
@@ -96,8 +98,8 @@ pub(super) fn check(b: &[u8], i: usize) -> (bool, Vec<usize>) {
                 want = Want::CommaOrClose;
                 k = e;
             }
-            Step::Eof => return (true, stack.into_iter().map(|s| s.0).collect()),
-            Step::Bad => return (false, stack.into_iter().map(|s| s.0).collect()),
+            Step::Eof => return (true, stack),
+            Step::Bad => return (false, stack),
         }
     }
 }
