@@ -140,6 +140,16 @@ test('outline: the syntax module loads once, a click scrolls to the symbol, an o
   // The last symbol is far below the editor's first screen: clicking it scrolls there and selects it.
   await page.click('#outline li:last-child button.link');
   assert.equal(await page.evaluate(() => getSelection().toString()), 'def f119(x):\n    return x + 119');
+  // CodeMirror scrolls in its measure cycle (an animation frame), and
+  // measures again once the lines it reached have their real heights: the
+  // line is in view once that settles, so wait for it, then assert.
+  await page
+    .waitForFunction(() => {
+      const line = [...document.querySelectorAll('[data-testid="file"] .cm-line')].find((l) => l.textContent === 'def f119(x):');
+      const [b, e] = [line?.getBoundingClientRect(), document.querySelector('[data-testid="file"] .cm-scroller').getBoundingClientRect()];
+      return b && b.top >= e.top && b.bottom <= e.bottom;
+    }, null, { timeout: 5000 })
+    .catch(() => {});
   const line = page.locator('[data-testid="file"] .cm-line', { hasText: 'def f119(x):' });
   const [box, editor] = [await line.boundingBox(), await page.locator('[data-testid="file"] .cm-scroller').boundingBox()];
   assert.ok(box && box.y >= editor.y && box.y + box.height <= editor.y + editor.height, JSON.stringify({ box, editor }));
