@@ -147,7 +147,7 @@ impl Format for ToolCall {
         for piece in json_edits::scan(output, &call_like) {
             match piece {
                 Piece::Value(v, span) => {
-                    for (m, path) in leaves(&v) {
+                    for (m, path) in leaves(v) {
                         if let Some(op) = call(&m) {
                             let edit = Edit {
                                 path,

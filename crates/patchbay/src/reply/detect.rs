@@ -114,14 +114,16 @@ fn json_edits_of(output: &str, file_json: &[Range<usize>]) -> Vec<JsonEdit> {
     let like = |s: &str| keys.iter().any(|k| s.contains(k));
     let mut out = vec![];
     for piece in json_edits::scan(output, &like) {
-        let (Piece::Value(_, r) | Piece::Truncated(r) | Piece::Broken(_, r)) = &piece;
-        if inside(file_json, r.start) {
+        let at = match &piece {
+            Piece::Value(_, r) | Piece::Truncated(r) | Piece::Broken(_, r) => r.start,
+        };
+        if inside(file_json, at) {
             continue;
         }
-        let claim = match &piece {
+        let claim = match piece {
             Piece::Value(v, _) => leaves(v).iter().find_map(|(m, _)| owner(m)),
             Piece::Truncated(r) | Piece::Broken(_, r) => {
-                let text = &output[r.clone()];
+                let text = &output[r];
                 all()
                     .iter()
                     .find_map(|f| f.cut_json_claim(text).map(|(c, why)| (*f, c, why)))
@@ -129,7 +131,7 @@ fn json_edits_of(output: &str, file_json: &[Range<usize>]) -> Vec<JsonEdit> {
         };
         if let Some((f, confidence, reason)) = claim {
             out.push(JsonEdit {
-                at: r.start,
+                at,
                 format: f.id(),
                 confidence,
                 reason,

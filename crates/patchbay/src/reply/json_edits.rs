@@ -156,69 +156,26 @@ fn starts_line(b: &[u8], i: usize) -> bool {
 /// the complete edits before it apply. So is a last line that is only `{`.
 /// The objects of a top-level array are found one by one, each with its own
 /// range, so that the complete ones of a cut-off array are still known.
-pub fn scan(output: &str, edit_like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
-    let b = output.as_bytes();
-    let mut s = Scan {
+/// The pieces come one at a time: a caller turns each value into edits and
+/// drops it before the next is parsed (a reply of 80,000 hashline edits
+/// held 50 MB of values when they were collected first).
+pub fn scan<'a>(output: &'a str, edit_like: &'a dyn Fn(&str) -> bool) -> Scan<'a> {
+    Scan {
         output,
         edit_like,
         memo: Memo::default(),
         edit_seen: false,
         prose_from: None,
         prose_in: (0, 0),
-    };
-    let mut out = vec![];
-    let mut cut_array = false;
-    let mut i = 0;
-    while i < b.len() {
-        // Only a `{` or a `[` can start a value or be a lone brace: jump to
-        // the next one (a vector search, where a byte loop cost a tenth of a
-        // long SEARCH/REPLACE reply's `auto` apply in WebAssembly).
-        match memchr::memchr2(b'{', b'[', &b[i..]) {
-            Some(k) => i += k,
-            None => break,
-        }
-        if !starts_value(b, i) {
-            if b[i] == b'{' && s.lone_brace(i) {
-                out.push(Piece::Truncated(i..output.len()));
-                return out;
-            }
-            i += 1;
-            continue;
-        }
-        let end = s.memo.extent(b, i);
-        if b[i] == b'[' {
-            // Step inside: its objects are the next candidates.
-            cut_array |= end.is_none() && s.truncated(i);
-            i += 1;
-            continue;
-        }
-        match end {
-            Some(end) => match s.value(i, end) {
-                Some(piece) => {
-                    out.push(piece);
-                    i = end;
-                }
-                None => i += 1,
-            },
-            None if s.truncated(i) => {
-                out.push(Piece::Truncated(i..output.len()));
-                return out;
-            }
-            None => i += 1,
-        }
+        at: 0,
+        cut_array: false,
+        last_end: 0,
+        done: false,
     }
-    if cut_array {
-        let from = match out.last() {
-            Some(Piece::Value(_, r) | Piece::Broken(_, r) | Piece::Truncated(r)) => r.end,
-            None => 0,
-        };
-        out.push(Piece::Truncated(from..output.len()));
-    }
-    out
 }
 
-/// The state of one [`scan`].
-struct Scan<'a> {
+/// The state of one [`scan`], and the iterator of its pieces.
+pub struct Scan<'a> {
     output: &'a str,
     edit_like: &'a dyn Fn(&str) -> bool,
     memo: Memo,
@@ -229,9 +186,80 @@ struct Scan<'a> {
     prose_from: Option<usize>,
     /// A range known not to look like an edit, nor any part of it.
     prose_in: (usize, usize),
+    /// Where the search for the next candidate goes on.
+    at: usize,
+    /// Whether a top-level array was cut by the end of the output.
+    cut_array: bool,
+    /// The end of the last piece found (0 before the first).
+    last_end: usize,
+    /// Whether the last piece was given.
+    done: bool,
+}
+
+impl Iterator for Scan<'_> {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        if self.done {
+            return None;
+        }
+        let piece = self.find().or_else(|| {
+            // A cut array's complete objects came out one by one; the rest
+            // of the output after the last of them is its cut part.
+            self.done = true;
+            let len = self.output.len();
+            self.cut_array.then(|| Piece::Truncated(self.last_end..len))
+        });
+        if let Some(Piece::Value(_, r) | Piece::Broken(_, r) | Piece::Truncated(r)) = &piece {
+            self.last_end = r.end;
+        }
+        piece
+    }
 }
 
 impl Scan<'_> {
+    /// The next piece from `self.at` on, `None` at the end of the output.
+    /// A piece cut by the end is the last one.
+    fn find(&mut self) -> Option<Piece> {
+        let b = self.output.as_bytes();
+        let len = b.len();
+        while self.at < len {
+            // Only a `{` or a `[` can start a value or be a lone brace: jump
+            // to the next one (a vector search, where a byte loop cost a
+            // tenth of a long SEARCH/REPLACE reply's `auto` apply in
+            // WebAssembly).
+            let i = self.at + memchr::memchr2(b'{', b'[', &b[self.at..])?;
+            self.at = i + 1;
+            if !starts_value(b, i) {
+                if b[i] == b'{' && self.lone_brace(i) {
+                    self.done = true;
+                    return Some(Piece::Truncated(i..len));
+                }
+                continue;
+            }
+            let end = self.memo.extent(b, i);
+            if b[i] == b'[' {
+                // Step inside: its objects are the next candidates.
+                self.cut_array |= end.is_none() && self.truncated(i);
+                continue;
+            }
+            match end {
+                Some(end) => {
+                    if let Some(piece) = self.value(i, end) {
+                        self.at = end;
+                        return Some(piece);
+                    }
+                }
+                None if self.truncated(i) => {
+                    self.done = true;
+                    return Some(Piece::Truncated(i..len));
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
     /// The piece for a closed value at `i..end`, or `None` for prose.
     /// A value nested deeper than `serde_json` reads is not parsed at all
     /// (each level inside it is a candidate of its own: parsing each would
@@ -328,14 +356,15 @@ pub fn push_damaged(output: &str, piece: Piece, parsed: &mut Parsed) {
 }
 
 /// The edit objects inside a value, each with the path a wrapper gave.
-pub fn leaves(v: &Value) -> Vec<(Map<String, Value>, Option<String>)> {
+/// Takes the value: its objects move out whole, never copied.
+pub fn leaves(v: Value) -> Vec<(Map<String, Value>, Option<String>)> {
     let mut out = vec![];
     walk(v, None, 0, &mut out);
     out
 }
 
 fn walk(
-    v: &Value,
+    v: Value,
     path: Option<String>,
     depth: usize,
     out: &mut Vec<(Map<String, Value>, Option<String>)>,
@@ -349,25 +378,24 @@ fn walk(
                 walk(it, path.clone(), depth + 1, out);
             }
         }
-        Value::Object(m) => {
-            let here = path_of(m).or(path);
+        Value::Object(mut m) => {
+            let here = path_of(&m).or(path);
+            if let Some(list) = m.remove("edits").or_else(|| m.remove("tool_calls")) {
+                walk(list, here, depth + 1, out);
+                return;
+            }
             let inner = ["input", "arguments", "parameters", "function"]
                 .iter()
-                .find_map(|k| m.get(*k));
-            if let Some(list) = m.get("edits").or_else(|| m.get("tool_calls")) {
-                walk(list, here, depth + 1, out);
-            } else if let Some(inner) = inner {
-                match inner {
-                    // OpenAI function calls carry their arguments as a string.
-                    Value::String(s) => {
-                        if let Ok(v) = parse(s) {
-                            walk(&v, here, depth + 1, out);
-                        }
+                .find_map(|k| m.remove(*k));
+            match inner {
+                // OpenAI function calls carry their arguments as a string.
+                Some(Value::String(s)) => {
+                    if let Ok(v) = parse(&s) {
+                        walk(v, here, depth + 1, out);
                     }
-                    other => walk(other, here, depth + 1, out),
                 }
-            } else {
-                out.push((m.clone(), here));
+                Some(other) => walk(other, here, depth + 1, out),
+                None => out.push((m, here)),
             }
         }
         _ => {}
@@ -464,6 +492,10 @@ mod tests {
         true
     }
 
+    fn scan(out: &str, like: &dyn Fn(&str) -> bool) -> Vec<Piece> {
+        super::scan(out, like).collect()
+    }
+
     #[test]
     fn finds_values_in_prose_and_fences() {
         let out = "Sure {not json}.\n```json\n{\"line\": 3, \"new\": \"x\"}\n```\nand [{\"a\": 1}, {\"b\": 2}]\n{\"c\": 3}\n";
@@ -533,7 +565,7 @@ mod tests {
             r#"{"name": "edit", "arguments": "{\"path\": \"a.py\", \"edits\": [{\"line\": 1}, {\"line\": 2, \"path\": \"b.py\"}]}"}"#,
         )
         .unwrap();
-        let l = leaves(&v);
+        let l = leaves(v);
         assert_eq!(l.len(), 2);
         assert_eq!(l[0].1.as_deref(), Some("a.py"));
         assert_eq!(l[1].1.as_deref(), Some("b.py"));

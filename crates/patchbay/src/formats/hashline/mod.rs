@@ -333,7 +333,7 @@ impl Format for Hashline {
         for piece in json_edits::scan(output, &edit_like) {
             match piece {
                 Piece::Value(v, span) => {
-                    for (m, path) in leaves(&v).into_iter().filter(|(m, _)| is_edit(m)) {
+                    for (m, path) in leaves(v).into_iter().filter(|(m, _)| is_edit(m)) {
                         let op = op_of(&m, opt.tags).unwrap_or_else(|message| Op::Invalid {
                             code: Code::Malformed,
                             message,

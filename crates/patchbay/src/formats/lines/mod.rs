@@ -290,7 +290,7 @@ fn parse_json(output: &str) -> Parsed {
             json_edits::push_damaged(output, piece, &mut parsed);
             continue;
         };
-        for (m, path) in leaves(&v) {
+        for (m, path) in leaves(v) {
             if !(m.contains_key("lines") || m.contains_key("line") || m.contains_key("start_line"))
             {
                 continue;
