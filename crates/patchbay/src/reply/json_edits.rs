@@ -208,7 +208,8 @@ impl Iterator for Scan<'_> {
             // of the output after the last of them is its cut part.
             self.done = true;
             let len = self.output.len();
-            self.cut_array.then(|| Piece::Truncated(self.last_end..len))
+            self.cut_array
+                .then_some(Piece::Truncated(self.last_end..len))
         });
         if let Some(Piece::Value(_, r) | Piece::Broken(_, r) | Piece::Truncated(r)) = &piece {
             self.last_end = r.end;
