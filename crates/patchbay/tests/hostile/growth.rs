@@ -131,11 +131,12 @@ fn steady_allocator() {
     const M_MMAP_THRESHOLD: i32 = -3;
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: mallopt only sets two allocator parameters; 32 MiB is
-        // glibc's largest mmap threshold on 64-bit targets.
-        let ok =
-            unsafe { mallopt(M_MMAP_THRESHOLD, 32 << 20) & mallopt(M_TRIM_THRESHOLD, 1 << 30) };
-        assert_eq!(ok, 1, "mallopt refused a threshold");
+        // 32 MiB is glibc's largest mmap threshold on 64-bit targets.
+        for (param, value) in [(M_MMAP_THRESHOLD, 32 << 20), (M_TRIM_THRESHOLD, 1 << 30)] {
+            // SAFETY: mallopt only sets an allocator parameter.
+            let ok = unsafe { mallopt(param, value) } == 1;
+            assert!(ok, "mallopt refused {value} for parameter {param}");
+        }
     });
 }
 
