@@ -84,7 +84,7 @@ pub fn read(a: &ApplyArgs, api: &ApplyOptions, root: &Root) -> Result<Read, Fail
             "the output ends inside a UTF-8 character".into(),
         ));
     }
-    Ok(Read::All(s.text().to_owned()))
+    Ok(Read::All(s.text().into_owned()))
 }
 
 fn print_event(e: &Event, json: bool) {

@@ -243,6 +243,8 @@ pub struct Parsed {
     pub declared: Option<usize>,
     /// How the format was detected, when it was (`auto`).
     pub detection: Option<crate::Detection>,
+    /// The reasoning section the reply starts with, which no format read.
+    pub reasoning: Option<crate::reply::reasoning::Reasoning>,
 }
 
 /// Status of one edit after a transaction.
@@ -304,4 +306,10 @@ pub struct Receipt {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub result_to: Option<usize>,
+    /// The earlier edits of the reply this one builds on: its old text is
+    /// not in the original but in the text they produce (sequential
+    /// formats), and it applied together with them.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub builds_on: Vec<usize>,
 }

@@ -167,8 +167,11 @@ pub fn parse_with(
     format: &str,
     opt: &ParseOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let (masked, reasoning) = reply::reasoning::mask(output);
+    let output = &*masked;
     let lines = reply::scan::out_lines(output);
     let (name, mut parsed) = parse_edits(output, &lines, format, opt)?;
+    skip_reasoning(output, &mut parsed, reasoning);
     reply::read(&mut parsed, output, &lines);
     Ok((name, parsed))
 }
@@ -234,8 +237,11 @@ pub fn parse_reply(
     output: &str,
     opt: &ApplyOptions,
 ) -> Result<(&'static str, Parsed), UnknownFormat> {
+    let (masked, reasoning) = reply::reasoning::mask(output);
+    let output = &*masked;
     let lines = reply::scan::out_lines(output);
     let (name, mut parsed) = parse_edits(output, &lines, &opt.format, &opt.parse_options())?;
+    skip_reasoning(output, &mut parsed, reasoning);
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
         Some(StopReason::Stop) => {}
@@ -243,6 +249,30 @@ pub fn parse_reply(
     }
     reply::read(&mut parsed, output, &lines);
     Ok((name, parsed))
+}
+
+/// Records the reasoning section the parse skipped; a reply that ends
+/// inside one was cut before its answer: `truncated`.
+fn skip_reasoning(
+    output: &str,
+    parsed: &mut Parsed,
+    reasoning: Option<reply::reasoning::Reasoning>,
+) {
+    if let Some(r) = reasoning.as_ref().filter(|r| !r.closed) {
+        parsed.truncated = true;
+        parsed.edits.push(Edit {
+            path: None,
+            op: Op::Invalid {
+                code: Code::Truncated,
+                message: format!(
+                    "the reply ends inside its reasoning section (<{}> at line {}, never closed): it was cut off before its answer",
+                    r.tag, r.lines[0]
+                ),
+            },
+            span: output.len()..output.len(),
+        });
+    }
+    parsed.reasoning = reasoning;
 }
 
 /// A reply that stops inside a line that begins a structure (a fence, a

@@ -58,6 +58,10 @@ pub struct Report {
     pub files: Vec<FileReport>,
     /// Model-readable text: what failed and how to fix it.
     pub feedback: String,
+    /// The reasoning section the reply starts with, skipped by the parse.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reasoning: Option<crate::reply::reasoning::Reasoning>,
 }
 
 impl Report {

@@ -21,6 +21,8 @@ use crate::apply::text::{Text, Utf16Lines};
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
 use std::collections::{BTreeMap, HashMap};
 
+mod chain;
+
 /// How a transaction behaves.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -66,6 +68,9 @@ struct Planned {
     /// Whole-file write or delete: nothing else may touch the file.
     exclusive: bool,
     delete: bool,
+    /// Earlier edits this one was merged with (it builds on them): their
+    /// new lines are part of `new`.
+    merged: Vec<usize>,
 }
 
 struct FileWork<'a> {
@@ -144,11 +149,17 @@ pub fn run(
             code: Some(Code::NoEdits),
             files: vec![],
             feedback: feedback::no_edits(format),
+            reasoning: parsed.reasoning.clone(),
         };
     }
     let mut work = locate_all(format, parsed, files, opt);
+    let sequential = crate::formats::by_name(format).is_some_and(|f| f.sequential());
     for w in &mut work {
         check_overlaps(w);
+        if sequential {
+            let words = crate::formats::words(format);
+            chain::build_on_earlier(w, &parsed.edits, opt, words);
+        }
     }
     let any_failed = work
         .iter()
@@ -171,6 +182,7 @@ pub fn run(
         code: None,
         files: file_reports(work, apply, truncated, files),
         feedback: String::new(),
+        reasoning: parsed.reasoning.clone(),
     };
     report.feedback = feedback::summary(&report, opt.partial);
     if let Some(d) = parsed.declared.filter(|&d| d != complete) {
@@ -438,6 +450,7 @@ fn receipt(
         to: None,
         result_from: None,
         result_to: None,
+        builds_on: vec![],
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),
@@ -469,6 +482,7 @@ impl Planned {
             new: spot.new,
             exclusive: spot.exclusive,
             delete: spot.delete,
+            merged: vec![],
         }
     }
 }
@@ -631,6 +645,8 @@ struct Placed {
     lines: std::ops::Range<usize>,
     /// Its bytes in the new text.
     bytes: std::ops::Range<usize>,
+    /// The earlier edits it was merged with: they landed in the same place.
+    merged: Vec<usize>,
 }
 
 /// Sets `resultFrom`/`resultTo` of each placed edit's receipt: its start in
@@ -660,9 +676,11 @@ fn mark_results(
         let units = count(&content.as_bytes()[p.bytes.clone()]);
         let at = from.saturating_add_signed(shift).min(end);
         // Receipts are in reply order, so by index.
-        if let Ok(k) = receipts.binary_search_by_key(&p.idx, |r| r.index) {
-            (receipts[k].result_from, receipts[k].result_to) =
-                (Some(at), Some((at + units).min(end)));
+        for idx in std::iter::once(&p.idx).chain(&p.merged) {
+            if let Ok(k) = receipts.binary_search_by_key(idx, |r| r.index) {
+                (receipts[k].result_from, receipts[k].result_to) =
+                    (Some(at), Some((at + units).min(end)));
+            }
         }
         shift += units as isize - to.saturating_sub(from) as isize;
     }
@@ -778,6 +796,7 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (Stri
             idx: p.idx,
             lines: p.start..p.end.max(p.start),
             bytes: at..out.len(),
+            merged: p.merged.clone(),
         });
         pos = pos.max(p.end);
     }

@@ -436,7 +436,7 @@ impl EditLoop {
         let unread = Ending::default();
         let ending = if open.stopped { &unread } else { ending };
         let (round, kind) = (self.round, self.kind);
-        let text = open.stream.text().to_owned();
+        let text = open.stream.text().into_owned();
         let reply = text.get(self.prefix.len()..).unwrap_or("").to_owned();
         let mut warnings = open.warnings.clone();
         if let Some(w) = ending.prompt_tokens.and_then(|n| {

@@ -82,6 +82,14 @@ pub trait Format: Sync {
     fn words(&self) -> &'static crate::apply::feedback::Words {
         &search_replace::WORDS
     }
+    /// Whether the format's tools apply its edits one after another, each
+    /// to the text the one before left (Aider's blocks, Anthropic's editor
+    /// calls), so a model may quote text an earlier edit wrote: such an
+    /// edit, absent from the original, is then located in that text
+    /// ([`crate::apply::transaction`]).
+    fn sequential(&self) -> bool {
+        false
+    }
     /// What a system prompt says about this format, with its worked example
     /// (see [`prompt`]); a test applies every example.
     fn prompt(&self) -> prompt::Prompt;

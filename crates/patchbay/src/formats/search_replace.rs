@@ -271,6 +271,10 @@ impl Format for SearchReplace {
         }
     }
 
+    fn sequential(&self) -> bool {
+        true
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }

@@ -133,6 +133,10 @@ impl Format for ToolCall {
         }
     }
 
+    fn sequential(&self) -> bool {
+        true
+    }
+
     fn words(&self) -> &'static Words {
         &WORDS
     }

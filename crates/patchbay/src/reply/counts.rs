@@ -217,6 +217,9 @@ fn set_field(line: &str, field_sets: &[&Vec<String>], fields: &mut [Option<Strin
 
 /// for stopping, when known.
 pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> OutputCheck {
+    // A reasoning section's drafts are not the answer: nothing in it counts.
+    let (masked, _) = crate::reply::reasoning::mask(text);
+    let text = &*masked;
     if text.trim_start().starts_with(['{', '[']) {
         return check_json(text, stop_reason);
     }

@@ -156,7 +156,9 @@ pub fn read<'a>(output: &'a str, lines: &'a [OutLine<'a>]) -> Reply<'a> {
 /// Detects the format of an output: every registered format sniffs the
 /// reply, and the earliest marker wins (the surer one at the same place).
 pub fn detect(output: &str) -> Detection {
-    detect_lines(output, &out_lines(output))
+    // A reasoning section's drafts are not the answer: nothing in it counts.
+    let (masked, _) = crate::reply::reasoning::mask(output);
+    detect_lines(&masked, &out_lines(&masked))
 }
 
 /// [`detect`] on the output's lines, already split.

@@ -1,13 +1,16 @@
 //! Reading a model's reply before any format parses it: output lines,
 //! Markdown fences and path lines (`scan`), JSON edits found in prose
 //! (`json_edits`), which format the reply is in (`detect`), declared counts
-//! and truncation (`counts`), and replies that arrive in pieces (`stream`).
+//! and truncation (`counts`), replies that arrive in pieces (`stream`), and
+//! the reasoning section a reply may start with, which no format reads
+//! (`reasoning`).
 
 use crate::edit::Parsed;
 
 pub mod counts;
 pub mod detect;
 pub mod json_edits;
+pub mod reasoning;
 pub mod scan;
 pub mod sniff;
 pub mod stream;

@@ -28,6 +28,7 @@
 //! the files it borrows): `O(N)` once for an `N`-byte file, as in the
 //! transaction, however many edits the stream emits.
 
+mod gate;
 mod tail;
 
 use crate::apply::report::Report;
@@ -91,6 +92,11 @@ pub struct Stream {
     open: bool,
     /// Under `auto`, before the format is fixed: what is detected from.
     auto: AutoDetect,
+    /// The reasoning section the reply may start with: nothing is read
+    /// while one may be open.
+    gate: gate::Gate,
+    /// The raw bytes of the reasoning section, masked in `buf`.
+    reasoning: String,
 }
 
 /// The complete lines of a growing text not taken yet, each taken once.
@@ -249,7 +255,25 @@ impl Stream {
             read: NewLines::default(),
             open: false,
             auto: AutoDetect::default(),
+            gate: gate::Gate::default(),
+            reasoning: String::new(),
         }
+    }
+
+    /// Masks the reasoning section that ends at `end` and reads the text
+    /// from the top: edits read before its close belonged to the draft.
+    fn mask_reasoning(&mut self, end: usize) {
+        self.reasoning = self.buf[..end].to_owned();
+        self.buf = crate::reply::reasoning::masked(&self.buf, 0..end);
+        let files = std::mem::replace(&mut self.files, Files::fresh(BTreeMap::new()));
+        let fresh = Stream::new(BTreeMap::new(), self.opt.clone());
+        *self = Stream {
+            files,
+            buf: std::mem::take(&mut self.buf),
+            reasoning: std::mem::take(&mut self.reasoning),
+            gate: std::mem::take(&mut self.gate),
+            ..fresh
+        };
     }
 
     /// The valid paths named by the text so far.
@@ -295,9 +319,13 @@ impl Stream {
         self.files = Files::fresh(files);
     }
 
-    /// The text received so far.
-    pub fn text(&self) -> &str {
-        &self.buf
+    /// The text received so far, its reasoning section included.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        if self.reasoning.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.buf);
+        }
+        let rest = &self.buf[self.reasoning.len()..];
+        std::borrow::Cow::Owned(format!("{}{rest}", self.reasoning))
     }
 
     /// The format to read the text with, or `None` while `auto` is unsure.
@@ -371,6 +399,11 @@ impl Stream {
     /// files the new text names ([`Stream::new_paths`]), then calls `judge`.
     pub fn append(&mut self, chunk: &str) {
         self.buf.push_str(chunk);
+        match self.gate.advance(&self.buf) {
+            gate::Step::Wait => return,
+            gate::Step::Masked(end) => self.mask_reasoning(end),
+            gate::Step::Pass => {}
+        }
         // A fixed format that reads only complete lines re-reads only when
         // one arrived that can change which edits are complete: a chunk
         // that ends no line, or holds only lines inside an edit, changes
@@ -477,8 +510,9 @@ impl Stream {
     /// The final report for the whole reply: the same as [`crate::apply`]
     /// on the whole text.
     pub fn finish(self) -> Report {
+        let text = self.text().into_owned();
         let opt = self.opt;
-        match crate::apply(&self.buf, self.files.borrow_owner(), &opt) {
+        match crate::apply(&text, self.files.borrow_owner(), &opt) {
             Ok(r) => r,
             Err(e) => Report {
                 status: crate::Status::Failed,
@@ -486,6 +520,7 @@ impl Stream {
                 code: Some(Code::Malformed),
                 files: vec![],
                 feedback: e.to_string(),
+                reasoning: None,
             },
         }
     }

@@ -1,0 +1,123 @@
+//! The stream's view of a reasoning section ([`crate::reply::reasoning`]):
+//! while one may be open, nothing is parsed or emitted; once it closes, its
+//! bytes are masked in the stream's text (the raw bytes kept aside), so the
+//! formats read the answer alone, at the offsets the whole reply has.
+
+use super::NewLines;
+use crate::reply::reasoning::{self, CloseScan};
+
+/// Where the stream stands with respect to a reasoning section.
+#[derive(Default)]
+pub(super) enum Gate {
+    /// The text so far is blank or part of an opening tag.
+    #[default]
+    Undecided,
+    /// A section opened with `tag`; its close was searched up to `from`.
+    Inside { tag: &'static str, from: usize },
+    /// A section closed at `end`; what follows may open another.
+    After { end: usize },
+    /// No section opened: lines are read for the close of one that the
+    /// chat template opened.
+    Answer {
+        lines: NewLines,
+        start: usize,
+        scan: CloseScan,
+    },
+    /// The section (if any) is settled.
+    Settled,
+}
+
+/// What a chunk did to the gate.
+pub(super) enum Step {
+    /// Nothing may be parsed yet.
+    Wait,
+    /// Parse as usual.
+    Pass,
+    /// A section ended at this byte: mask it, then parse from the top.
+    Masked(usize),
+}
+
+impl Gate {
+    /// Takes the text after a chunk arrived.
+    pub(super) fn advance(&mut self, buf: &str) -> Step {
+        loop {
+            match self {
+                Gate::Undecided => match start_of(buf, 0) {
+                    None => return Step::Wait,
+                    Some(Some((tag, at))) => *self = inside(tag, at),
+                    Some(None) => {
+                        *self = Gate::Answer {
+                            lines: NewLines::default(),
+                            start: 0,
+                            scan: CloseScan::default(),
+                        }
+                    }
+                },
+                Gate::Inside { tag, from } => {
+                    let close = format!("</{tag}>");
+                    let hay = &buf.as_bytes()[*from..];
+                    match memchr::memmem::find(hay, close.as_bytes()) {
+                        Some(k) => {
+                            *self = Gate::After {
+                                end: *from + k + close.len(),
+                            }
+                        }
+                        None => {
+                            *from = buf.len().saturating_sub(close.len() - 1).max(*from);
+                            return Step::Wait;
+                        }
+                    }
+                }
+                Gate::After { end } => match start_of(buf, *end) {
+                    None => return Step::Wait,
+                    Some(Some((tag, at))) => *self = inside(tag, at),
+                    Some(None) => {
+                        let end = *end;
+                        *self = Gate::Settled;
+                        return Step::Masked(end);
+                    }
+                },
+                Gate::Answer { lines, start, scan } => {
+                    let step = answer(lines, start, scan, buf);
+                    if matches!(step, Step::Masked(_)) {
+                        *self = Gate::Settled;
+                    }
+                    return step;
+                }
+                Gate::Settled => return Step::Pass,
+            }
+        }
+    }
+}
+
+/// A section opened at `at` with `tag`.
+fn inside(tag: &'static str, at: usize) -> Gate {
+    Gate::Inside {
+        tag,
+        from: at + tag.len() + 2,
+    }
+}
+
+/// What the text from `from` on starts with: `None` while undecided, an
+/// opener with its position, or `Some(None)` for anything else.
+#[allow(clippy::option_option)]
+fn start_of(buf: &str, from: usize) -> Option<Option<(&'static str, usize)>> {
+    let rest = &buf[from..];
+    if reasoning::undecided(rest) {
+        return None;
+    }
+    let at = from + rest.len() - rest.trim_start().len();
+    Some(reasoning::opener(&buf[at..]).map(|tag| (tag, at)))
+}
+
+/// The complete new lines, read for a close tag.
+fn answer(lines: &mut NewLines, start: &mut usize, scan: &mut CloseScan, buf: &str) -> Step {
+    for (at, line) in lines.take(buf) {
+        let from = *start;
+        *start = at;
+        if let Some((_, end)) = scan.line(line) {
+            return Step::Masked(from + end);
+        }
+    }
+    Step::Pass
+}
