@@ -36,6 +36,9 @@ fn any_chunking_gives_the_same_receipts() {
         let (files, output) = (&c.before, &c.output);
         let opt = c.options(&c.case.format);
         let whole_report = apply(output, files, &opt).unwrap();
+        if template_opened(output) {
+            continue;
+        }
         let mut at_once = Stream::new(files.clone(), opt.clone());
         let events_once = at_once.push(output);
         assert_eq!(at_once.finish(), whole_report, "{}", dir.display());
@@ -83,6 +86,13 @@ fn any_chunking_gives_the_same_receipts() {
     assert!(early > 50, "only {early} edits were judged early");
 }
 
+/// A reply whose reasoning section the chat template opened: a stream
+/// reads its draft as the answer until the close arrives (see
+/// `a_template_opened_section_is_read_again_from_its_close`).
+fn template_opened(output: &str) -> bool {
+    patchbay::reply::reasoning::find(output).is_some_and(|r| !r.opened)
+}
+
 /// One line a push: every line's [`patchbay::formats::Format::turn`] is
 /// asked where it decides whether the stream re-reads.
 fn by_line(text: &str) -> Vec<&str> {
@@ -121,6 +131,9 @@ fn after_every_push_the_events_are_those_of_the_text_so_far() {
         for format in [c.case.format.as_str(), "auto"] {
             let opt = c.options(format);
             let whole_report = apply(output, files, &opt).unwrap();
+            if template_opened(output) {
+                continue;
+            }
             let mut once = AtOnce {
                 files,
                 opt: &opt,
@@ -245,4 +258,99 @@ fn a_resumed_parse_reads_like_the_whole_one() {
     }
     println!("{resumed} resumed parses");
     assert!(resumed > 20, "only {resumed} resumed parses");
+}
+
+/// Every corpus reply that opens a reasoning section: nothing is emitted
+/// before its close arrives, whatever the chunking; then the events are
+/// those of the answer, numbered as the final report numbers them, and
+/// `finish` is `apply`.
+#[test]
+fn nothing_is_emitted_from_an_opened_reasoning_section() {
+    let mut cases = 0;
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let (files, output) = (&c.before, &c.output);
+        let Some(r) = patchbay::reply::reasoning::find(output).filter(|r| r.opened) else {
+            continue;
+        };
+        cases += 1;
+        let opt = c.options(&c.case.format);
+        let whole_report = apply(output, files, &opt).unwrap();
+        for seed in [2u64, 11] {
+            let mut s = Stream::new(files.clone(), opt.clone());
+            let mut at = 0;
+            let mut events = vec![];
+            for chunk in splits(output, seed, 30) {
+                let got = s.push(chunk);
+                at += chunk.len();
+                if at < r.bytes.end {
+                    assert!(
+                        got.is_empty(),
+                        "{} emitted inside the section",
+                        dir.display()
+                    );
+                }
+                events.extend(got);
+            }
+            for e in &events {
+                let [first, _] = e.receipt.output_lines.unwrap();
+                assert!(
+                    first > r.lines[1],
+                    "{}: an event from the section",
+                    dir.display()
+                );
+            }
+            assert_eq!(s.finish(), whole_report, "{}", dir.display());
+        }
+    }
+    assert!(
+        cases >= 20,
+        "only {cases} corpus replies open a reasoning section"
+    );
+}
+
+/// A section the chat template opened shows only its close: until it
+/// arrives the stream reads the draft as the answer; the close makes it
+/// read again from the top, the events after it numbered as the final
+/// report numbers them, and `finish` is `apply`.
+#[test]
+fn a_template_opened_section_is_read_again_from_its_close() {
+    let mut cases = 0;
+    for dir in case_dirs(&corpus_root()) {
+        let c = load(&dir);
+        let (files, output) = (&c.before, &c.output);
+        if !template_opened(output) {
+            continue;
+        }
+        cases += 1;
+        let close = patchbay::reply::reasoning::find(output).unwrap();
+        let opt = c.options(&c.case.format);
+        let whole_report = apply(output, files, &opt).unwrap();
+        let mut s = Stream::new(files.clone(), opt.clone());
+        let mut after = vec![];
+        let mut at = 0;
+        for line in by_line(output) {
+            let got = s.push(line);
+            at += line.len();
+            if at > close.bytes.end {
+                after.extend(got);
+            }
+        }
+        for e in &after {
+            let fin = whole_report
+                .receipts()
+                .into_iter()
+                .find(|r| r.index == e.receipt.index)
+                .cloned();
+            let fin = fin.unwrap_or_else(|| panic!("{}: no such edit", dir.display()));
+            assert_eq!(
+                fin.output_lines,
+                e.receipt.output_lines,
+                "{}",
+                dir.display()
+            );
+        }
+        assert_eq!(s.finish(), whole_report, "{}", dir.display());
+    }
+    assert!(cases >= 8, "only {cases} template-opened corpus replies");
 }

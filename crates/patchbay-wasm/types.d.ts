@@ -584,6 +584,28 @@ events: Array<StreamEvent>,
 stop: boolean, };
 
 /**
+ * A reasoning section at the start of a reply, skipped by every format.
+ */
+
+export type Reasoning = { 
+/**
+ * Its first and last line in the reply (1-based, inclusive).
+ */
+lines: [number, number], 
+/**
+ * The tag's name: `think`, `thinking` or `reasoning`.
+ */
+tag: string, 
+/**
+ * Whether the reply opened it (else the chat template did).
+ */
+opened: boolean, 
+/**
+ * Whether it closed; an open one means the reply ends inside it.
+ */
+closed: boolean, };
+
+/**
  * The typed receipt for one edit.
  */
 
@@ -619,7 +641,13 @@ from?: number, to?: number,
  * in the original. To leave edits out, ask again with
  * `ApplyOptions::skip`.
  */
-resultFrom?: number, resultTo?: number, };
+resultFrom?: number, resultTo?: number, 
+/**
+ * The earlier edits of the reply this one builds on: its old text is
+ * not in the original but in the text they produce (sequential
+ * formats), and it applied together with them.
+ */
+buildsOn?: Array<number>, };
 
 /**
  * The advice.
@@ -639,7 +667,11 @@ code?: Code, files: Array<FileReport>,
 /**
  * Model-readable text: what failed and how to fix it.
  */
-feedback: string, };
+feedback: string, 
+/**
+ * The reasoning section the reply starts with, skipped by the parse.
+ */
+reasoning?: Reasoning, };
 
 /**
  * One request to send.

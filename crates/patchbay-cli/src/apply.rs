@@ -266,6 +266,14 @@ fn changes<'r>(report: &'r Report, l: &Loaded) -> Result<Vec<Change<'r>>, Failur
     Ok(out)
 }
 
+/// `s` with its first letter upper-case.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// Prints the report. Write errors (a closed pipe) are ignored: the files
 /// are already written and the exit code still tells the outcome.
 fn print(report: &Report, a: &ApplyArgs, written: bool) {
@@ -275,6 +283,9 @@ fn print(report: &Report, a: &ApplyArgs, written: bool) {
             .expect("a report always serialises");
         let _ = writeln!(out, "{json}");
         return;
+    }
+    if let Some(r) = &report.reasoning {
+        let _ = writeln!(out, "{}", capitalised(&r.describe()));
     }
     if report.status == Status::Applied {
         for f in &report.files {

@@ -310,6 +310,6 @@ pub struct Receipt {
     /// not in the original but in the text they produce (sequential
     /// formats), and it applied together with them.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<usize>>"))]
     pub builds_on: Vec<usize>,
 }

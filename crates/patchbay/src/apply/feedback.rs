@@ -33,10 +33,19 @@ pub struct Words {
     pub readings: &'static str,
 }
 
-pub fn no_edits(format: &str) -> String {
-    format!(
+/// No edit in the reply; with its reasoning section (which no format
+/// reads), where the edits must go instead.
+pub fn no_edits(format: &str, reasoning: Option<&crate::reply::reasoning::Reasoning>) -> String {
+    let mut msg = format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
-    )
+    );
+    if let Some(r) = reasoning {
+        msg.push_str(&format!(
+            " Edits inside the reasoning section (<{}>, reply lines {}-{}) are not read: write them after it.",
+            r.tag, r.lines[0], r.lines[1]
+        ));
+    }
+    msg
 }
 
 pub fn elided(path: &str, k: usize, line: &str) -> String {

@@ -60,6 +60,7 @@ impl Default for Options {
 }
 
 /// An edit that located: replace original lines `start..end` with `new`.
+#[derive(Clone)]
 struct Planned {
     idx: usize,
     start: usize,
@@ -99,6 +100,11 @@ struct FileWork<'a> {
     relocator: crate::formats::lines::seen::Relocator,
     /// UTF-16 line starts of the original, for early receipts' offsets.
     utf16: std::cell::OnceCell<Utf16Lines>,
+    /// Texts built to locate edits that build on earlier ones ([`chain`]).
+    rebuilds: usize,
+    /// What the edits located alone so far planned ([`run_alone`]): the
+    /// text a later edit that builds on them is looked for in.
+    history: Vec<Planned>,
 }
 
 /// Normalised target path of an edit, or the reason it has none.
@@ -148,7 +154,7 @@ pub fn run(
             format: format.to_owned(),
             code: Some(Code::NoEdits),
             files: vec![],
-            feedback: feedback::no_edits(format),
+            feedback: feedback::no_edits(format, parsed.reasoning.as_ref()),
             reasoning: parsed.reasoning.clone(),
         };
     }
@@ -357,6 +363,8 @@ impl<'a> FileWork<'a> {
             seen: std::cell::OnceCell::new(),
             relocator: Default::default(),
             utf16: std::cell::OnceCell::new(),
+            rebuilds: 0,
+            history: vec![],
         }
     }
 }
@@ -388,17 +396,27 @@ pub fn run_alone<'a>(
     prepared: &mut Prepared<'a>,
 ) -> Vec<(String, Receipt)> {
     let works = &mut prepared.0;
+    let sequential = crate::formats::by_name(format).is_some_and(|f| f.sequential());
     let mut out = vec![];
     for &(idx, edit, out_lines, mention) in edits {
         let (path, bad) = resolve(edit, mention, opt);
         let w = works.get_alone(path, bad.is_none(), files);
-        // Alone: nothing the file's earlier edits planned counts.
+        // Alone: nothing the file's earlier edits planned counts, but the
+        // text they produce, for an edit that builds on them.
         w.receipts.clear();
         w.planned.clear();
         w.exclusive = false;
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
         let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
+        if sequential && r.code == Some(Code::NotFound) && !w.history.is_empty() {
+            w.planned = std::mem::take(&mut w.history);
+            w.receipts = vec![r];
+            chain::retry(w, edit, idx, opt, crate::formats::words(format));
+            r = w.receipts.pop().expect("the receipt just pushed");
+        }
+        let planned = std::mem::take(&mut w.planned);
+        w.history.extend(planned);
         let cut = is_cut(edit);
         // One edit: only a declared count it falls short of holds it back.
         let truncated = declared.is_some_and(|d| usize::from(!cut) < d);

@@ -111,18 +111,25 @@ pub(super) fn build_on_earlier(w: &mut FileWork, edits: &[Edit], opt: &Options, 
     let missing: Vec<usize> = w
         .receipts
         .iter()
-        .filter(|r| r.code == Some(Code::NotFound) && sequential_op(&edits[r.index - 1].op))
+        .filter(|r| r.code == Some(Code::NotFound))
         .map(|r| r.index)
         .collect();
-    for (built, idx) in missing.into_iter().enumerate() {
-        if built == REBUILDS {
-            break;
-        }
-        let Some(layout) = Layout::new(w, idx) else {
-            continue;
-        };
-        try_on(w, &layout, &edits[idx - 1], idx, opt, words);
+    for idx in missing {
+        retry(w, &edits[idx - 1], idx, opt, words);
     }
+}
+
+/// Locates edit `idx`, not found in the original, in the text the file's
+/// planned edits before it produce (its receipt is among `w.receipts`).
+pub(super) fn retry(w: &mut FileWork, edit: &Edit, idx: usize, opt: &Options, words: &Words) {
+    if !sequential_op(&edit.op) || w.rebuilds >= REBUILDS {
+        return;
+    }
+    let Some(layout) = Layout::new(w, idx) else {
+        return;
+    };
+    w.rebuilds += 1;
+    try_on(w, &layout, edit, idx, opt, words);
 }
 
 /// The edits a text that changes as they apply can hold: a block found by
