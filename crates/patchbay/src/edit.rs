@@ -143,6 +143,34 @@ pub enum Op {
     Invalid { code: Code, message: String },
 }
 
+impl Op {
+    /// The first NUL byte of the text the edit writes, as its 1-based line
+    /// and character column: the rule that refuses a file holding one
+    /// refuses an edit that would write one.
+    pub fn nul_in_new_text(&self) -> Option<(usize, usize)> {
+        let in_lines = |lines: &[String]| {
+            lines.iter().enumerate().find_map(|(i, l)| {
+                let at = l.find('\0')?;
+                Some((i + 1, l[..at].chars().count() + 1))
+            })
+        };
+        match self {
+            Op::Replace { new, .. } | Op::Lines { new, .. } => in_lines(new),
+            Op::CreateOrAppend { text } | Op::Write { text } | Op::Create { text } => {
+                in_lines(text)
+            }
+            Op::StrReplace { new, .. } => {
+                let at = new.find('\0')?;
+                let line = 1 + new[..at].matches('\n').count();
+                let start = new[..at].rfind('\n').map_or(0, |k| k + 1);
+                Some((line, new[start..at].chars().count() + 1))
+            }
+            Op::OneOf(readings) => readings.iter().find_map(|r| r.op.nul_in_new_text()),
+            _ => None,
+        }
+    }
+}
+
 /// What a line-addressed edit asserts about the lines it names, checked
 /// against the original before anything is applied.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -235,6 +235,7 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
     let mut items: Vec<Item> = vec![];
     let mut cur: Option<Open> = None;
     let mut dropped = false;
+    let mut oversized: Option<String> = None;
     let ends_clean = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let finish =
@@ -250,8 +251,11 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
         // cut mid-value ("Total: 1" of "Total: 12"): it declares nothing.
         let cut_line = i + 1 == lines.len() && !ends_clean;
         if let Some(v) = label_value(line, &totals).filter(|_| !cut_line) {
-            if let Ok(n) = v.split_whitespace().next().unwrap_or("").parse() {
-                total = Some(n);
+            let v = v.split_whitespace().next().unwrap_or("");
+            match v.parse() {
+                Ok(n) => total = Some(n),
+                Err(_) if too_large(v) => oversized = Some(v.to_owned()),
+                Err(_) => {}
             }
             continue;
         }
@@ -273,7 +277,10 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
     }
     finish(cur.take(), true, &mut items, &mut dropped);
     let declared = total.or_else(|| items.iter().find_map(|it| it.of));
-    let verdict = judge(&items, declared, dropped, stop_reason);
+    let verdict = match oversized {
+        Some(v) => oversized_total(&v),
+        None => judge(&items, declared, dropped, stop_reason),
+    };
     OutputCheck {
         declared_total: declared,
         order,
@@ -282,6 +289,16 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
         dropped_partial: dropped,
         json: false,
         verdict,
+    }
+}
+
+/// A declared total too large to be a count: malformed, never "not declared".
+fn oversized_total(v: &str) -> Verdict {
+    Verdict::Inconsistent {
+        reason: format!(
+            "the declared total {v} is not a count of items (a count is a whole number that fits in {} bits)",
+            usize::BITS
+        ),
     }
 }
 
@@ -326,8 +343,14 @@ fn judge(items: &[Item], total: Option<usize>, dropped: bool, stop: Option<&str>
 /// complete objects of the first array before the cut.
 fn check_json(text: &str, stop: Option<&str>) -> OutputCheck {
     let parsed: Option<serde_json::Value> = serde_json::from_str(text).ok();
-    let total = match &parsed {
-        Some(v) => v.get("total").and_then(|t| t.as_u64()).map(|t| t as usize),
+    let (total, oversized) = match &parsed {
+        Some(v) => match v.get("total").filter(|t| t.is_number()) {
+            Some(t) => match t.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                Some(n) => (Some(n), None),
+                None => (None, Some(t.to_string())),
+            },
+            None => (None, None),
+        },
         None => scrape_total(text),
     };
     let objects: Vec<serde_json::Value> = match &parsed {
@@ -364,7 +387,10 @@ fn check_json(text: &str, stop: Option<&str>) -> OutputCheck {
         })
         .collect();
     let cut = parsed.is_none();
-    let mut verdict = judge(&items, total, cut, stop);
+    let mut verdict = match &oversized {
+        Some(v) => oversized_total(v),
+        None => judge(&items, total, cut, stop),
+    };
     if cut && verdict == Verdict::Complete {
         verdict = Verdict::Truncated { missing: None };
     }
@@ -379,11 +405,25 @@ fn check_json(text: &str, stop: Option<&str>) -> OutputCheck {
     }
 }
 
-fn scrape_total(text: &str) -> Option<usize> {
-    let at = text.find("\"total\"")?;
-    let rest = text[at + 7..].trim_start().strip_prefix(':')?.trim_start();
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// The `"total"` of a cut JSON reply, or its digits when they are too
+/// many for a count.
+fn scrape_total(text: &str) -> (Option<usize>, Option<String>) {
+    let Some(at) = text.find("\"total\"") else {
+        return (None, None);
+    };
+    let Some(rest) = text[at + 7..].trim_start().strip_prefix(':') else {
+        return (None, None);
+    };
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match digits.parse() {
+        Ok(n) => (Some(n), None),
+        Err(_) if too_large(&digits) => (None, Some(digits)),
+        Err(_) => (None, None),
+    }
 }
 
 /// Complete `{...}` objects inside the first array of a cut JSON text.
@@ -499,11 +539,36 @@ pub const DECLARED_LINES: usize = 20;
 
 /// The count one line declares (`EDITS: N`), for [`declared_edits`].
 pub fn declared_in_line(l: &str) -> Option<usize> {
+    edits_value(l)?.parse().ok()
+}
+
+/// The value of an `EDITS:` line.
+fn edits_value(l: &str) -> Option<&str> {
     let t = l.trim();
     let v = t
         .strip_prefix("EDITS:")
         .or_else(|| t.strip_prefix("Edits:"))?;
-    v.trim().parse().ok()
+    Some(v.trim())
+}
+
+/// A declared edit count too large to be one (`EDITS: 18446744073709551616`):
+/// its line's bytes in `output` and why. Such a count is malformed: read
+/// as no declaration, it would let a reply whose edits fall short apply.
+pub fn declared_too_large(output: &str) -> Option<(std::ops::Range<usize>, String)> {
+    let mut at = 0;
+    for line in output.split_inclusive('\n').take(DECLARED_LINES) {
+        if let Some(v) = edits_value(line).filter(|v| too_large(v)) {
+            let msg = format!("the declared edit count `EDITS: {v}` is not a number of edits (it does not fit in {} bits); declare the count the reply holds", usize::BITS);
+            return Some((at..at + line.len(), msg));
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// Digits alone that do not fit in a count.
+fn too_large(v: &str) -> bool {
+    !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<usize>().is_err()
 }
 
 /// `1 item`, `2 items`.

@@ -19,6 +19,15 @@ pub mod stream;
 /// in the reply (from the reply's `lines`, split once for detection,
 /// parsing and this) and the declared edit count (from its first lines).
 pub fn read(parsed: &mut Parsed, output: &str, lines: &[scan::OutLine]) {
+    if let Some((span, message)) = counts::declared_too_large(output) {
+        let code = crate::edit::Code::Malformed;
+        let op = crate::edit::Op::Invalid { code, message };
+        parsed.edits.push(crate::edit::Edit {
+            path: None,
+            op,
+            span,
+        });
+    }
     let lines = scan::OutputLines::from_lines(output, lines);
     parsed.lines = parsed.edits.iter().map(|e| lines.range(&e.span)).collect();
     parsed.declared = counts::declared_edits(output);

@@ -166,6 +166,12 @@ impl Rules<'_> {
 /// Locates one edit against the original text of its file. Moves and
 /// views find no place; the transaction handles them.
 pub fn locate(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Refusal> {
+    if let Some((line, col)) = op.nul_in_new_text() {
+        let msg = format!(
+            "the new text holds a NUL byte at its line {line}, column {col}: a text file cannot hold one (patchbay refuses such a file as binary); write the character as the language escapes it"
+        );
+        return Err((Code::Malformed, msg).into());
+    }
     match op {
         Op::Invalid { code, message } => Err((*code, message.clone()).into()),
         Op::OneOf(readings) => reading(t, readings, rules),
