@@ -44,6 +44,51 @@ def count_case(src, label, rng):
                 trap=True, source=src.name, description="a declared count too large to be one is malformed, not ignored")
 
 
+BARE = ["configure", "Jenkinsfile", "CODEOWNERS", "gradlew"]
+
+
+def bare_path(src, label, rng):
+    """Two blocks: one for a source file, then one under a bare word that
+    names a file of the tree (it applies there, the first file keeps only
+    its own edit), is no file (refused: `path_unclear`), or is a path with a
+    component no file system holds."""
+    s = pick_block(src, rng)
+    if s is None:
+        return None
+    old = src.lines[s : s + 3]
+    new = change(src, old, "first")
+    word = BARE[rng.randrange(len(BARE))]
+    script = ["#!/bin/sh", "echo building", "exit 0"]
+    if label == "long_component":
+        word = "src/" + "a" * 300 + ".sh"
+    second = f"{word}\n```\n<<<<<<< SEARCH\n{script[1]}\n=======\n{script[1]}\necho done\n>>>>>>> REPLACE\n```\n"
+    out = sr_block(src.path, src.lang, old, new) + "\n" + second
+    before = {src.path: src.text}
+    if label == "names_a_file":
+        before[word] = join(script)
+        after = {src.path: join(src.lines[:s] + new + src.lines[s + 3 :]),
+                 word: join([script[0], script[1], "echo done", script[2]])}
+        return Case(None, "search-replace", before, out, "applied", after=after, fault="bare_word_path", trap=True,
+                    source=src.name, description="a bare word above a block that names a file of the tree is its path")
+    return Case(None, "search-replace", before, out, "failed", code="path_unclear", fault=f"bare_word_{label}",
+                trap=True, source=src.name,
+                description="a bare word above a block that names no file is refused, not sent to the previous file")
+
+
+def sentence_above(src, rng):
+    """A one-word sentence (`Sure.`) above the path line: prose, not a
+    second path that would make the path line one of a list."""
+    s = pick_block(src, rng)
+    if s is None:
+        return None
+    old = src.lines[s : s + 3]
+    new = change(src, old, "sure")
+    out = "Sure.\n\n" + sr_block(src.path, src.lang, old, new)
+    after = {src.path: join(src.lines[:s] + new + src.lines[s + 3 :])}
+    return Case(None, "search-replace", {src.path: src.text}, out, "applied", after=after, fault="sentence_above_path",
+                source=src.name, description="a one-word sentence above the path line is prose")
+
+
 def main():
     names = sorted(n for n in os.listdir(SOURCES) if os.path.splitext(n)[1] in LANG)
     code = [Src(n) for n in names if Src(n).comment]
@@ -53,6 +98,9 @@ def main():
     jobs = [(f"nul-{fmt}", lambda s, r, f=fmt: nul_case(s, f, r))
             for fmt in ("search-replace", "udiff", "whole", "apply-patch", "tool-call")]
     jobs += [(f"count-{label}", lambda s, r, x=label: count_case(s, x, r)) for label in COUNTS]
+    jobs += [(f"bare-{label}-{k}", lambda s, r, x=label: bare_path(s, x, r))
+             for label in ("names_a_file", "no_such_file", "long_component") for k in range(2)]
+    jobs += [(f"sentence-{k}", sentence_above) for k in range(2)]
     count = 0
     for j, (label, make) in enumerate(jobs):
         src = code[j % len(code)]

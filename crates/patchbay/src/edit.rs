@@ -264,6 +264,10 @@ pub struct Parsed {
     /// `(index into edits, path)`. The transaction refuses such an edit as
     /// `path_unclear` when its target does not agree.
     pub mentions: Vec<(usize, String)>,
+    /// Edits (indexes into `edits`) whose path is a bare word right above
+    /// them (`configure`): the transaction takes it only when the files
+    /// hold it, and refuses the edit as `path_unclear` otherwise.
+    pub unsure: Vec<usize>,
     /// Per edit, its first and last line in the reply (1-based, what a
     /// receipt's `output_lines` says); filled by [`crate::reply::read`].
     pub lines: Vec<[usize; 2]>,

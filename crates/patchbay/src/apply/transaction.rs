@@ -140,6 +140,24 @@ fn unclear_path(edit: &Edit, target: &str, mention: &str) -> Option<(Code, Strin
     ))
 }
 
+/// Why an edit whose path is a bare word above it (`configure`) may not
+/// go anywhere: the files hold no such file, so the word may be prose.
+fn unsure_path(
+    edit: &Edit,
+    path: &str,
+    files: &BTreeMap<String, String>,
+) -> Option<(Code, String)> {
+    if matches!(edit.op, Op::Invalid { .. }) || files.contains_key(path) {
+        return None;
+    }
+    Some((
+        Code::PathUnclear,
+        format!(
+            "the line `{path}` above this edit may be a file name or prose, and no file {path} exists, so the edit goes nowhere rather than to another file; write the file's path with its folder (`./{path}`) on the line before the block"
+        ),
+    ))
+}
+
 /// Runs a parsed output against `files` (path -> current text; a path that
 /// is absent does not exist).
 pub fn run(
@@ -218,7 +236,10 @@ fn locate_all<'a>(
     }
     for (i, edit) in parsed.edits.iter().enumerate() {
         let out_lines = parsed.lines.get(i).copied();
-        let (path, bad) = resolve(edit, mentions[i], opt);
+        let (path, mut bad) = resolve(edit, mentions[i], opt);
+        if bad.is_none() && parsed.unsure.binary_search(&i).is_ok() {
+            bad = unsure_path(edit, &path, files);
+        }
         let w = works.get(path, bad.is_none(), files);
         let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, format);
         w.receipts.push(r);
@@ -370,8 +391,9 @@ impl<'a> FileWork<'a> {
 }
 
 /// One edit for [`run_alone`]: its 1-based index, the edit, its output
-/// lines, and the file the prose above it names (see `Parsed::mentions`).
-pub type Alone<'e> = (usize, &'e Edit, [usize; 2], Option<&'e str>);
+/// lines, the file the prose above it names (see `Parsed::mentions`), and
+/// whether its path is a bare word (`Parsed::unsure`).
+pub type Alone<'e> = (usize, &'e Edit, [usize; 2], Option<&'e str>, bool);
 
 /// The per-file work [`run_alone`] keeps between calls: each file's split,
 /// matcher index and UTF-16 line starts, built on first use. A stream
@@ -398,8 +420,11 @@ pub fn run_alone<'a>(
     let works = &mut prepared.0;
     let sequential = crate::formats::by_name(format).is_some_and(|f| f.sequential());
     let mut out = vec![];
-    for &(idx, edit, out_lines, mention) in edits {
-        let (path, bad) = resolve(edit, mention, opt);
+    for &(idx, edit, out_lines, mention, unsure) in edits {
+        let (path, mut bad) = resolve(edit, mention, opt);
+        if bad.is_none() && unsure {
+            bad = unsure_path(edit, &path, files);
+        }
         let w = works.get_alone(path, bad.is_none(), files);
         // Alone: nothing the file's earlier edits planned counts, but the
         // text they produce, for an edit that builds on them.

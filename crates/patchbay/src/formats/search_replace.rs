@@ -366,6 +366,10 @@ fn read_blocks(
         };
         match path_before(lines, i, floor) {
             PathAbove::Named(p) => path = Some(p),
+            PathAbove::Bare(w) => {
+                parsed.unsure.push(parsed.edits.len());
+                path = Some(w);
+            }
             PathAbove::Mentioned(m) => parsed.mentions.push((parsed.edits.len(), m)),
             PathAbove::Nothing => {}
         }

@@ -79,8 +79,11 @@ impl Format for Whole {
                 Some(p) => PathAbove::Named(p),
                 None => path_above(lines, i, floor),
             };
+            if matches!(above, PathAbove::Bare(_)) {
+                parsed.unsure.push(parsed.edits.len());
+            }
             let (path, mention) = match above {
-                PathAbove::Named(p) => (Some(p), None),
+                PathAbove::Named(p) | PathAbove::Bare(p) => (Some(p), None),
                 PathAbove::Mentioned(m) => (None, Some(m)),
                 PathAbove::Nothing => (None, None),
             };

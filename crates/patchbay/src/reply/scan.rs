@@ -224,7 +224,11 @@ pub fn path_from_line(line: &str) -> Option<String> {
 /// A path-like token: no whitespace, no markup, and a dot or slash, or a
 /// well-known extensionless name.
 pub fn looks_like_path(t: &str) -> bool {
-    if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) {
+    if t.is_empty() || t.contains(char::is_whitespace) || !fits_a_file_system(t) {
+        return false;
+    }
+    // `Sure.`, `Done.`: a word that ends a sentence, not a file name.
+    if t.ends_with('.') && !t.ends_with("..") {
         return false;
     }
     if t.chars()
@@ -250,6 +254,27 @@ pub fn looks_like_path(t: &str) -> bool {
     known || base.contains('.') || t.contains('/')
 }
 
+/// A path no file system holds: longer than `PATH_MAX` (4,096 bytes), or
+/// with a component longer than `NAME_MAX` (255).
+fn fits_a_file_system(t: &str) -> bool {
+    t.len() <= 4096 && t.split(['/', '\\']).all(|c| c.len() <= 255)
+}
+
+/// A line that may name a file but may be prose: one bare word without a
+/// dot or slash (`configure`, `CODEOWNERS`, `gradlew`), or a path-shaped
+/// token no file system holds. Only the files can tell.
+fn bare_word(line: &str) -> Option<String> {
+    let t = line.trim().trim_matches(['*', '`']).trim_end_matches(':');
+    let word = !t.is_empty()
+        && t.len() <= 255
+        && t.chars().any(|c| c.is_alphabetic())
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '+' | '@'));
+    let unheld =
+        !t.contains(char::is_whitespace) && (t.contains(['/', '.'])) && !fits_a_file_system(t);
+    (word || unheld).then(|| t.to_owned())
+}
+
 /// What the lines above an edit say about its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathAbove {
@@ -261,6 +286,10 @@ pub enum PathAbove {
     /// edit's file is uncertain, and a file reused from an earlier edit
     /// must agree with it.
     Mentioned(String),
+    /// A bare word right above the edit ([`bare_word`]): its file if the
+    /// files hold one of that name, else the edit's file is uncertain and
+    /// the edit is refused (`path_unclear`), never sent to another file.
+    Bare(String),
     /// Nothing path-like nearby.
     Nothing,
 }
@@ -287,6 +316,9 @@ pub fn path_above(lines: &[OutLine], at: usize, floor: usize) -> PathAbove {
         }
         if fence_open(t).is_some() || (t.len() >= 3 && t.chars().all(|c| c == '`' || c == '~')) {
             break;
+        }
+        if let Some(w) = bare_word(t).filter(|_| seen == 0 && mention.is_none()) {
+            return PathAbove::Bare(w);
         }
         if let Some(p) = path_from_line(t) {
             let listed = (floor..j)

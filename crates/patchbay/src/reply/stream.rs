@@ -372,6 +372,8 @@ impl Stream {
                 p.mentions.retain(|(k, _)| *k < keep);
                 p.mentions
                     .extend(new.mentions.into_iter().map(|(k, m)| (k + keep, m)));
+                p.unsure.retain(|k| *k < keep);
+                p.unsure.extend(new.unsure.into_iter().map(|k| k + keep));
                 p.edits.extend(new.edits);
                 p
             }
@@ -470,7 +472,14 @@ impl Stream {
             }
             self.format.get_or_insert(name);
             let lines = self.output_lines(&parsed.edits[i]);
-            batch.push((i + 1, &parsed.edits[i], lines, mention_of(&parsed, i)));
+            let unsure = parsed.unsure.binary_search(&i).is_ok();
+            batch.push((
+                i + 1,
+                &parsed.edits[i],
+                lines,
+                mention_of(&parsed, i),
+                unsure,
+            ));
             self.emitted += 1;
         }
         let out = if batch.is_empty() {

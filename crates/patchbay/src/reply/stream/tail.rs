@@ -93,7 +93,7 @@ pub(super) fn resume(
 }
 
 /// The edits of `parsed` (a parse of the text from byte `from` on) from
-/// the `first` on, with their spans and mentions counted in the whole text
+/// the `first` on, with their spans, mentions and bare-word paths counted in the whole text
 /// and from the first of them.
 fn shifted(parsed: Parsed, from: usize, first: usize) -> Parsed {
     let edits = parsed.edits.into_iter().skip(first);
@@ -109,6 +109,10 @@ fn shifted(parsed: Parsed, from: usize, first: usize) -> Parsed {
         mentions: (parsed.mentions.into_iter())
             .filter(|(k, _)| *k >= first)
             .map(|(k, m)| (k - first, m))
+            .collect(),
+        unsure: (parsed.unsure.into_iter())
+            .filter(|k| *k >= first)
+            .map(|k| k - first)
             .collect(),
         // The stream reads the reply's lines and count itself.
         ..Parsed::default()
