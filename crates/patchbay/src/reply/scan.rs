@@ -264,7 +264,7 @@ fn fits_a_file_system(t: &str) -> bool {
 /// dot or slash (`configure`, `CODEOWNERS`, `gradlew`), or a path-shaped
 /// token no file system holds. Only the files can tell.
 fn bare_word(line: &str) -> Option<String> {
-    let t = line.trim().trim_matches(['*', '`']).trim_end_matches(':');
+    let t = line.trim().trim_matches(['*', '`']);
     let word = !t.is_empty()
         && t.len() <= 255
         && t.chars().any(|c| c.is_alphabetic())
@@ -317,7 +317,7 @@ pub fn path_above(lines: &[OutLine], at: usize, floor: usize) -> PathAbove {
         if fence_open(t).is_some() || (t.len() >= 3 && t.chars().all(|c| c == '`' || c == '~')) {
             break;
         }
-        if let Some(w) = bare_word(t).filter(|_| seen == 0 && mention.is_none()) {
+        if let Some(w) = bare_word(t).filter(|_| seen == 0 && path_from_line(t).is_none()) {
             return PathAbove::Bare(w);
         }
         if let Some(p) = path_from_line(t) {
@@ -535,6 +535,17 @@ mod tests {
         let src = "```\n```python\nx\n```\n```\n";
         assert_eq!(find_fence_close(&out_lines(src), 0), Some(4));
         assert_eq!(find_fence_close(&out_lines("```\nx\n"), 0), None);
+    }
+
+    #[test]
+    fn a_bare_word_is_for_the_files_to_decide() {
+        let above = |t: &str| path_above(&out_lines(t), t.lines().count(), 0);
+        assert_eq!(above("configure\n"), PathAbove::Bare("configure".into()));
+        assert_eq!(above("Makefile\n"), PathAbove::Named("Makefile".into()));
+        assert_eq!(above("Sure.\n"), PathAbove::Nothing);
+        assert_eq!(above("app.py\n\nNext\n"), PathAbove::Bare("Next".into()));
+        let long = format!("src/{}.sh\n", "a".repeat(300));
+        assert!(matches!(above(&long), PathAbove::Bare(_)));
     }
 
     #[test]
