@@ -2,8 +2,10 @@
 //! files, and those regions grown to the smallest context that makes each
 //! one unique in the old file (what a careful model would write).
 //!
-//! Cost: Myers' diff via `similar`, `O((N+M)·D)`; growing context costs one
-//! exact matcher lookup per step, expected `O(M)` each after an `O(N)` index.
+//! Cost: linear in the lines whatever the edit ([`changes_linear`]: Myers
+//! via `similar` only inside short gaps between unique-line anchors);
+//! growing context costs one exact matcher lookup per step, expected
+//! `O(M)` each after an `O(N)` index.
 
 use crate::apply::matcher::{FindOptions, Haystack, Level};
 use similar::algorithms::{myers, Capture};
@@ -17,8 +19,9 @@ pub struct Change {
     pub new: Range<usize>,
 }
 
-/// The maximal changed regions, in order.
-pub fn changes(old: &[&str], new: &[&str]) -> Vec<Change> {
+/// The maximal changed regions, in order, by Myers' diff: `O((N+M)·D)`,
+/// so only for short gaps ([`changes_linear`] is the one to call).
+fn myers_changes(old: &[&str], new: &[&str]) -> Vec<Change> {
     // Plain Myers with a capturing hook. similar's `capture_diff_slices`
     // adds a compaction pass that, in 2.7, can emit ops with inconsistent
     // indexes (found by the property test), so it is not used.
@@ -52,13 +55,13 @@ pub fn changes(old: &[&str], new: &[&str]) -> Vec<Change> {
 /// `O((N+M)·D)`, so this bounds [`changes_linear`] to `O(GAP·(N+M))`.
 const GAP: usize = 256;
 
-/// The changed regions, like [`changes`], in time linear in the lines
+/// The maximal changed regions, in order, in time linear in the lines
 /// whatever the edit (Myers is quadratic when most lines changed: a 15k-line
 /// slice with every line edited took 52 s to splice). The common prefix and
 /// suffix are equal; between them, lines that occur once on each side and
 /// in the same order (patience diff's anchors, a longest increasing
 /// subsequence) are equal; each gap between anchors gets Myers when short,
-/// else is one change. Equal to [`changes`] when the middle is short.
+/// else is one change. Equal to Myers' diff when the middle is short.
 pub fn changes_linear(old: &[&str], new: &[&str]) -> Vec<Change> {
     let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suf = old[pre..]
@@ -88,7 +91,7 @@ fn gap(old: &[&str], new: &[&str], o: Range<usize>, n: Range<usize>, out: &mut V
         return;
     }
     let found = if o.len() + n.len() <= GAP {
-        changes(&old[o.clone()], &new[n.clone()])
+        myers_changes(&old[o.clone()], &new[n.clone()])
     } else {
         vec![Change {
             old: 0..o.len(),
@@ -187,21 +190,19 @@ fn increasing(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
     chain
 }
 
-/// The pairs `(i, j)` of lines that Myers' diff keeps unchanged
-/// (`old[i] == new[j]`), in order.
+/// The pairs `(i, j)` of lines the diff keeps unchanged (`old[i] ==
+/// new[j]`), in order: the lines between [`changes_linear`]'s regions.
 pub fn equal_pairs<T: AsRef<str>>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
     let old: Vec<&str> = old.iter().map(AsRef::as_ref).collect();
     let new: Vec<&str> = new.iter().map(AsRef::as_ref).collect();
-    let mut cap = Capture::new();
-    if myers::diff(&mut cap, &old, 0..old.len(), &new, 0..new.len()).is_err() {
-        return vec![];
-    }
     let mut out = vec![];
-    for op in cap.into_ops() {
-        let (tag, o, n) = op.as_tag_tuple();
-        if tag == DiffTag::Equal {
-            out.extend(o.zip(n));
-        }
+    let (mut i, mut j) = (0, 0);
+    for c in changes_linear(&old, &new).into_iter().chain([Change {
+        old: old.len()..old.len(),
+        new: new.len()..new.len(),
+    }]) {
+        out.extend((i..c.old.start).zip(j..c.new.start));
+        (i, j) = (c.old.end, c.new.end);
     }
     out
 }
@@ -215,7 +216,7 @@ pub fn unique_blocks(old: &[&str], new: &[&str], min_context: usize) -> Vec<Chan
         max_level: Level::Exact,
         ..Default::default()
     };
-    let cs = changes(old, new);
+    let cs = changes_linear(old, new);
     let mut out: Vec<Change> = Vec::new();
     let mut i = 0;
     while i < cs.len() {
@@ -309,7 +310,7 @@ mod tests {
         let small = (["a", "b", "c", "d"], ["a", "x", "c", "d", "e"]);
         assert_eq!(
             changes_linear(&small.0, &small.1),
-            changes(&small.0, &small.1)
+            myers_changes(&small.0, &small.1)
         );
         // Every line different: one change, whatever the size.
         let other: Vec<String> = old.iter().map(|l| format!("{l}!")).collect();

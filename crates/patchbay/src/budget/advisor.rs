@@ -94,7 +94,7 @@ pub struct Comparison {
 pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
     let old: Vec<&str> = before.lines().collect();
     let new: Vec<&str> = after.lines().collect();
-    let changed: usize = crate::apply::diff::changes(&old, &new)
+    let changed: usize = crate::apply::diff::changes_linear(&old, &new)
         .iter()
         .map(|c| c.old.len().max(c.new.len()))
         .sum();

@@ -44,7 +44,7 @@
 //! `O(len)`; rendering costs a line diff.
 
 use super::{Format, ParseOptions};
-use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::diff::{changes_linear, unique_blocks};
 use crate::apply::feedback::Words;
 use crate::apply::matcher::Level;
 use crate::apply::text::Text;
@@ -622,7 +622,7 @@ fn push_chunk(out: &mut String, old: &[&str], new: &[&str]) {
         }
     };
     let mut i = 0;
-    for c in changes(old, new) {
+    for c in changes_linear(old, new) {
         for l in &old[i..c.old.start] {
             context(l, &mut push);
         }

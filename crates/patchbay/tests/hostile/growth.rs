@@ -559,3 +559,55 @@ fn growth_budget_plan_in_a_window_the_file_fits() {
         },
     );
 }
+
+/// A file whose every line changed: its old and new texts.
+fn every_line_changed(n: usize) -> (String, String) {
+    let before: String = (0..n)
+        .map(|k| format!("    let value_{k} = {k};\n"))
+        .collect();
+    let after: String = (0..n)
+        .map(|k| format!("    let value_{k} = {k} + 1;\n"))
+        .collect();
+    (before, after)
+}
+
+/// `compare` on a file whose every line changed renders every format's
+/// edit and applies each back: linear, where Myers' diff was quadratic.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_compare_every_line_changed() {
+    use patchbay::budget::advisor::{compare, CompareOptions};
+    series(
+        "compare, every line changed",
+        2_500,
+        every_line_changed,
+        |(before, after)| {
+            let c = compare(before, after, &CompareOptions::default());
+            assert!(c.formats.iter().any(|f| f.unambiguous));
+        },
+    );
+}
+
+/// `render` of every format on the same change: linear too.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
+fn growth_render_every_line_changed() {
+    for format in [
+        "udiff",
+        "search-replace",
+        "apply-patch",
+        "hashline",
+        "lines",
+        "tool-call",
+    ] {
+        series(
+            &format!("render {format}, all changed"),
+            5_000,
+            every_line_changed,
+            |(before, after)| {
+                let out = patchbay::render(format, "src/values.rs", before, after).unwrap();
+                assert!(out.len() > after.len() / 2);
+            },
+        );
+    }
+}

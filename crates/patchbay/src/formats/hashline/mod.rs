@@ -36,7 +36,7 @@ use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
 pub mod tags;
 
-use crate::apply::diff::changes;
+use crate::apply::diff::changes_linear;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::hashline::tags::{tag, TagOptions};
@@ -362,7 +362,7 @@ impl Format for Hashline {
         };
         let js = |s: &str| Value::String(s.to_owned()).to_string();
         let mut objs = vec![];
-        for c in changes(bl, al) {
+        for c in changes_linear(bl, al) {
             let new: Vec<String> = al[c.new.clone()].iter().map(|s| s.to_string()).collect();
             let new = json_edits::text_value(&new).to_string();
             let at = |lo: usize, hi: usize| {

@@ -51,7 +51,7 @@ mod header;
 pub mod seen;
 
 use super::{Format, ParseOptions};
-use crate::apply::diff::changes;
+use crate::apply::diff::changes_linear;
 use crate::apply::text::file_crc;
 use crate::apply::text::parse_crc;
 use crate::apply::text::Text;
@@ -392,7 +392,7 @@ impl Format for Lines {
                 format!("{lo}:{hi}")
             }
         };
-        let cs = changes(bl, al);
+        let cs = changes_linear(bl, al);
         // New lines that read as `@@` lines cannot be written in the text
         // form; the JSON form carries them.
         if cs

@@ -11,7 +11,7 @@
 //! Cost: one Myers diff of the files, `O((N+M)·D)`, plus the uniqueness
 //! growth of [`crate::apply::diff::unique_blocks`].
 
-use crate::apply::diff::{changes, unique_blocks};
+use crate::apply::diff::{changes_linear, unique_blocks};
 use crate::apply::text::Text;
 use std::borrow::Cow;
 
@@ -117,7 +117,7 @@ pub fn render(path: &str, before: &str, after: &str) -> String {
         let (os, ns) = (block.old.start, block.new.start);
         out.push_str(&header(os, block.old.len(), ns, block.new.len()));
         let mut i = os;
-        let inner = changes(&bl[block.old.clone()], &al[block.new.clone()]);
+        let inner = changes_linear(&bl[block.old.clone()], &al[block.new.clone()]);
         for c in inner
             .iter()
             .chain(std::iter::once(&crate::apply::diff::Change {

@@ -265,7 +265,7 @@ fn interleave<S: AsRef<str> + PartialEq>(old: &[S], new: &[S]) -> Body {
         old: o.len()..o.len(),
         new: n.len()..n.len(),
     };
-    for c in crate::apply::diff::changes(&o, &n)
+    for c in crate::apply::diff::changes_linear(&o, &n)
         .iter()
         .chain(std::iter::once(&tail))
     {
