@@ -119,6 +119,10 @@ pub struct ApplyArgs {
     /// existing one, and a move may land on one
     #[arg(long)]
     pub overwrite: bool,
+    /// Let edits write inside `.git` folders (hooks and config there run
+    /// code at the next git command; refused by default)
+    #[arg(long)]
+    pub allow_git_dir: bool,
 }
 
 impl ApplyArgs {
@@ -483,6 +487,9 @@ pub struct RunArgs {
     /// Print the rounds as JSON lines
     #[arg(long)]
     pub json: bool,
+    /// Let the model write inside `.git` folders (refused by default)
+    #[arg(long)]
+    pub allow_git_dir: bool,
     /// The files the model edits
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
@@ -568,6 +575,7 @@ impl RunArgs {
             root: self.root,
             dry_run: self.dry_run,
             json: self.json,
+            allow_git_dir: self.allow_git_dir,
             files: self.files,
         }
     }

@@ -33,6 +33,10 @@ pub enum CommitError {
     /// A target is not the file that was read (`file_changed`): the
     /// message names it and says what differs.
     Changed { path: PathBuf, why: String },
+    /// A target is one of patchbay's own files or in a `.git` folder
+    /// ([`Root::reserved`]), as the file system resolved it: a receipt
+    /// with code `path_escape`.
+    Reserved { path: PathBuf, why: String },
     /// The file system refused: what failed and what was done about it.
     Io(String),
 }
@@ -41,6 +45,13 @@ pub enum CommitError {
 pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     if changes.is_empty() {
         return Ok(());
+    }
+    // Every writer comes through here: the rule holds for all of them.
+    for c in changes {
+        if let Some(why) = root.reserved_path(c.path()) {
+            let path = c.path().to_path_buf();
+            return Err(CommitError::Reserved { path, why });
+        }
     }
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
@@ -91,15 +102,12 @@ fn run(
         fs::create_dir(d)
             .map_err(|e| io(format!("cannot create the folder {}: {e}", root.shown(d))))?;
     }
-    for (k, (c, e)) in changes.iter().zip(plan.entries.iter_mut()).enumerate() {
+    for (c, e) in changes.iter().zip(plan.entries.iter_mut()) {
         let shown = root.shown(&e.target);
         if let (Change::Write { content, .. }, Some(tmp)) = (c, &e.temp) {
             let id = stage(&e.target, tmp, content)
                 .map_err(|err| io(format!("cannot write {shown}: {err}")))?;
-            if e.backup.is_none() {
-                e.staged = Some(id);
-                j.staged(k, id).map_err(|err| io(journal_err(err)))?;
-            }
+            e.staged = Some(id);
         }
         if let Some(b) = &e.backup {
             backup(&e.target, b).map_err(|err| io(format!("cannot back up {shown}: {err}")))?;
@@ -108,7 +116,8 @@ fn run(
     hook_crash("staged");
     hook_touch(root);
     fresh(changes, true)?;
-    j.mark("renaming").map_err(|err| io(journal_err(err)))?;
+    j.renaming(plan).map_err(|err| io(journal_err(err)))?;
+    hook_swap(root);
     for (k, e) in plan.entries.iter().enumerate() {
         switch(e, k + 1).map_err(|err| {
             let verb = if e.temp.is_some() { "write" } else { "delete" };
@@ -120,7 +129,7 @@ fn run(
         journal::sync_dir(d);
     }
     untouched(changes, plan)?;
-    j.mark("done").map_err(|err| io(journal_err(err)))?;
+    j.done().map_err(|err| io(journal_err(err)))?;
     hook_crash("done");
     Ok(())
 }
@@ -136,7 +145,7 @@ fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
     if !u.failed.is_empty() {
         keep_for_recovery(root, plan, &j);
         let first = match &e {
-            CommitError::Changed { why, .. } => why.clone(),
+            CommitError::Changed { why, .. } | CommitError::Reserved { why, .. } => why.clone(),
             CommitError::Io(m) => m.clone(),
         };
         return CommitError::Io(format!(
@@ -164,7 +173,7 @@ fn keep_for_recovery(root: &Root, plan: &Plan, j: &Journal) {
     }
     match Journal::create(root, plan) {
         Ok(mut late) => {
-            let _ = late.mark("renaming");
+            let _ = late.renaming(plan);
         }
         Err(e) => eprintln!("patchbay: {e}"),
     }
@@ -371,7 +380,10 @@ fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
 /// no journal when its folder exists ([`Journal::none`]).
 fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String> {
     let backup_ext = if one_write { "old" } else { "orig" };
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        token: journal::new_token(),
+        ..Plan::default()
+    };
     for (k, c) in changes.iter().enumerate() {
         let path = c.path();
         let shown = root.shown(path);
@@ -384,8 +396,8 @@ fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String
         let write = matches!(c, Change::Write { .. });
         plan.entries.push(Entry {
             target: dir.join(name),
-            temp: write.then(|| dir.join(side_name(name, k, "tmp"))),
-            backup: exists.then(|| dir.join(side_name(name, k, backup_ext))),
+            temp: write.then(|| dir.join(side_name(name, &plan.token, k, "tmp"))),
+            backup: exists.then(|| dir.join(side_name(name, &plan.token, k, backup_ext))),
             staged: None,
         });
     }
@@ -415,16 +427,20 @@ fn real_dir(root: &Root, parent: &Path, dirs: &mut Vec<PathBuf>) -> Option<PathB
     Some(real)
 }
 
-/// `.NAME.patchbay-PID-K.tmp` (or `.orig`) beside the target; a name near
-/// the 255-byte limit is replaced by its CRC so that the result still fits.
-fn side_name(name: &std::ffi::OsStr, k: usize, ext: &str) -> String {
+/// `.NAME.patchbay-PID-TOKEN-K.tmp` (or `.orig`, `.old`) beside the target;
+/// a name near the 255-byte limit is replaced by its CRC so that the result
+/// still fits. The commit's token ties each name to its journal.
+fn side_name(name: &std::ffi::OsStr, token: &str, k: usize, ext: &str) -> std::ffi::OsString {
     let pid = std::process::id();
-    let plain = format!(".{}.patchbay-{pid}-{k}.{ext}", name.to_string_lossy());
-    if plain.len() <= 255 {
+    let tail = format!(".patchbay-{pid}-{token}-{k}.{ext}");
+    if name.len() + tail.len() < 255 {
+        let mut plain = std::ffi::OsString::from(".");
+        plain.push(name);
+        plain.push(&tail);
         return plain;
     }
     let crc = crc32fast::hash(name.as_encoded_bytes());
-    format!(".{crc:08x}.patchbay-{pid}-{k}.{ext}")
+    format!(".{crc:08x}{tail}").into()
 }
 
 /// Writes `content` to the new file `tmp` with what the original carries
@@ -534,6 +550,17 @@ fn hook_crash(point: &str) {
     }
 }
 
+/// `PATCHBAY_TEST_SWAP=REL`: another program puts a folder (with a file
+/// in it) where REL was, just after the last check (for the race of a
+/// target that becomes a folder before its rename).
+fn hook_swap(root: &Root) {
+    if let Some(rel) = hook("PATCHBAY_TEST_SWAP") {
+        let p = root.dir().join(rel);
+        let _ = fs::remove_file(&p);
+        let _ = fs::create_dir(&p).and_then(|()| fs::write(p.join("inside.txt"), "x\n"));
+    }
+}
+
 /// `PATCHBAY_TEST_TOUCH=REL`: another writer appends to REL just before
 /// the last check (for the `file_changed` test).
 fn hook_touch(root: &Root) {
@@ -632,13 +659,16 @@ mod tests {
     #[test]
     fn side_names_fit_beside_a_name_of_255_bytes() {
         let long = "n".repeat(255);
-        let t = side_name(std::ffi::OsStr::new(&long), 7, "tmp");
+        let token = "0123456789abcdef";
+        let t = side_name(std::ffi::OsStr::new(&long), token, 7, "tmp");
+        let t = t.to_str().unwrap();
         assert!(
-            t.len() <= 255 && t.starts_with('.') && t.ends_with("-7.tmp"),
+            t.len() <= 255 && t.starts_with('.') && t.ends_with("-0123456789abcdef-7.tmp"),
             "{t}"
         );
         assert!(journal::is_ours(Path::new(&t)));
-        let short = side_name(std::ffi::OsStr::new("a.txt"), 0, "orig");
+        let short = side_name(std::ffi::OsStr::new("a.txt"), token, 0, "orig");
+        let short = short.to_str().unwrap();
         assert!(short.starts_with(".a.txt.patchbay-") && journal::is_ours(Path::new(&short)));
     }
 }

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 /// resolved path can be checked with a plain prefix test.
 pub struct Root {
     dir: PathBuf,
+    /// Whether `.git` folders may be written (`--allow-git-dir`).
+    allow_git: bool,
 }
 
 /// Where a model path lives on disk.
@@ -43,7 +45,41 @@ impl Root {
         if !real.is_dir() {
             return Err(format!("--root {}: not a directory", dir.display()));
         }
-        Ok(Root { dir: real })
+        Ok(Root {
+            dir: real,
+            allow_git: false,
+        })
+    }
+
+    /// Lets writes under this root go into `.git` folders.
+    pub fn allow_git_dir(mut self, allow: bool) -> Root {
+        self.allow_git = allow;
+        self
+    }
+
+    /// Why no writer may target `rel` (a path relative to the root, as the
+    /// model gave it or as the file system resolved it), if it may not: the
+    /// core's rule ([`patchbay::apply::paths::reserved`]) with this root's
+    /// `.git` policy.
+    pub fn reserved(&self, rel: &str) -> Option<String> {
+        use patchbay::apply::paths::{reserved, Reserved};
+        match reserved(rel)? {
+            Reserved::Own => Some(format!(
+                "the path {rel:?} is one of patchbay's own files (its commit journal, a temporary or a backup); edit other files"
+            )),
+            Reserved::GitDir if !self.allow_git => Some(format!(
+                "the path {rel:?} is inside a .git folder, whose hooks and config run code at the next git command; patchbay writes there only with --allow-git-dir"
+            )),
+            Reserved::GitDir => None,
+        }
+    }
+
+    /// [`Root::reserved`] for an absolute path under the root (the real
+    /// path a write goes to, links resolved).
+    pub fn reserved_path(&self, p: &Path) -> Option<String> {
+        let rel = p.strip_prefix(&self.dir).ok()?;
+        let parts: Vec<_> = rel.iter().map(|c| c.to_string_lossy()).collect();
+        self.reserved(&parts.join("/"))
     }
 
     pub fn dir(&self) -> &Path {

@@ -381,26 +381,55 @@ fn a_dry_run_leaves_an_interrupted_commit_alone_and_warns() {
     assert!(sb.path("root/.patchbay-journal").exists());
 }
 
-/// A journal shipped in a repository cannot steer recovery outside the root.
+/// A journal shipped in a repository (or written by anything but the
+/// commit it records) is never replayed and never blocks the root: it is
+/// set aside and reported, and the run goes on. One names a file outside
+/// the root; one is a well-formed journal of this version, with a token
+/// its backup carries, but it is not the file patchbay wrote (its inode).
 #[test]
-fn a_journal_naming_paths_outside_the_root_is_refused() {
-    let sb = Sandbox::new("badjournal");
-    sb.write("root/a.txt", "a\n");
-    sb.write("outside.txt", "keep\n");
-    sb.write(
-        "root/.patchbay-journal",
-        "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"../outside.txt\",\"temp\":null,\"backup\":null}\n{\"state\":\"renaming\"}\n",
-    );
-    sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
-    let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("not patchbay's"),
-        "{}",
-        text(&o)
-    );
-    assert_eq!(sb.read("outside.txt"), "keep\n");
-    assert_eq!(sb.read("root/a.txt"), "a\n");
+fn a_journal_patchbay_did_not_write_is_set_aside_not_replayed() {
+    let forged_backup = ".a.txt.patchbay-7-0011223344556677-0.orig";
+    let journals = [
+        "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"../outside.txt\",\"temp\":null,\"backup\":null}\n{\"state\":\"renaming\"}\n".to_string(),
+        format!("{{\"patchbay_journal\":2,\"pid\":7,\"token\":\"0011223344556677\",\"ino\":12345}}\n{{\"target\":\"a.txt\",\"temp\":null,\"backup\":\"{forged_backup}\"}}\n{{\"state\":\"renaming\",\"staged\":[]}}\n"),
+    ];
+    for journal in journals {
+        let sb = Sandbox::new("badjournal");
+        sb.write("root/a.txt", "a\n");
+        sb.write(&format!("root/{forged_backup}"), "the forger's text\n");
+        sb.write("outside.txt", "keep\n");
+        sb.write("root/.patchbay-journal", &journal);
+        sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("not a journal patchbay wrote here") && err.contains("rm -- "),
+            "{}",
+            text(&o)
+        );
+        assert_eq!(sb.read("outside.txt"), "keep\n");
+        assert_eq!(
+            sb.read("root/a.txt"),
+            "b\n",
+            "the reply applied, nothing replayed"
+        );
+        assert_eq!(
+            sb.read(&format!("root/{forged_backup}")),
+            "the forger's text\n"
+        );
+        let left = sb.listing("root");
+        assert_eq!(left.len(), 3, "{left:?}");
+        assert!(
+            left[1].starts_with(".patchbay-journal.untrusted-"),
+            "{left:?}"
+        );
+        // And the next run is not blocked or warned again.
+        sb.write("reply.txt", block("a.txt", "b\n", "c\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(o.stderr.is_empty(), "{}", text(&o));
+    }
 }
 
 /// A name of 255 bytes: its temporary and backup names are hashed to fit.
@@ -664,18 +693,71 @@ fn an_appender_during_applies_loses_no_line() {
     );
 }
 
-/// The journal and patchbay's temporaries are not the model's to write.
+/// The journal and patchbay's temporaries are not the model's to write,
+/// named directly or through a symbolic link to them.
 #[test]
 fn patchbays_own_files_are_path_escape() {
     let sb = Sandbox::new("reserved");
     sb.write("root/a.txt", "a\n");
-    for name in [".patchbay-journal", "sub/.a.txt.patchbay-1-0.tmp"] {
-        sb.write("reply.txt", block(name, "", "x\n"));
+    // A backup some earlier run left, and a link to it.
+    sb.write("root/.a.txt.patchbay-1-0.orig", "o\n");
+    std::os::unix::fs::symlink(".a.txt.patchbay-1-0.orig", sb.path("root/o.txt")).unwrap();
+    for (name, old) in [
+        (".patchbay-journal", ""),
+        ("sub/.a.txt.patchbay-1-0.tmp", ""),
+        ("o.txt", "o\n"),
+    ] {
+        sb.write("reply.txt", block(name, old, "x\n"));
         let o = apply(&sb, "reply.txt", &[]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert_eq!(codes(&o), ["path_escape"], "{name}");
     }
-    assert_eq!(sb.listing("root"), ["a.txt"]);
+    assert_eq!(
+        sb.listing("root"),
+        [".a.txt.patchbay-1-0.orig", "a.txt", "o.txt"]
+    );
+    assert_eq!(sb.read("root/o.txt"), "o\n");
+}
+
+/// A `.git` folder is refused as a target (`path_escape`), named directly
+/// or through a link into it, unless `--allow-git-dir`.
+#[test]
+fn git_folders_are_path_escape_unless_allowed() {
+    let sb = Sandbox::new("gitdir");
+    sb.write("root/a.txt", "a\n");
+    sb.write("root/.git/HEAD", "ref: refs/heads/main\n");
+    std::os::unix::fs::symlink(".git/hooks", sb.path("root/hooks")).unwrap();
+    fs::create_dir(sb.path("root/.git/hooks")).unwrap();
+    for name in [".git/hooks/post-commit", "hooks/pre-commit", ".GIT/config"] {
+        sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+        assert_eq!(codes(&o), ["path_escape"], "{name}");
+        let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(rep.to_string().contains("--allow-git-dir"), "{rep}");
+    }
+    assert_eq!(sb.listing("root/.git"), ["HEAD", "hooks"]);
+    assert!(!sb.path("root/.GIT").exists());
+    for name in [".git/config", "hooks/pre-commit"] {
+        sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
+        let o = patchbay(
+            &sb.dir,
+            &[
+                "apply",
+                "--edits",
+                "reply.txt",
+                "--root",
+                "root",
+                "--allow-git-dir",
+            ],
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+    }
+    assert_eq!(
+        sb.listing("root/.git"),
+        ["HEAD", "config", "hooks", "hooks/pre-commit"]
+    );
 }
 
 /// `splice` writes through the same commit: it recovers a killed commit in
