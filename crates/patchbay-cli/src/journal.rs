@@ -807,6 +807,34 @@ mod tests {
         }
     }
 
+    /// A rollback that fails on a file the commit did change (here its
+    /// backup cannot be renamed back: it is a folder) keeps the journal
+    /// for the next run and names the command that gives up on it.
+    #[test]
+    fn a_rollback_that_fails_keeps_the_journal_and_names_the_way_out() {
+        let (guard, root) = scratch("stuck");
+        let d = guard.path();
+        fs::write(d.join("a.txt"), "new\n").unwrap();
+        fs::create_dir(d.join(side("a.txt", 0, "orig"))).unwrap();
+        let a = identity(&d.join("a.txt")).unwrap();
+        let lines = [
+            json!({"target": "a.txt", "temp": side("a.txt", 0, "tmp"), "backup": side("a.txt", 0, "orig")}),
+            json!({"state": "renaming", "staged": [[0, a.0, a.1]]}),
+        ];
+        journal(
+            d,
+            None,
+            &lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+        );
+        let err = recover(&root).unwrap_err();
+        let rm = format!("rm -- {}", quote(&d.join(NAME)));
+        assert!(
+            err.contains("could not be rolled back") && err.contains(&rm),
+            "{err}"
+        );
+        assert!(d.join(NAME).exists());
+    }
+
     #[test]
     fn paths_keep_their_bytes_through_the_journal() {
         use std::os::unix::ffi::OsStrExt;

@@ -832,3 +832,101 @@ fn stale_temporaries_without_a_journal_are_swept() {
     want.sort();
     assert_eq!(sb.listing("root"), want);
 }
+
+/// A commit killed in a folder whose name is not UTF-8, reached through a
+/// symbolic link: the journal keeps the path's bytes, so the next run
+/// rolls it back whole and leaves nothing beside the files. Before, the
+/// journal held `\u{FFFD}` in place of the byte, the next run said "no file
+/// had been changed" and left the first file new, the second old and
+/// three temporaries and backups.
+#[test]
+fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new("nonutf8");
+    let dir = sb
+        .path("root")
+        .join(std::ffi::OsStr::from_bytes(b"d\xff\xfe%41"));
+    fs::create_dir_all(&dir).unwrap();
+    for n in ["a", "b"] {
+        fs::write(dir.join(format!("{n}.txt")), format!("{n} old\n")).unwrap();
+    }
+    std::os::unix::fs::symlink(&dir, sb.path("root/link")).unwrap();
+    sb.write(
+        "reply.txt",
+        block("link/a.txt", "a old\n", "a new\n") + &block("link/b.txt", "b old\n", "b new\n"),
+    );
+    for point in ["staged", "rename:1", "rename:2"] {
+        let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", point)]);
+        assert_eq!(o.status.code(), None, "{point}: it must die: {}", text(&o));
+        sb.write("root/other.txt", "x\n");
+        sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+        let o = apply(&sb, "other.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("rolled back an interrupted commit"),
+            "{point}: {err}"
+        );
+        if point != "staged" {
+            assert!(err.contains("restored"), "{point}: {err}");
+        }
+        fs::remove_file(sb.path("root/other.txt")).unwrap();
+        for n in ["a", "b"] {
+            let now = fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
+            assert_eq!(now, format!("{n} old\n"), "{point}");
+        }
+        let mut left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.txt", "b.txt"], "{point}");
+        assert_eq!(
+            sb.listing("root").len(),
+            4,
+            "{point}: {:?}",
+            sb.listing("root")
+        );
+    }
+    let o = apply(&sb, "reply.txt", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(fs::read_to_string(dir.join("b.txt")).unwrap(), "b new\n");
+}
+
+/// A target that another program turns into a folder between the last
+/// check and its rename: the rename fails, the rollback restores what the
+/// commit changed, leaves that folder alone, keeps the original's backup
+/// and says how to put it back (exit 2); the journal is gone, so the next
+/// run works. Before, the rollback renamed the backup over the folder,
+/// failed, kept the journal, and every later run exited 2.
+#[test]
+fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
+    let sb = Sandbox::new("swap");
+    three_files(&sb);
+    let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_SWAP", "b.txt")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("restored a.txt")
+            && err.contains("b.txt became a folder")
+            && err.contains("mv -- "),
+        "{err}"
+    );
+    assert_eq!(sb.read("root/a.txt"), "a old\n");
+    assert_eq!(sb.read("root/b.txt/inside.txt"), "x\n");
+    assert!(!sb.path("root/.patchbay-journal").exists());
+    let kept: Vec<String> = sb
+        .listing("root")
+        .into_iter()
+        .filter(|n| n.starts_with(".b.txt.patchbay-") && n.ends_with(".orig"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{:?}", sb.listing("root"));
+    assert_eq!(sb.read(&format!("root/{}", kept[0])), "b old\n");
+    // The root is not blocked: the next run recovers nothing and applies.
+    sb.write("root/other.txt", "x\n");
+    sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+    let o = apply(&sb, "other.txt", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+    assert_eq!(sb.read("root/other.txt"), "y\n");
+}
