@@ -53,6 +53,10 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
             return Err(CommitError::Reserved { path, why });
         }
     }
+    // Held to the end: a run that reaches these files through another
+    // root (or link) waits, then finds them changed (`file_changed`).
+    let _locks = crate::fsio::lock_files(changes.iter().map(Change::path))
+        .map_err(|e| CommitError::Io(format!("cannot lock the files to write: {e}")))?;
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
     let one_write = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
@@ -120,6 +124,12 @@ fn run(
     hook_swap(root);
     for (k, e) in plan.entries.iter().enumerate() {
         switch(e, k + 1).map_err(|err| {
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                return CommitError::Changed {
+                    path: e.target.clone(),
+                    why: "another program created it while patchbay wrote it".into(),
+                };
+            }
             let verb = if e.temp.is_some() { "write" } else { "delete" };
             io(format!("cannot {verb} {}: {err}", root.shown(&e.target)))
         })?;
@@ -213,7 +223,7 @@ fn fresh(changes: &[Change], full: bool) -> Result<(), CommitError> {
 /// may be large, and a second copy of it would be memory to fill for nothing.
 fn crc_of(path: &Path) -> io::Result<u32> {
     use std::io::Read;
-    let mut f = File::open(path)?;
+    let (mut f, _) = crate::fsio::open_regular(path, &path.display().to_string())?;
     let mut h = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {
@@ -265,7 +275,7 @@ fn salvage_appends(changes: &[Change], plan: &Plan) -> Vec<Replaced> {
         let (Change::Write { content, .. }, Some(b)) = (c, &e.backup) else {
             continue;
         };
-        let Ok(file) = File::open(&e.target) else {
+        let Ok((file, _)) = crate::fsio::open_regular(&e.target, "") else {
             continue;
         };
         // Not renamed yet: the target is still the original.
@@ -497,8 +507,9 @@ fn backup(target: &Path, b: &Path) -> io::Result<()> {
         #[cfg(unix)]
         return std::os::unix::fs::symlink(fs::read_link(target)?, b);
     }
+    let (original, size) = crate::fsio::open_regular(target, &target.display().to_string())?;
     let mut f = OpenOptions::new().write(true).create_new(true).open(b)?;
-    io::copy(&mut File::open(target)?, &mut f)?;
+    io::copy(&mut io::Read::take(original, size.len()), &mut f)?;
     meta::carry_over(&m, target, &f)?;
     f.sync_all()
 }
@@ -512,9 +523,42 @@ fn switch(e: &Entry, n: usize) -> io::Result<()> {
         ));
     }
     match &e.temp {
+        Some(tmp) if e.backup.is_none() => rename_new(tmp, &e.target),
         Some(tmp) => fs::rename(tmp, &e.target),
         None => fs::remove_file(&e.target),
     }
+}
+
+/// A new file's rename, which must not replace a file another run created
+/// meanwhile (no lock covers a name that has no file yet): `AlreadyExists`
+/// then. Where the kernel or file system cannot refuse, a plain rename.
+fn rename_new(tmp: &Path, target: &Path) -> io::Result<()> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c =
+            |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+        let (from, to) = (c(tmp)?, c(target)?);
+        // SAFETY: two NUL-terminated paths, relative to the current folder.
+        let rc = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        // EINVAL: the file system has no RENAME_NOREPLACE; ENOSYS: the kernel.
+        if !matches!(err.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) {
+            return Err(err);
+        }
+    }
+    fs::rename(tmp, target)
 }
 
 fn dirs_of(plan: &Plan) -> Vec<&Path> {

@@ -930,3 +930,152 @@ fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
     assert!(o.stderr.is_empty(), "{}", text(&o));
     assert_eq!(sb.read("root/other.txt"), "y\n");
 }
+
+/// The counter on the line `{key} N` of `text`.
+fn counter(text: &str, key: &str) -> usize {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{key} ")))
+        .unwrap();
+    line.parse().unwrap()
+}
+
+/// One writer of the nested-roots test: `rounds` applies through `root`,
+/// each raising the counter `key` by one in both files (one transaction).
+/// Returns (applies that exited 0, refusals with `file_changed`).
+fn raise_counters(
+    dir: &Path,
+    root: &str,
+    prefix: &str,
+    key: &str,
+    rounds: usize,
+) -> (usize, usize) {
+    let (mut applied, mut refused) = (0, 0);
+    let reply = dir.join(format!("reply-{key}.txt"));
+    for _ in 0..rounds {
+        let now = fs::read_to_string(dir.join("root/sub/f.txt")).unwrap();
+        let n = counter(&now, key);
+        let (old, new) = (format!("{key} {n}\n"), format!("{key} {}\n", n + 1));
+        let edits = block(&format!("{prefix}f.txt"), &old, &new)
+            + &block(&format!("{prefix}g.txt"), &old, &new);
+        fs::write(&reply, edits).unwrap();
+        let o = patchbay(
+            dir,
+            &[
+                "apply",
+                "--edits",
+                reply.to_str().unwrap(),
+                "--root",
+                root,
+                "--json",
+            ],
+            &[],
+        );
+        match o.status.code() {
+            Some(0) => applied += 1,
+            // Refused, nothing written (`file_changed`, or the counter
+            // moved between this loop's read and the run's): the end state
+            // shows whether anything was lost or half written.
+            Some(1) => refused += 1,
+            _ => panic!("{key}: {}", text(&o)),
+        }
+    }
+    (applied, refused)
+}
+
+/// Two writers through two roots that share files (`root/sub` and
+/// `root/sub/..`), each raising its own counter in two files per apply:
+/// every apply that exits 0 is in both files at the end, and the two
+/// files agree (no half of a transaction). Per-root locks alone let both
+/// commit at once: edits that exited 0 were lost.
+#[test]
+fn two_writers_through_nested_roots_lose_no_edit() {
+    let sb = Sandbox::new("nested");
+    for f in ["f", "g"] {
+        sb.write(&format!("root/sub/{f}.txt"), big("a 0", 2_000, "b 0"));
+    }
+    let rounds = 40;
+    let dir = sb.dir.clone();
+    let d2 = dir.clone();
+    let a = std::thread::spawn(move || raise_counters(&d2, "root/sub", "", "a", rounds));
+    let b = raise_counters(&dir, "root/sub/..", "sub/", "b", rounds);
+    let a = a.join().unwrap();
+    let (f, g) = (sb.read("root/sub/f.txt"), sb.read("root/sub/g.txt"));
+    let (fa, fb) = (counter(&f, "a"), counter(&f, "b"));
+    let lost = (a.0 - fa.min(a.0)) + (b.0 - fb.min(b.0));
+    eprintln!(
+        "nested roots, {rounds} applies each: a {} exited 0 ({} refused), b {} exited 0 ({} refused); final a {fa}, b {fb}; {lost} edits lost",
+        a.0, a.1, b.0, b.1
+    );
+    assert_eq!(
+        (counter(&g, "a"), counter(&g, "b")),
+        (fa, fb),
+        "the two files agree"
+    );
+    assert_eq!((fa, fb), (a.0, b.0), "{lost} edits that exited 0 were lost");
+    assert_eq!(sb.listing("root"), ["sub", "sub/f.txt", "sub/g.txt"]);
+}
+
+/// Two runs through nested roots create the same new file at once, 30
+/// rounds: at most one exits 0 and the file holds its text; the other is
+/// refused (`file_changed` or `file_exists`) and wrote nothing.
+#[test]
+fn two_creators_of_one_new_file_through_nested_roots_never_both_win() {
+    let sb = Sandbox::new("nestednew");
+    sb.write("root/sub/keep.txt", "k\n");
+    // Two files each, so that each commit has a journal (a longer window).
+    sb.write(
+        "one.txt",
+        "*** Begin Patch\n*** Add File: n.txt\n+one\n*** Add File: one-only.txt\n+1\n*** End Patch\n",
+    );
+    sb.write(
+        "two.txt",
+        "*** Begin Patch\n*** Add File: sub/n.txt\n+two\n*** Add File: sub/two-only.txt\n+2\n*** End Patch\n",
+    );
+    let mut both = 0;
+    for round in 0..30 {
+        for f in ["n.txt", "one-only.txt", "two-only.txt"] {
+            let _ = fs::remove_file(sb.path(&format!("root/sub/{f}")));
+        }
+        let spawn = |reply: &str, root: &str| {
+            Command::new(env!("CARGO_BIN_EXE_patchbay"))
+                .args(["apply", "--edits", reply, "--root", root, "--json"])
+                .current_dir(&sb.dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (
+            spawn("one.txt", "root/sub"),
+            spawn("two.txt", "root/sub/.."),
+        );
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let won: Vec<&str> = [(&a, "one\n"), (&b, "two\n")]
+            .iter()
+            .filter(|(o, _)| o.status.code() == Some(0))
+            .map(|(_, t)| *t)
+            .collect();
+        for o in [&a, &b] {
+            if o.status.code() != Some(0) {
+                assert_eq!(o.status.code(), Some(1), "round {round}: {}", text(o));
+                let c = codes(o);
+                assert!(
+                    c.contains(&"file_changed".into()) || c.contains(&"file_exists".into()),
+                    "round {round}: {c:?}"
+                );
+            }
+        }
+        if won.len() == 2 {
+            both += 1;
+            continue;
+        }
+        assert_eq!(won.len(), 1, "round {round}: {} / {}", text(&a), text(&b));
+        assert_eq!(sb.read("root/sub/n.txt"), won[0], "round {round}");
+    }
+    eprintln!("30 rounds of two creators of one new file through nested roots: {both} with both exiting 0");
+    assert_eq!(
+        both, 0,
+        "{both} rounds lost one creator's file although both exited 0"
+    );
+}
