@@ -1079,3 +1079,101 @@ fn two_creators_of_one_new_file_through_nested_roots_never_both_win() {
         "{both} rounds lost one creator's file although both exited 0"
     );
 }
+
+/// Runs `patchbay apply` on `reply` with at most 1 GiB of address space
+/// and 20 s: a run that hangs or reads without end fails the test instead
+/// of the machine. Returns the output and the seconds it took.
+fn bounded_apply(sb: &Sandbox, reply: &str) -> (Output, f64) {
+    use std::os::unix::process::CommandExt;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_patchbay"));
+    c.args(["apply", "--edits", reply, "--root", "root", "--json"])
+        .current_dir(&sb.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        c.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+    let started = std::time::Instant::now();
+    let mut child = c.spawn().unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{reply}: still running after 20 s (blocked or reading without end)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    (o, started.elapsed().as_secs_f64())
+}
+
+fn mkfifo(p: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = cstr(p.as_os_str().as_bytes());
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o644) },
+        0,
+        "mkfifo {p:?}"
+    );
+}
+
+/// Whether a character device node like /dev/zero (1, 5) can be made here
+/// (a container without CAP_MKNOD cannot); makes it at `p` if so.
+fn mknod_zero(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let c = cstr(p.as_os_str().as_bytes());
+    unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 5)) == 0 }
+}
+
+/// A FIFO or a character device as a target, named directly or through a
+/// link inside the root: refused at once (exit 2, the message says what it
+/// is), nothing written, and the root's lock is free for the next run.
+/// Before, `apply` blocked in open() on the FIFO forever holding the
+/// root's lock, and read a /dev/zero-like node until memory ran out.
+#[test]
+fn fifos_and_devices_are_refused_without_blocking_or_reading() {
+    let sb = Sandbox::new("fifo");
+    sb.write("root/a.txt", "a\n");
+    mkfifo(&sb.path("root/pipe.txt"));
+    std::os::unix::fs::symlink("pipe.txt", sb.path("root/to-pipe.txt")).unwrap();
+    let mut targets = vec![("pipe.txt", "FIFO"), ("to-pipe.txt", "FIFO")];
+    if mknod_zero(&sb.path("root/zero.txt")) {
+        targets.push(("zero.txt", "character device"));
+    } else {
+        eprintln!("skipped the device node: mknod is not allowed here (no CAP_MKNOD)");
+    }
+    for (name, what) in targets {
+        sb.write(
+            "reply.txt",
+            block("a.txt", "a\n", "b\n") + &block(name, "x\n", "y\n"),
+        );
+        let (o, secs) = bounded_apply(&sb, "reply.txt");
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(what) && err.contains("only regular files"),
+            "{name}: {err}"
+        );
+        assert!(secs < 10.0, "{name}: {secs:.1} s");
+        assert_eq!(sb.read("root/a.txt"), "a\n", "{name}: nothing written");
+        // The lock is free: an ordinary apply in the root goes through.
+        sb.write("ok.txt", block("a.txt", "a\n", "a\n"));
+        let (o, _) = bounded_apply(&sb, "ok.txt");
+        assert!(o.status.code().is_some(), "{name}: {}", text(&o));
+    }
+    // /dev/zero itself, through a link in the root: it leaves the root.
+    std::os::unix::fs::symlink("/dev/zero", sb.path("root/devzero.txt")).unwrap();
+    sb.write("reply.txt", block("devzero.txt", "x\n", "y\n"));
+    let (o, _) = bounded_apply(&sb, "reply.txt");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(codes(&o), ["path_escape"]);
+}
