@@ -1164,6 +1164,7 @@ fn fifos_and_devices_are_refused_without_blocking_or_reading() {
             "{name}: {err}"
         );
         assert!(secs < 10.0, "{name}: {secs:.1} s");
+        eprintln!("{name} ({what}): refused in {secs:.3} s");
         assert_eq!(sb.read("root/a.txt"), "a\n", "{name}: nothing written");
         // The lock is free: an ordinary apply in the root goes through.
         sb.write("ok.txt", block("a.txt", "a\n", "a\n"));
