@@ -53,13 +53,17 @@ pub enum Command {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Paths that are absolute, climb out with `..`, or leave the root through a
-symbolic link are refused with the code `path_escape`. Files are written
+symbolic link are refused with the code `path_escape`, and so are
+patchbay's own files (its journal, temporaries and backups) and paths in a
+`.git` folder (unless --allow-git-dir). Only regular files are read or
+written (a FIFO or a device is an error). Files are written
 only when every edit applied, and all or nothing on disk too: temporary
 files first, originals kept until every rename succeeded (a failure puts
 them back), and a journal (`.patchbay-journal` in the root) with which the
 next writing run rolls back or finishes a commit that was killed. Owner,
 group, mode and extended attributes are kept. Two runs in one root take
-turns (an advisory lock); a file that another program wrote after it was
+turns (an advisory lock), as do runs that reach one file through other
+roots while they write it; a file that another program wrote after it was
 read is refused with the code `file_changed` and nothing is written.
 
 Exit codes: 0 every edit applied, 1 some edit failed (the feedback for the
