@@ -403,6 +403,9 @@ pub fn recover(root: &Root) -> Result<Option<String>, String> {
     let (text, ino) = match read(&path) {
         Ok(r) => r,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+            return set_aside(root, &path, &e.to_string()).map(Some)
+        }
         Err(e) => return Err(format!("cannot read the commit journal {NAME}: {e}")),
     };
     let r = match parse(root, &text, ino) {
@@ -433,11 +436,24 @@ pub fn recover(root: &Root) -> Result<Option<String>, String> {
 }
 
 /// The journal's text and its inode, read through one handle.
+/// Only a regular file (not a link, a FIFO or a device: `InvalidInput`)
+/// is read, and no more than its header when that names another inode,
+/// so a forged journal costs a few bytes however large it is.
 fn read(path: &Path) -> io::Result<(String, u64)> {
-    let mut f = File::open(path)?;
-    let ino = inode(&f.metadata()?);
+    if !fs::symlink_metadata(path)?.is_file() {
+        let why = "it is not a regular file";
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+    }
+    let (f, meta) = crate::fsio::open_regular(path, NAME)?;
+    let ino = inode(&meta);
+    let mut r = io::BufReader::new(f.take(meta.len()));
     let mut bytes = vec![];
-    f.read_to_end(&mut bytes)?;
+    io::BufRead::read_until(&mut (&mut r).take(4096), b'\n', &mut bytes)?;
+    let head: Option<Value> = serde_json::from_slice(&bytes).ok();
+    let other = head.is_some_and(|h| cfg!(unix) && h["ino"].as_u64() != Some(ino));
+    if !other {
+        r.read_to_end(&mut bytes)?;
+    }
     Ok((String::from_utf8_lossy(&bytes).into_owned(), ino))
 }
 
@@ -833,6 +849,29 @@ mod tests {
             "{err}"
         );
         assert!(d.join(NAME).exists());
+    }
+
+    /// A journal that is a link (to a well-formed journal elsewhere) or a
+    /// FIFO is set aside without being read: no replay, no wait.
+    #[test]
+    fn a_journal_that_is_a_link_or_a_fifo_is_set_aside_unread() {
+        use std::os::unix::ffi::OsStrExt;
+        let (guard, root) = scratch("linked");
+        let d = guard.path();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        journal(&d.join("elsewhere"), None, "{\"state\":\"done\"}\n");
+        std::os::unix::fs::symlink("elsewhere/.patchbay-journal", d.join(NAME)).unwrap();
+        let what = recover(&root).unwrap().unwrap();
+        assert!(what.contains("not a regular file"), "{what}");
+        assert!(
+            d.join("elsewhere").join(NAME).exists(),
+            "the link's target stays"
+        );
+        let c = std::ffi::CString::new(d.join(NAME).as_os_str().as_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let what = recover(&root).unwrap().unwrap();
+        assert!(what.contains("not a regular file"), "{what}");
+        assert!(!d.join(NAME).exists());
     }
 
     #[test]
