@@ -24,7 +24,9 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
             patchbay::UnknownFormat(a.format.clone()).to_string(),
         ));
     }
-    let root = Root::open(&a.root).map_err(Failure::Io)?;
+    let root = Root::open(&a.root)
+        .map_err(Failure::Io)?
+        .allow_git_dir(a.allow_git_dir);
     let default = match &a.file {
         Some(f) if Path::new(f).is_absolute() => {
             Some(root.relative(Path::new(f)).ok_or_else(|| {
@@ -110,6 +112,14 @@ impl Run<'_> {
                         self.changed(parsed, &path, &why)?;
                         continue;
                     }
+                    // A link that resolves into patchbay's files or `.git`.
+                    Err(CommitError::Reserved { path, why }) => {
+                        let rel = self.loaded.rel_of(&path);
+                        if refuse(parsed, &rel, self.default, Code::PathEscape, &why) == 0 {
+                            return Err(Failure::Io(why));
+                        }
+                        continue;
+                    }
                 }
             }
             print(&report, a, write);
@@ -159,8 +169,7 @@ fn load(root: &Root, parsed: &mut Parsed, default: Option<&str>) -> Result<Loade
         stamps: BTreeMap::new(),
     };
     for rel in patchbay::paths(parsed, default) {
-        if crate::journal::is_reserved(&rel) {
-            let msg = format!("the path {rel:?} is one of patchbay's own files (its commit journal, a temporary or a backup); edit other files");
+        if let Some(msg) = root.reserved(&rel) {
             refuse(parsed, &rel, default, Code::PathEscape, &msg);
             continue;
         }

@@ -53,13 +53,17 @@ pub enum Command {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Paths that are absolute, climb out with `..`, or leave the root through a
-symbolic link are refused with the code `path_escape`. Files are written
+symbolic link are refused with the code `path_escape`, and so are
+patchbay's own files (its journal, temporaries and backups) and paths in a
+`.git` folder (unless --allow-git-dir). Only regular files are read or
+written (a FIFO or a device is an error). Files are written
 only when every edit applied, and all or nothing on disk too: temporary
 files first, originals kept until every rename succeeded (a failure puts
 them back), and a journal (`.patchbay-journal` in the root) with which the
 next writing run rolls back or finishes a commit that was killed. Owner,
 group, mode and extended attributes are kept. Two runs in one root take
-turns (an advisory lock); a file that another program wrote after it was
+turns (an advisory lock), as do runs that reach one file through other
+roots while they write it; a file that another program wrote after it was
 read is refused with the code `file_changed` and nothing is written.
 
 Exit codes: 0 every edit applied, 1 some edit failed (the feedback for the
@@ -119,6 +123,10 @@ pub struct ApplyArgs {
     /// existing one, and a move may land on one
     #[arg(long)]
     pub overwrite: bool,
+    /// Let edits write inside `.git` folders (hooks and config there run
+    /// code at the next git command; refused by default)
+    #[arg(long)]
+    pub allow_git_dir: bool,
 }
 
 impl ApplyArgs {
@@ -483,6 +491,9 @@ pub struct RunArgs {
     /// Print the rounds as JSON lines
     #[arg(long)]
     pub json: bool,
+    /// Let the model write inside `.git` folders (refused by default)
+    #[arg(long)]
+    pub allow_git_dir: bool,
     /// The files the model edits
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
@@ -568,6 +579,7 @@ impl RunArgs {
             root: self.root,
             dry_run: self.dry_run,
             json: self.json,
+            allow_git_dir: self.allow_git_dir,
             files: self.files,
         }
     }

@@ -33,6 +33,10 @@ pub enum CommitError {
     /// A target is not the file that was read (`file_changed`): the
     /// message names it and says what differs.
     Changed { path: PathBuf, why: String },
+    /// A target is one of patchbay's own files or in a `.git` folder
+    /// ([`Root::reserved`]), as the file system resolved it: a receipt
+    /// with code `path_escape`.
+    Reserved { path: PathBuf, why: String },
     /// The file system refused: what failed and what was done about it.
     Io(String),
 }
@@ -42,6 +46,17 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     if changes.is_empty() {
         return Ok(());
     }
+    // Every writer comes through here: the rule holds for all of them.
+    for c in changes {
+        if let Some(why) = root.reserved_path(c.path()) {
+            let path = c.path().to_path_buf();
+            return Err(CommitError::Reserved { path, why });
+        }
+    }
+    // Held to the end: a run that reaches these files through another
+    // root (or link) waits, then finds them changed (`file_changed`).
+    let _locks = crate::fsio::lock_files(changes.iter().map(Change::path))
+        .map_err(|e| CommitError::Io(format!("cannot lock the files to write: {e}")))?;
     fresh(changes, false)?;
     preflight(root, changes).map_err(CommitError::Io)?;
     let one_write = changes.len() == 1 && matches!(changes[0], Change::Write { .. });
@@ -91,15 +106,12 @@ fn run(
         fs::create_dir(d)
             .map_err(|e| io(format!("cannot create the folder {}: {e}", root.shown(d))))?;
     }
-    for (k, (c, e)) in changes.iter().zip(plan.entries.iter_mut()).enumerate() {
+    for (c, e) in changes.iter().zip(plan.entries.iter_mut()) {
         let shown = root.shown(&e.target);
         if let (Change::Write { content, .. }, Some(tmp)) = (c, &e.temp) {
             let id = stage(&e.target, tmp, content)
                 .map_err(|err| io(format!("cannot write {shown}: {err}")))?;
-            if e.backup.is_none() {
-                e.staged = Some(id);
-                j.staged(k, id).map_err(|err| io(journal_err(err)))?;
-            }
+            e.staged = Some(id);
         }
         if let Some(b) = &e.backup {
             backup(&e.target, b).map_err(|err| io(format!("cannot back up {shown}: {err}")))?;
@@ -108,9 +120,16 @@ fn run(
     hook_crash("staged");
     hook_touch(root);
     fresh(changes, true)?;
-    j.mark("renaming").map_err(|err| io(journal_err(err)))?;
+    j.renaming(plan).map_err(|err| io(journal_err(err)))?;
+    hook_swap(root);
     for (k, e) in plan.entries.iter().enumerate() {
         switch(e, k + 1).map_err(|err| {
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                return CommitError::Changed {
+                    path: e.target.clone(),
+                    why: "another program created it while patchbay wrote it".into(),
+                };
+            }
             let verb = if e.temp.is_some() { "write" } else { "delete" };
             io(format!("cannot {verb} {}: {err}", root.shown(&e.target)))
         })?;
@@ -120,7 +139,7 @@ fn run(
         journal::sync_dir(d);
     }
     untouched(changes, plan)?;
-    j.mark("done").map_err(|err| io(journal_err(err)))?;
+    j.done().map_err(|err| io(journal_err(err)))?;
     hook_crash("done");
     Ok(())
 }
@@ -136,7 +155,7 @@ fn undo(root: &Root, plan: &Plan, j: Journal, e: CommitError) -> CommitError {
     if !u.failed.is_empty() {
         keep_for_recovery(root, plan, &j);
         let first = match &e {
-            CommitError::Changed { why, .. } => why.clone(),
+            CommitError::Changed { why, .. } | CommitError::Reserved { why, .. } => why.clone(),
             CommitError::Io(m) => m.clone(),
         };
         return CommitError::Io(format!(
@@ -164,7 +183,7 @@ fn keep_for_recovery(root: &Root, plan: &Plan, j: &Journal) {
     }
     match Journal::create(root, plan) {
         Ok(mut late) => {
-            let _ = late.mark("renaming");
+            let _ = late.renaming(plan);
         }
         Err(e) => eprintln!("patchbay: {e}"),
     }
@@ -204,7 +223,7 @@ fn fresh(changes: &[Change], full: bool) -> Result<(), CommitError> {
 /// may be large, and a second copy of it would be memory to fill for nothing.
 fn crc_of(path: &Path) -> io::Result<u32> {
     use std::io::Read;
-    let mut f = File::open(path)?;
+    let (mut f, _) = crate::fsio::open_regular(path, &path.display().to_string())?;
     let mut h = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {
@@ -256,7 +275,7 @@ fn salvage_appends(changes: &[Change], plan: &Plan) -> Vec<Replaced> {
         let (Change::Write { content, .. }, Some(b)) = (c, &e.backup) else {
             continue;
         };
-        let Ok(file) = File::open(&e.target) else {
+        let Ok((file, _)) = crate::fsio::open_regular(&e.target, "") else {
             continue;
         };
         // Not renamed yet: the target is still the original.
@@ -371,7 +390,10 @@ fn existing_dir(root: &Root, path: &Path) -> Result<PathBuf, String> {
 /// no journal when its folder exists ([`Journal::none`]).
 fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String> {
     let backup_ext = if one_write { "old" } else { "orig" };
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        token: journal::new_token(),
+        ..Plan::default()
+    };
     for (k, c) in changes.iter().enumerate() {
         let path = c.path();
         let shown = root.shown(path);
@@ -384,8 +406,8 @@ fn plan(root: &Root, changes: &[Change], one_write: bool) -> Result<Plan, String
         let write = matches!(c, Change::Write { .. });
         plan.entries.push(Entry {
             target: dir.join(name),
-            temp: write.then(|| dir.join(side_name(name, k, "tmp"))),
-            backup: exists.then(|| dir.join(side_name(name, k, backup_ext))),
+            temp: write.then(|| dir.join(side_name(name, &plan.token, k, "tmp"))),
+            backup: exists.then(|| dir.join(side_name(name, &plan.token, k, backup_ext))),
             staged: None,
         });
     }
@@ -415,16 +437,20 @@ fn real_dir(root: &Root, parent: &Path, dirs: &mut Vec<PathBuf>) -> Option<PathB
     Some(real)
 }
 
-/// `.NAME.patchbay-PID-K.tmp` (or `.orig`) beside the target; a name near
-/// the 255-byte limit is replaced by its CRC so that the result still fits.
-fn side_name(name: &std::ffi::OsStr, k: usize, ext: &str) -> String {
+/// `.NAME.patchbay-PID-TOKEN-K.tmp` (or `.orig`, `.old`) beside the target;
+/// a name near the 255-byte limit is replaced by its CRC so that the result
+/// still fits. The commit's token ties each name to its journal.
+fn side_name(name: &std::ffi::OsStr, token: &str, k: usize, ext: &str) -> std::ffi::OsString {
     let pid = std::process::id();
-    let plain = format!(".{}.patchbay-{pid}-{k}.{ext}", name.to_string_lossy());
-    if plain.len() <= 255 {
+    let tail = format!(".patchbay-{pid}-{token}-{k}.{ext}");
+    if name.len() + tail.len() < 255 {
+        let mut plain = std::ffi::OsString::from(".");
+        plain.push(name);
+        plain.push(&tail);
         return plain;
     }
     let crc = crc32fast::hash(name.as_encoded_bytes());
-    format!(".{crc:08x}.patchbay-{pid}-{k}.{ext}")
+    format!(".{crc:08x}{tail}").into()
 }
 
 /// Writes `content` to the new file `tmp` with what the original carries
@@ -481,8 +507,9 @@ fn backup(target: &Path, b: &Path) -> io::Result<()> {
         #[cfg(unix)]
         return std::os::unix::fs::symlink(fs::read_link(target)?, b);
     }
+    let (original, size) = crate::fsio::open_regular(target, &target.display().to_string())?;
     let mut f = OpenOptions::new().write(true).create_new(true).open(b)?;
-    io::copy(&mut File::open(target)?, &mut f)?;
+    io::copy(&mut io::Read::take(original, size.len()), &mut f)?;
     meta::carry_over(&m, target, &f)?;
     f.sync_all()
 }
@@ -496,9 +523,42 @@ fn switch(e: &Entry, n: usize) -> io::Result<()> {
         ));
     }
     match &e.temp {
+        Some(tmp) if e.backup.is_none() => rename_new(tmp, &e.target),
         Some(tmp) => fs::rename(tmp, &e.target),
         None => fs::remove_file(&e.target),
     }
+}
+
+/// A new file's rename, which must not replace a file another run created
+/// meanwhile (no lock covers a name that has no file yet): `AlreadyExists`
+/// then. Where the kernel or file system cannot refuse, a plain rename.
+fn rename_new(tmp: &Path, target: &Path) -> io::Result<()> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c =
+            |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+        let (from, to) = (c(tmp)?, c(target)?);
+        // SAFETY: two NUL-terminated paths, relative to the current folder.
+        let rc = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        // EINVAL: the file system has no RENAME_NOREPLACE; ENOSYS: the kernel.
+        if !matches!(err.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) {
+            return Err(err);
+        }
+    }
+    fs::rename(tmp, target)
 }
 
 fn dirs_of(plan: &Plan) -> Vec<&Path> {
@@ -531,6 +591,17 @@ fn hook_number(name: &str) -> Option<usize> {
 fn hook_crash(point: &str) {
     if hook("PATCHBAY_TEST_CRASH").as_deref() == Some(point) {
         std::process::abort();
+    }
+}
+
+/// `PATCHBAY_TEST_SWAP=REL`: another program puts a folder (with a file
+/// in it) where REL was, just after the last check (for the race of a
+/// target that becomes a folder before its rename).
+fn hook_swap(root: &Root) {
+    if let Some(rel) = hook("PATCHBAY_TEST_SWAP") {
+        let p = root.dir().join(rel);
+        let _ = fs::remove_file(&p);
+        let _ = fs::create_dir(&p).and_then(|()| fs::write(p.join("inside.txt"), "x\n"));
     }
 }
 
@@ -632,13 +703,16 @@ mod tests {
     #[test]
     fn side_names_fit_beside_a_name_of_255_bytes() {
         let long = "n".repeat(255);
-        let t = side_name(std::ffi::OsStr::new(&long), 7, "tmp");
+        let token = "0123456789abcdef";
+        let t = side_name(std::ffi::OsStr::new(&long), token, 7, "tmp");
+        let t = t.to_str().unwrap();
         assert!(
-            t.len() <= 255 && t.starts_with('.') && t.ends_with("-7.tmp"),
+            t.len() <= 255 && t.starts_with('.') && t.ends_with("-0123456789abcdef-7.tmp"),
             "{t}"
         );
         assert!(journal::is_ours(Path::new(&t)));
-        let short = side_name(std::ffi::OsStr::new("a.txt"), 0, "orig");
+        let short = side_name(std::ffi::OsStr::new("a.txt"), token, 0, "orig");
+        let short = short.to_str().unwrap();
         assert!(short.starts_with(".a.txt.patchbay-") && journal::is_ours(Path::new(&short)));
     }
 }

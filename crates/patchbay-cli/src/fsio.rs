@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 /// resolved path can be checked with a plain prefix test.
 pub struct Root {
     dir: PathBuf,
+    /// Whether `.git` folders may be written (`--allow-git-dir`).
+    allow_git: bool,
 }
 
 /// Where a model path lives on disk.
@@ -43,7 +45,41 @@ impl Root {
         if !real.is_dir() {
             return Err(format!("--root {}: not a directory", dir.display()));
         }
-        Ok(Root { dir: real })
+        Ok(Root {
+            dir: real,
+            allow_git: false,
+        })
+    }
+
+    /// Lets writes under this root go into `.git` folders.
+    pub fn allow_git_dir(mut self, allow: bool) -> Root {
+        self.allow_git = allow;
+        self
+    }
+
+    /// Why no writer may target `rel` (a path relative to the root, as the
+    /// model gave it or as the file system resolved it), if it may not: the
+    /// core's rule ([`patchbay::apply::paths::reserved`]) with this root's
+    /// `.git` policy.
+    pub fn reserved(&self, rel: &str) -> Option<String> {
+        use patchbay::apply::paths::{reserved, Reserved};
+        match reserved(rel)? {
+            Reserved::Own => Some(format!(
+                "the path {rel:?} is one of patchbay's own files (its commit journal, a temporary or a backup); edit other files"
+            )),
+            Reserved::GitDir if !self.allow_git => Some(format!(
+                "the path {rel:?} is inside a .git folder, whose hooks and config run code at the next git command; patchbay writes there only with --allow-git-dir"
+            )),
+            Reserved::GitDir => None,
+        }
+    }
+
+    /// [`Root::reserved`] for an absolute path under the root (the real
+    /// path a write goes to, links resolved).
+    pub fn reserved_path(&self, p: &Path) -> Option<String> {
+        let rel = p.strip_prefix(&self.dir).ok()?;
+        let parts: Vec<_> = rel.iter().map(|c| c.to_string_lossy()).collect();
+        self.reserved(&parts.join("/"))
     }
 
     pub fn dir(&self) -> &Path {
@@ -215,24 +251,117 @@ pub fn read_text(path: &Path, rel: &str) -> Result<Option<String>, String> {
 }
 
 /// [`read_text`] with the file's [`Stamp`], taken from the handle it was
-/// read through (so the stamp and the text belong to one file).
+/// read through (so the stamp and the text belong to one file). Only a
+/// regular file is read ([`open_regular`]), and no more bytes than its size
+/// when it was opened: a file that grows meanwhile fails the write's check.
 pub fn read_stamped(path: &Path, rel: &str) -> Result<Option<(String, Stamp)>, String> {
-    let read = File::open(path).and_then(|mut f| {
-        let meta = f.metadata()?;
+    let read = open_regular(path, rel).and_then(|(f, meta)| {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
-        io::Read::read_to_end(&mut f, &mut bytes)?;
+        io::Read::read_to_end(&mut io::Read::take(f, meta.len()), &mut bytes)?;
         Ok((Stamp::of(&meta, &bytes), bytes))
     });
     let (stamp, bytes) = match read {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(_) if path.is_dir() => return Err(format!("cannot edit {rel}: it is a directory")),
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+            return Err(format!("cannot edit {rel}: {e}"))
+        }
         Err(e) => return Err(format!("cannot read {rel}: {e}")),
     };
-    if path.is_dir() {
-        return Err(format!("cannot edit {rel}: it is a directory"));
-    }
     editable_text(bytes, rel).map(|t| Some((t, stamp)))
+}
+
+/// What a file that is not a regular file is, for messages.
+fn kind_of(t: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens `path` (links followed) for reading if it is a regular file, and
+/// returns it with its metadata from the open handle. Checked before the
+/// open, which never blocks (`O_NONBLOCK`: a FIFO would wait for a writer)
+/// and again on the handle (the entry may have been swapped in between).
+/// Anything else is `InvalidInput`, saying what it is.
+pub fn open_regular(path: &Path, rel: &str) -> io::Result<(File, fs::Metadata)> {
+    let not_regular = |t: fs::FileType| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{rel} is {}; only regular files are read or written",
+                kind_of(t)
+            ),
+        )
+    };
+    let before = fs::metadata(path)?;
+    if !before.is_file() {
+        return Err(not_regular(before.file_type()));
+    }
+    let mut o = fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let f = o.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    Ok((f, meta))
+}
+
+/// Exclusive advisory locks (`flock`) on files, one per (device, inode),
+/// released when dropped.
+pub struct FileLocks {
+    _held: Vec<File>,
+}
+
+/// Locks every regular file among `paths` that exists, by its identity and
+/// not by its name: runs that reach one file through different roots or
+/// links wait for each other. Taken in (device, inode) order, so two runs
+/// never wait for each other in a circle. Missing paths, other kinds of
+/// file and files that cannot be opened are skipped (a new file's rename
+/// refuses to replace one; the commit refuses the rest).
+pub fn lock_files<'a>(paths: impl Iterator<Item = &'a Path>) -> io::Result<FileLocks> {
+    let mut files: Vec<((u64, u64), File)> = vec![];
+    for p in paths {
+        // What cannot be opened cannot be locked; the commit's own checks
+        // say what is wrong with it.
+        let Ok((f, meta)) = open_regular(p, "") else {
+            continue;
+        };
+        let id = Stamp::quick(&meta).id;
+        if !files.iter().any(|(i, _)| *i == id) {
+            files.push((id, f));
+        }
+    }
+    files.sort_by_key(|(id, _)| *id);
+    for (_, f) in &files {
+        f.lock()?;
+    }
+    Ok(FileLocks {
+        _held: files.into_iter().map(|(_, f)| f).collect(),
+    })
 }
 
 /// The one rule for a file patchbay may edit or prepare an edit of (`apply`,

@@ -32,6 +32,7 @@ pub struct RunOptions {
     pub root: PathBuf,
     pub dry_run: bool,
     pub json: bool,
+    pub allow_git_dir: bool,
     pub files: Vec<String>,
 }
 
@@ -53,7 +54,9 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
     }
     // Checked before the server is asked anything.
     check_format(&o.format)?;
-    let root = Root::open(&o.root).map_err(Failure::Io)?;
+    let root = Root::open(&o.root)
+        .map_err(Failure::Io)?
+        .allow_git_dir(o.allow_git_dir);
     let model = Model::new(
         o.url.as_deref().unwrap_or(default_url(o.provider)),
         o.provider,
@@ -281,6 +284,10 @@ impl<'a> Disk<'a> {
     fn commit(&mut self, changes: &[FileChange]) -> Result<(), String> {
         let mut list = vec![];
         for c in changes {
+            // Said before resolving: the model gets the rule's own words.
+            if let Some(why) = self.root.reserved(&c.path) {
+                return Err(format!("{why}; nothing of this round was written"));
+            }
             let r = self.root.resolve(&c.path).map_err(|e| match e {
                 fsio::Refusal::Escape(m) | fsio::Refusal::Io(m) => m,
             })?;
@@ -303,6 +310,7 @@ impl<'a> Disk<'a> {
         commit::commit(self.root, &list).map_err(|e| match e {
             CommitError::Io(m) => m,
             CommitError::Changed { path, why } => format!("{} changed on disk while the model worked ({why}); nothing of this round was written", self.root.shown(&path)),
+            CommitError::Reserved { why, .. } => format!("{why}; nothing of this round was written"),
         })?;
         for c in changes {
             let r = self

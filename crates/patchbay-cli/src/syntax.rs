@@ -221,6 +221,7 @@ fn write(file: &str, before: &str, content: &str) -> Result<Result<(), String>, 
     match commit(&root, &[change]) {
         Ok(()) => Ok(Ok(())),
         Err(CommitError::Changed { why, .. }) => Ok(Err(changed(&why))),
+        Err(CommitError::Reserved { why, .. }) => Err(Failure::Io(why)),
         Err(CommitError::Io(m)) => Err(Failure::Io(m)),
     }
 }

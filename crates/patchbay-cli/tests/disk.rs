@@ -381,26 +381,55 @@ fn a_dry_run_leaves_an_interrupted_commit_alone_and_warns() {
     assert!(sb.path("root/.patchbay-journal").exists());
 }
 
-/// A journal shipped in a repository cannot steer recovery outside the root.
+/// A journal shipped in a repository (or written by anything but the
+/// commit it records) is never replayed and never blocks the root: it is
+/// set aside and reported, and the run goes on. One names a file outside
+/// the root; one is a well-formed journal of this version, with a token
+/// its backup carries, but it is not the file patchbay wrote (its inode).
 #[test]
-fn a_journal_naming_paths_outside_the_root_is_refused() {
-    let sb = Sandbox::new("badjournal");
-    sb.write("root/a.txt", "a\n");
-    sb.write("outside.txt", "keep\n");
-    sb.write(
-        "root/.patchbay-journal",
-        "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"../outside.txt\",\"temp\":null,\"backup\":null}\n{\"state\":\"renaming\"}\n",
-    );
-    sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
-    let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("not patchbay's"),
-        "{}",
-        text(&o)
-    );
-    assert_eq!(sb.read("outside.txt"), "keep\n");
-    assert_eq!(sb.read("root/a.txt"), "a\n");
+fn a_journal_patchbay_did_not_write_is_set_aside_not_replayed() {
+    let forged_backup = ".a.txt.patchbay-7-0011223344556677-0.orig";
+    let journals = [
+        "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"../outside.txt\",\"temp\":null,\"backup\":null}\n{\"state\":\"renaming\"}\n".to_string(),
+        format!("{{\"patchbay_journal\":2,\"pid\":7,\"token\":\"0011223344556677\",\"ino\":12345}}\n{{\"target\":\"a.txt\",\"temp\":null,\"backup\":\"{forged_backup}\"}}\n{{\"state\":\"renaming\",\"staged\":[]}}\n"),
+    ];
+    for journal in journals {
+        let sb = Sandbox::new("badjournal");
+        sb.write("root/a.txt", "a\n");
+        sb.write(&format!("root/{forged_backup}"), "the forger's text\n");
+        sb.write("outside.txt", "keep\n");
+        sb.write("root/.patchbay-journal", &journal);
+        sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("not a journal patchbay wrote here") && err.contains("rm -- "),
+            "{}",
+            text(&o)
+        );
+        assert_eq!(sb.read("outside.txt"), "keep\n");
+        assert_eq!(
+            sb.read("root/a.txt"),
+            "b\n",
+            "the reply applied, nothing replayed"
+        );
+        assert_eq!(
+            sb.read(&format!("root/{forged_backup}")),
+            "the forger's text\n"
+        );
+        let left = sb.listing("root");
+        assert_eq!(left.len(), 3, "{left:?}");
+        assert!(
+            left[1].starts_with(".patchbay-journal.untrusted-"),
+            "{left:?}"
+        );
+        // And the next run is not blocked or warned again.
+        sb.write("reply.txt", block("a.txt", "b\n", "c\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(o.stderr.is_empty(), "{}", text(&o));
+    }
 }
 
 /// A name of 255 bytes: its temporary and backup names are hashed to fit.
@@ -664,18 +693,71 @@ fn an_appender_during_applies_loses_no_line() {
     );
 }
 
-/// The journal and patchbay's temporaries are not the model's to write.
+/// The journal and patchbay's temporaries are not the model's to write,
+/// named directly or through a symbolic link to them.
 #[test]
 fn patchbays_own_files_are_path_escape() {
     let sb = Sandbox::new("reserved");
     sb.write("root/a.txt", "a\n");
-    for name in [".patchbay-journal", "sub/.a.txt.patchbay-1-0.tmp"] {
-        sb.write("reply.txt", block(name, "", "x\n"));
+    // A backup some earlier run left, and a link to it.
+    sb.write("root/.a.txt.patchbay-1-0.orig", "o\n");
+    std::os::unix::fs::symlink(".a.txt.patchbay-1-0.orig", sb.path("root/o.txt")).unwrap();
+    for (name, old) in [
+        (".patchbay-journal", ""),
+        ("sub/.a.txt.patchbay-1-0.tmp", ""),
+        ("o.txt", "o\n"),
+    ] {
+        sb.write("reply.txt", block(name, old, "x\n"));
         let o = apply(&sb, "reply.txt", &[]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert_eq!(codes(&o), ["path_escape"], "{name}");
     }
-    assert_eq!(sb.listing("root"), ["a.txt"]);
+    assert_eq!(
+        sb.listing("root"),
+        [".a.txt.patchbay-1-0.orig", "a.txt", "o.txt"]
+    );
+    assert_eq!(sb.read("root/o.txt"), "o\n");
+}
+
+/// A `.git` folder is refused as a target (`path_escape`), named directly
+/// or through a link into it, unless `--allow-git-dir`.
+#[test]
+fn git_folders_are_path_escape_unless_allowed() {
+    let sb = Sandbox::new("gitdir");
+    sb.write("root/a.txt", "a\n");
+    sb.write("root/.git/HEAD", "ref: refs/heads/main\n");
+    std::os::unix::fs::symlink(".git/hooks", sb.path("root/hooks")).unwrap();
+    fs::create_dir(sb.path("root/.git/hooks")).unwrap();
+    for name in [".git/hooks/post-commit", "hooks/pre-commit", ".GIT/config"] {
+        sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
+        let o = apply(&sb, "reply.txt", &[]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+        assert_eq!(codes(&o), ["path_escape"], "{name}");
+        let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(rep.to_string().contains("--allow-git-dir"), "{rep}");
+    }
+    assert_eq!(sb.listing("root/.git"), ["HEAD", "hooks"]);
+    assert!(!sb.path("root/.GIT").exists());
+    for name in [".git/config", "hooks/pre-commit"] {
+        sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
+        let o = patchbay(
+            &sb.dir,
+            &[
+                "apply",
+                "--edits",
+                "reply.txt",
+                "--root",
+                "root",
+                "--allow-git-dir",
+            ],
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+    }
+    assert_eq!(
+        sb.listing("root/.git"),
+        ["HEAD", "config", "hooks", "hooks/pre-commit"]
+    );
 }
 
 /// `splice` writes through the same commit: it recovers a killed commit in
@@ -749,4 +831,350 @@ fn stale_temporaries_without_a_journal_are_swept() {
     let mut want = vec![live, orig, "a.txt".to_string()];
     want.sort();
     assert_eq!(sb.listing("root"), want);
+}
+
+/// A commit killed in a folder whose name is not UTF-8, reached through a
+/// symbolic link: the journal keeps the path's bytes, so the next run
+/// rolls it back whole and leaves nothing beside the files. Before, the
+/// journal held `\u{FFFD}` in place of the byte, the next run said "no file
+/// had been changed" and left the first file new, the second old and
+/// three temporaries and backups.
+#[test]
+fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new("nonutf8");
+    let dir = sb
+        .path("root")
+        .join(std::ffi::OsStr::from_bytes(b"d\xff\xfe%41"));
+    fs::create_dir_all(&dir).unwrap();
+    for n in ["a", "b"] {
+        fs::write(dir.join(format!("{n}.txt")), format!("{n} old\n")).unwrap();
+    }
+    std::os::unix::fs::symlink(&dir, sb.path("root/link")).unwrap();
+    sb.write(
+        "reply.txt",
+        block("link/a.txt", "a old\n", "a new\n") + &block("link/b.txt", "b old\n", "b new\n"),
+    );
+    for point in ["staged", "rename:1", "rename:2"] {
+        let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", point)]);
+        assert_eq!(o.status.code(), None, "{point}: it must die: {}", text(&o));
+        sb.write("root/other.txt", "x\n");
+        sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+        let o = apply(&sb, "other.txt", &[]);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("rolled back an interrupted commit"),
+            "{point}: {err}"
+        );
+        if point != "staged" {
+            assert!(err.contains("restored"), "{point}: {err}");
+        }
+        fs::remove_file(sb.path("root/other.txt")).unwrap();
+        for n in ["a", "b"] {
+            let now = fs::read_to_string(dir.join(format!("{n}.txt"))).unwrap();
+            assert_eq!(now, format!("{n} old\n"), "{point}");
+        }
+        let mut left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.txt", "b.txt"], "{point}");
+        assert_eq!(
+            sb.listing("root").len(),
+            4,
+            "{point}: {:?}",
+            sb.listing("root")
+        );
+    }
+    let o = apply(&sb, "reply.txt", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(fs::read_to_string(dir.join("b.txt")).unwrap(), "b new\n");
+}
+
+/// A target that another program turns into a folder between the last
+/// check and its rename: the rename fails, the rollback restores what the
+/// commit changed, leaves that folder alone, keeps the original's backup
+/// and says how to put it back (exit 2); the journal is gone, so the next
+/// run works. Before, the rollback renamed the backup over the folder,
+/// failed, kept the journal, and every later run exited 2.
+#[test]
+fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
+    let sb = Sandbox::new("swap");
+    three_files(&sb);
+    let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_SWAP", "b.txt")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("restored a.txt")
+            && err.contains("b.txt became a folder")
+            && err.contains("mv -- "),
+        "{err}"
+    );
+    assert_eq!(sb.read("root/a.txt"), "a old\n");
+    assert_eq!(sb.read("root/b.txt/inside.txt"), "x\n");
+    assert!(!sb.path("root/.patchbay-journal").exists());
+    let kept: Vec<String> = sb
+        .listing("root")
+        .into_iter()
+        .filter(|n| n.starts_with(".b.txt.patchbay-") && n.ends_with(".orig"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{:?}", sb.listing("root"));
+    assert_eq!(sb.read(&format!("root/{}", kept[0])), "b old\n");
+    // The root is not blocked: the next run recovers nothing and applies.
+    sb.write("root/other.txt", "x\n");
+    sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+    let o = apply(&sb, "other.txt", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+    assert_eq!(sb.read("root/other.txt"), "y\n");
+}
+
+/// The counter on the line `{key} N` of `text`.
+fn counter(text: &str, key: &str) -> usize {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{key} ")))
+        .unwrap();
+    line.parse().unwrap()
+}
+
+/// One writer of the nested-roots test: `rounds` applies through `root`,
+/// each raising the counter `key` by one in both files (one transaction).
+/// Returns (applies that exited 0, refusals with `file_changed`).
+fn raise_counters(
+    dir: &Path,
+    root: &str,
+    prefix: &str,
+    key: &str,
+    rounds: usize,
+) -> (usize, usize) {
+    let (mut applied, mut refused) = (0, 0);
+    let reply = dir.join(format!("reply-{key}.txt"));
+    for _ in 0..rounds {
+        let now = fs::read_to_string(dir.join("root/sub/f.txt")).unwrap();
+        let n = counter(&now, key);
+        let (old, new) = (format!("{key} {n}\n"), format!("{key} {}\n", n + 1));
+        let edits = block(&format!("{prefix}f.txt"), &old, &new)
+            + &block(&format!("{prefix}g.txt"), &old, &new);
+        fs::write(&reply, edits).unwrap();
+        let o = patchbay(
+            dir,
+            &[
+                "apply",
+                "--edits",
+                reply.to_str().unwrap(),
+                "--root",
+                root,
+                "--json",
+            ],
+            &[],
+        );
+        match o.status.code() {
+            Some(0) => applied += 1,
+            // Refused, nothing written (`file_changed`, or the counter
+            // moved between this loop's read and the run's): the end state
+            // shows whether anything was lost or half written.
+            Some(1) => refused += 1,
+            _ => panic!("{key}: {}", text(&o)),
+        }
+    }
+    (applied, refused)
+}
+
+/// Two writers through two roots that share files (`root/sub` and
+/// `root/sub/..`), each raising its own counter in two files per apply:
+/// every apply that exits 0 is in both files at the end, and the two
+/// files agree (no half of a transaction). Per-root locks alone let both
+/// commit at once: edits that exited 0 were lost.
+#[test]
+fn two_writers_through_nested_roots_lose_no_edit() {
+    let sb = Sandbox::new("nested");
+    for f in ["f", "g"] {
+        sb.write(&format!("root/sub/{f}.txt"), big("a 0", 2_000, "b 0"));
+    }
+    let rounds = 40;
+    let dir = sb.dir.clone();
+    let d2 = dir.clone();
+    let a = std::thread::spawn(move || raise_counters(&d2, "root/sub", "", "a", rounds));
+    let b = raise_counters(&dir, "root/sub/..", "sub/", "b", rounds);
+    let a = a.join().unwrap();
+    let (f, g) = (sb.read("root/sub/f.txt"), sb.read("root/sub/g.txt"));
+    let (fa, fb) = (counter(&f, "a"), counter(&f, "b"));
+    let lost = (a.0 - fa.min(a.0)) + (b.0 - fb.min(b.0));
+    eprintln!(
+        "nested roots, {rounds} applies each: a {} exited 0 ({} refused), b {} exited 0 ({} refused); final a {fa}, b {fb}; {lost} edits lost",
+        a.0, a.1, b.0, b.1
+    );
+    assert_eq!(
+        (counter(&g, "a"), counter(&g, "b")),
+        (fa, fb),
+        "the two files agree"
+    );
+    assert_eq!((fa, fb), (a.0, b.0), "{lost} edits that exited 0 were lost");
+    assert_eq!(sb.listing("root"), ["sub", "sub/f.txt", "sub/g.txt"]);
+}
+
+/// Two runs through nested roots create the same new file at once, 30
+/// rounds: at most one exits 0 and the file holds its text; the other is
+/// refused (`file_changed` or `file_exists`) and wrote nothing.
+#[test]
+fn two_creators_of_one_new_file_through_nested_roots_never_both_win() {
+    let sb = Sandbox::new("nestednew");
+    sb.write("root/sub/keep.txt", "k\n");
+    // Two files each, so that each commit has a journal (a longer window).
+    sb.write(
+        "one.txt",
+        "*** Begin Patch\n*** Add File: n.txt\n+one\n*** Add File: one-only.txt\n+1\n*** End Patch\n",
+    );
+    sb.write(
+        "two.txt",
+        "*** Begin Patch\n*** Add File: sub/n.txt\n+two\n*** Add File: sub/two-only.txt\n+2\n*** End Patch\n",
+    );
+    let mut both = 0;
+    for round in 0..30 {
+        for f in ["n.txt", "one-only.txt", "two-only.txt"] {
+            let _ = fs::remove_file(sb.path(&format!("root/sub/{f}")));
+        }
+        let spawn = |reply: &str, root: &str| {
+            Command::new(env!("CARGO_BIN_EXE_patchbay"))
+                .args(["apply", "--edits", reply, "--root", root, "--json"])
+                .current_dir(&sb.dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (
+            spawn("one.txt", "root/sub"),
+            spawn("two.txt", "root/sub/.."),
+        );
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let won: Vec<&str> = [(&a, "one\n"), (&b, "two\n")]
+            .iter()
+            .filter(|(o, _)| o.status.code() == Some(0))
+            .map(|(_, t)| *t)
+            .collect();
+        for o in [&a, &b] {
+            if o.status.code() != Some(0) {
+                assert_eq!(o.status.code(), Some(1), "round {round}: {}", text(o));
+                let c = codes(o);
+                assert!(
+                    c.contains(&"file_changed".into()) || c.contains(&"file_exists".into()),
+                    "round {round}: {c:?}"
+                );
+            }
+        }
+        if won.len() == 2 {
+            both += 1;
+            continue;
+        }
+        assert_eq!(won.len(), 1, "round {round}: {} / {}", text(&a), text(&b));
+        assert_eq!(sb.read("root/sub/n.txt"), won[0], "round {round}");
+    }
+    eprintln!("30 rounds of two creators of one new file through nested roots: {both} with both exiting 0");
+    assert_eq!(
+        both, 0,
+        "{both} rounds lost one creator's file although both exited 0"
+    );
+}
+
+/// Runs `patchbay apply` on `reply` with at most 1 GiB of address space
+/// and 20 s: a run that hangs or reads without end fails the test instead
+/// of the machine. Returns the output and the seconds it took.
+fn bounded_apply(sb: &Sandbox, reply: &str) -> (Output, f64) {
+    use std::os::unix::process::CommandExt;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_patchbay"));
+    c.args(["apply", "--edits", reply, "--root", "root", "--json"])
+        .current_dir(&sb.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        c.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 1 << 30,
+                rlim_max: 1 << 30,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+    let started = std::time::Instant::now();
+    let mut child = c.spawn().unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{reply}: still running after 20 s (blocked or reading without end)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    (o, started.elapsed().as_secs_f64())
+}
+
+fn mkfifo(p: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = cstr(p.as_os_str().as_bytes());
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o644) },
+        0,
+        "mkfifo {p:?}"
+    );
+}
+
+/// Whether a character device node like /dev/zero (1, 5) can be made here
+/// (a container without CAP_MKNOD cannot); makes it at `p` if so.
+fn mknod_zero(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let c = cstr(p.as_os_str().as_bytes());
+    unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 5)) == 0 }
+}
+
+/// A FIFO or a character device as a target, named directly or through a
+/// link inside the root: refused at once (exit 2, the message says what it
+/// is), nothing written, and the root's lock is free for the next run.
+/// Before, `apply` blocked in open() on the FIFO forever holding the
+/// root's lock, and read a /dev/zero-like node until memory ran out.
+#[test]
+fn fifos_and_devices_are_refused_without_blocking_or_reading() {
+    let sb = Sandbox::new("fifo");
+    sb.write("root/a.txt", "a\n");
+    mkfifo(&sb.path("root/pipe.txt"));
+    std::os::unix::fs::symlink("pipe.txt", sb.path("root/to-pipe.txt")).unwrap();
+    let mut targets = vec![("pipe.txt", "FIFO"), ("to-pipe.txt", "FIFO")];
+    if mknod_zero(&sb.path("root/zero.txt")) {
+        targets.push(("zero.txt", "character device"));
+    } else {
+        eprintln!("skipped the device node: mknod is not allowed here (no CAP_MKNOD)");
+    }
+    for (name, what) in targets {
+        sb.write(
+            "reply.txt",
+            block("a.txt", "a\n", "b\n") + &block(name, "x\n", "y\n"),
+        );
+        let (o, secs) = bounded_apply(&sb, "reply.txt");
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(what) && err.contains("only regular files"),
+            "{name}: {err}"
+        );
+        assert!(secs < 10.0, "{name}: {secs:.1} s");
+        eprintln!("{name} ({what}): refused in {secs:.3} s");
+        assert_eq!(sb.read("root/a.txt"), "a\n", "{name}: nothing written");
+        // The lock is free: an ordinary apply in the root goes through.
+        sb.write("ok.txt", block("a.txt", "a\n", "a\n"));
+        let (o, _) = bounded_apply(&sb, "ok.txt");
+        assert!(o.status.code().is_some(), "{name}: {}", text(&o));
+    }
+    // /dev/zero itself, through a link in the root: it leaves the root.
+    std::os::unix::fs::symlink("/dev/zero", sb.path("root/devzero.txt")).unwrap();
+    sb.write("reply.txt", block("devzero.txt", "x\n", "y\n"));
+    let (o, _) = bounded_apply(&sb, "reply.txt");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(codes(&o), ["path_escape"]);
 }

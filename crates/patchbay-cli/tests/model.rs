@@ -406,3 +406,81 @@ fn usage_errors_come_before_any_server_is_asked() {
     }
     assert!(d.requests().is_empty(), "no chat was sent");
 }
+
+/// A block that creates `path` with `text` (search-replace, empty SEARCH).
+fn create(path: &str, text: &str) -> String {
+    format!("{path}\n<<<<<<< SEARCH\n=======\n{text}>>>>>>> REPLACE\n")
+}
+
+/// Every entry under the sandbox, for "nothing else was written".
+fn entries(sb: &Sandbox) -> Vec<String> {
+    sb.listing("")
+}
+
+/// A model that writes a backup of app.py and then a journal naming it:
+/// `run` refuses the first round (exit 2, nothing written), so the next
+/// `apply` has nothing to "roll back". Without the rule, run wrote both
+/// (exit 0) and the next apply replaced app.py with the model's text.
+#[test]
+fn run_never_writes_patchbays_own_files() {
+    let sb = Sandbox::new("run-own");
+    sb.write("app.py", APP);
+    let journal = "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"app.py\",\"temp\":null,\"backup\":\".app.py.patchbay-1-0.orig\"}\n{\"state\":\"renaming\"}\n";
+    // Round 1 writes the backup (an edit fails, so a round 2 comes);
+    // round 2 the journal, alone, as a commit of one new file.
+    let bad = sr("    print(\"Hi, \" + name)", "    print(\"Hi!\")");
+    let backup = create(".app.py.patchbay-1-0.orig", "print(\"the model's text\")\n");
+    let d = double(vec![
+        reply(1, &format!("{backup}{bad}"), End::Stop),
+        reply(2, &create(".patchbay-journal", journal), End::Stop),
+    ]);
+    let o = run(&sb, &d, &["--no-early-stop"]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("one of patchbay's own files"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(app(&sb), APP, "nothing of the round is written");
+    assert_eq!(entries(&sb), ["app.py"]);
+    // The next writer finds nothing to replay.
+    fs::write(sb.path("reply.txt"), greet()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(["apply", "--edits", "reply.txt", "--root", "."])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("rolled back"));
+    assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
+    assert!(!app(&sb).contains("the model's text"));
+}
+
+/// A model that writes a git hook: refused (exit 2, nothing written)
+/// unless `--allow-git-dir`, with which the hook and the edit are written.
+#[test]
+fn run_refuses_git_folders_unless_allowed() {
+    for allow in [false, true] {
+        let sb = Sandbox::new("run-git");
+        sb.write("app.py", APP);
+        sb.write(".git/HEAD", "ref: refs/heads/main\n");
+        let hook = create(".git/hooks/post-commit", "#!/bin/sh\necho hi\n");
+        let d = double(vec![reply(1, &format!("{}{hook}", greet()), End::Stop)]);
+        let extra: &[&str] = if allow { &["--allow-git-dir"] } else { &[] };
+        let o = run(&sb, &d, extra);
+        if allow {
+            assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+            assert_eq!(sb.read(".git/hooks/post-commit"), "#!/bin/sh\necho hi\n");
+            assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains(".git folder") && err.contains("--allow-git-dir"),
+                "{err}"
+            );
+            assert_eq!(entries(&sb), [".git", ".git/HEAD", "app.py"]);
+            assert_eq!(app(&sb), APP);
+        }
+    }
+}
