@@ -142,6 +142,24 @@ fn keyed(source: &str, lang: Language) -> Result<Vec<(Key, SyntaxIssue)>, Error>
     Ok(out)
 }
 
+/// The 1-based line where the first syntax issue of `tree` starts, if it
+/// has one (a descent along the first children with errors).
+pub(crate) fn first_error_line(tree: &tree_sitter::Tree) -> Option<usize> {
+    let mut n = tree.root_node();
+    if !n.has_error() {
+        return None;
+    }
+    let mut cursor = tree.walk();
+    while !n.is_error() && !n.is_missing() {
+        let next = n.children(&mut cursor).find(|c| c.has_error());
+        match next {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    Some(error_start(n).1.row + 1)
+}
+
 /// Where an ERROR node's trouble starts: tree-sitter often wraps the
 /// well-formed statements before the fault into the ERROR too (a Python
 /// `def` without its colon makes the whole module one ERROR), so leading

@@ -158,10 +158,24 @@ pub fn enabled() -> Vec<Language> {
     ALL.into_iter().filter(|l| l.enabled()).collect()
 }
 
-/// Parses `text`. Fails only when the grammar is not compiled in or
-/// tree-sitter refuses it (an ABI mismatch); syntax errors are part of the
-/// tree (ERROR and MISSING nodes), see [`crate::check`].
+/// Refuses a text over [`crate::MAX_SOURCE_BYTES`] ([`Error::TooLarge`]).
+pub fn check_size(text: &str) -> Result<(), Error> {
+    match text.len() {
+        n if n > crate::MAX_SOURCE_BYTES => Err(Error::TooLarge {
+            bytes: n,
+            limit: crate::MAX_SOURCE_BYTES,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Parses `text`. Fails when the grammar is not compiled in, when the
+/// text is over [`crate::MAX_SOURCE_BYTES`] ([`Error::TooLarge`]: the tree
+/// would take about 15 times its size in memory) or when tree-sitter
+/// refuses it (an ABI mismatch); syntax errors are part of the tree (ERROR
+/// and MISSING nodes), see [`crate::check`].
 pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
+    check_size(text)?;
     let grammar = lang.grammar().ok_or(Error::LanguageDisabled(lang))?;
     let mut parser = tree_sitter::Parser::new();
     parser

@@ -1,4 +1,4 @@
-//! The C and C++ text an outline parses: one configuration of the
+//! The C and C++ texts an outline parses: configurations of the
 //! preprocessor's conditionals, and no stand-alone macro lines.
 //!
 //! tree-sitter parses the source as written, `#if` and `#else` branches
@@ -6,49 +6,203 @@
 //! / `#else` / `if (b) {` / `#endif`, as libstdc++'s member functions do)
 //! or a line is a macro the grammar cannot know (libstdc++'s
 //! `_GLIBCXX_BEGIN_NAMESPACE_VERSION` before a class), the parse of the
-//! whole enclosing class fails: it came out as one free function spanning
-//! the class, its methods gone. So the outline parses a view of the text
-//! in which the conditional directives, every `#elif`/`#else` branch and
-//! lines holding only an upper-case macro name are blanked: each of their
-//! bytes but line breaks becomes a space, so byte offsets, lines and
-//! columns are the original's and every span points into the real text.
-//! The first branch is kept: it is the one the header's author wrote
-//! first (include guards, `__cplusplus >= 201103L`), and keeping one
-//! branch, any one, is what makes the braces balance; but under `#if 0`
-//! the next branch is kept, the first being dead code by convention.
+//! whole enclosing class fails: it comes out as one free function spanning
+//! the class, its methods gone. So the outline parses views of the text in
+//! which the conditional directives, all branches of each conditional but
+//! one, and lines holding only an upper-case macro name are blanked: each
+//! of their bytes but line breaks becomes a space, so byte offsets, lines
+//! and columns are the original's and every span points into the real
+//! text. Keeping one branch, any one, is what makes the braces balance.
 //!
-//! Cost: one pass over the bytes, `O(N)`; the nesting is a counter, so
-//! 100,000 nested `#if`s cost no more than 100,000 lines.
+//! View `k` keeps branch `k` of every conditional (its last branch when it
+//! has fewer): view 0 the branches the header's author wrote first
+//! (include guards, `__cplusplus >= 201103L`), view 1 the `#else` of a
+//! two-branch conditional, where libstdc++ puts whole headers
+//! (`#if __cplusplus < 201103L` / `# include <bits/c++0x_warning.h>` /
+//! `#else` / the header / `#endif`). Under `#if 0` the first branch is dead
+//! code by convention (old code, often not even balanced) and no view
+//! keeps it. [`views`] lists the distinct views, at most [`MAX_VIEWS`];
+//! `merge.rs` joins their outlines.
+//!
+//! Cost: two passes over the bytes a view, `O(N)`; the nesting is a
+//! counter, so 100,000 nested `#if`s cost no more than 100,000 lines.
 
 use std::borrow::Cow;
+
+/// Most views parsed: a conditional with more branches (`#if` / `#elif` /
+/// `#elif` / `#else`) has its later middle branches in no view. Each view
+/// is one more parse of the file.
+pub(crate) const MAX_VIEWS: usize = 3;
 
 /// What a line is to the pre-pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Line {
     /// `#if`, `#ifdef`, `#ifndef`.
     Open,
-    /// `#if 0`: its first branch is dead code by convention (old code,
-    /// often not even balanced), so the next branch is the one kept.
+    /// `#if 0`: its first branch is dead code by convention, so no view
+    /// keeps it.
     OpenDead,
     /// `#elif`, `#elifdef`, `#elifndef`, `#else`.
     Branch,
     Close,
     /// Any other directive (`#define`, `#include`): kept when live.
     Other,
+    /// The next line of a directive ending in `\`: of a conditional
+    /// directive (never kept) or of another one (kept when live).
+    Continued {
+        nesting: bool,
+    },
     /// A line of only an upper-case macro name (`_GLIBCXX20_CONSTEXPR`).
     Macro,
     Code,
 }
 
-/// The text the outline parses (see the module docs); borrowed when no
-/// line needs blanking.
-pub(crate) fn view(text: &str) -> Cow<'_, str> {
-    if !text.contains('#') && !text.contains('_') {
-        return Cow::Borrowed(text);
+/// Reads lines one by one and says what each is: tracks block comments
+/// (a directive inside one is text) and directives continued over lines.
+#[derive(Default)]
+struct Lexer {
+    in_comment: bool,
+    /// The previous line was a directive ending in `\`: whether that
+    /// directive was a conditional one.
+    continued: Option<bool>,
+}
+
+impl Lexer {
+    fn next(&mut self, line: &str) -> Line {
+        let more = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+        if let Some(nesting) = self.continued {
+            self.continued = more.then_some(nesting);
+            return Line::Continued { nesting };
+        }
+        let kind = if self.in_comment {
+            Line::Code
+        } else {
+            classify(line)
+        };
+        self.in_comment = comment_state(line, self.in_comment);
+        match kind {
+            Line::Other => self.continued = more.then_some(false),
+            Line::Open | Line::OpenDead | Line::Branch | Line::Close => {
+                self.continued = more.then_some(true)
+            }
+            _ => {}
+        }
+        kind
     }
+}
+
+/// One conditional as the first pass saw it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Conditional {
+    /// Its branches (`#if` and each `#elif`/`#else`).
+    branches: usize,
+    /// It is `#if 0`: its first branch is in no view.
+    dead_first: bool,
+}
+
+impl Conditional {
+    /// The branch view `k` keeps (0 is the `#if`), if any.
+    fn kept(self, k: usize) -> Option<usize> {
+        let skip = usize::from(self.dead_first);
+        let live = self.branches.checked_sub(skip).filter(|&n| n > 0)?;
+        Some(skip + k.min(live - 1))
+    }
+}
+
+/// The conditionals of `text` in the order they open, and how many lines
+/// that are not blank lie under `#if 0` (in no view). An `#else` or
+/// `#endif` without its `#if` is ignored.
+fn conditionals(text: &str) -> (Vec<Conditional>, usize) {
+    let mut lexer = Lexer::default();
+    let mut all: Vec<Conditional> = Vec::new();
+    // The open ones: (index in `all`, current branch).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    // How many of `open` are in the first branch of an `#if 0`.
+    let mut in_dead = 0usize;
+    let mut dead_lines = 0;
+    for line in text.split_inclusive('\n') {
+        match lexer.next(line) {
+            k @ (Line::Open | Line::OpenDead) => {
+                open.push((all.len(), 0));
+                all.push(Conditional {
+                    branches: 1,
+                    dead_first: k == Line::OpenDead,
+                });
+                in_dead += usize::from(k == Line::OpenDead);
+            }
+            Line::Branch => {
+                if let Some((i, cur)) = open.last_mut() {
+                    in_dead -= usize::from(all[*i].dead_first && *cur == 0);
+                    all[*i].branches += 1;
+                    *cur += 1;
+                }
+            }
+            Line::Close => {
+                if let Some((i, cur)) = open.pop() {
+                    in_dead -= usize::from(all[i].dead_first && cur == 0);
+                }
+            }
+            _ => dead_lines += usize::from(in_dead > 0 && !line.trim().is_empty()),
+        }
+    }
+    (all, dead_lines)
+}
+
+/// The texts an outline parses, and what none of them holds.
+pub(crate) struct Views<'a> {
+    /// The distinct views, view 0 first.
+    pub texts: Vec<Cow<'a, str>>,
+    /// Lines that are not blank under `#if 0`.
+    pub dead_lines: usize,
+}
+
+impl<'a> Views<'a> {
+    /// The text itself, as the one view (languages without a preprocessor).
+    pub(crate) fn one(text: &'a str) -> Self {
+        Views {
+            texts: vec![Cow::Borrowed(text)],
+            dead_lines: 0,
+        }
+    }
+}
+
+/// The distinct views of `text` (see the module docs), view 0 first; each
+/// borrowed when no line needs blanking.
+pub(crate) fn views(text: &str) -> Views<'_> {
+    if !text.contains('#') && !text.contains('_') {
+        return Views::one(text);
+    }
+    let (conds, dead_lines) = conditionals(text);
+    // View k differs from view k-1 only if some conditional keeps another
+    // branch in it.
+    let distinct = (1..MAX_VIEWS)
+        .take_while(|&k| conds.iter().any(|c| c.kept(k) != c.kept(k - 1)))
+        .count();
+    Views {
+        texts: (0..=distinct).map(|k| view_k(text, &conds, k)).collect(),
+        dead_lines,
+    }
+}
+
+/// View 0: the first live branch of every conditional.
+#[cfg(test)]
+pub(crate) fn view(text: &str) -> Cow<'_, str> {
+    views(text).texts.swap_remove(0)
+}
+
+/// View `k` of `text`, whose conditionals are `conds`.
+fn view_k<'a>(text: &'a str, conds: &[Conditional], k: usize) -> Cow<'a, str> {
     let mut out = String::with_capacity(text.len());
     let mut changed = false;
-    let mut st = State::default();
+    let mut st = State {
+        conds,
+        k,
+        next: 0,
+        open: Vec::new(),
+        dead: 0,
+        lexer: Lexer::default(),
+        continued_kept: false,
+    };
     for line in text.split_inclusive('\n') {
         if st.keep(line) {
             out.push_str(line);
@@ -64,45 +218,36 @@ pub(crate) fn view(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// The pre-pass between lines.
-#[derive(Default)]
-struct State {
-    in_comment: bool,
-    /// The conditionals open: (a branch was kept, the current one is).
-    open: Vec<(bool, bool)>,
-    /// How many of `open` are in a dropped branch (a line is live when
+/// The pass that writes view `k`, between lines.
+struct State<'c> {
+    conds: &'c [Conditional],
+    k: usize,
+    /// The index of the next conditional to open.
+    next: usize,
+    /// The conditionals open: (the branch kept, the current branch).
+    open: Vec<(Option<usize>, usize)>,
+    /// How many of `open` are in a branch not kept (a line is live when
     /// none is).
     dead: usize,
-    /// The previous line was a directive ending in `\`; and whether that
-    /// directive was kept.
-    continued: Option<bool>,
+    lexer: Lexer,
+    /// Whether the directive a continued line belongs to was kept.
+    continued_kept: bool,
 }
 
-impl State {
+impl State<'_> {
     /// Reads one line; returns whether it stays in the view.
     fn keep(&mut self, line: &str) -> bool {
-        let more = line.trim_end_matches(['\n', '\r']).ends_with('\\');
-        if let Some(kept) = self.continued {
-            self.continued = more.then_some(kept);
-            return kept;
-        }
-        let kind = if self.in_comment {
-            Line::Code
-        } else {
-            classify(line)
-        };
-        self.in_comment = comment_state(line, self.in_comment);
         let live = self.dead == 0;
-        match kind {
+        match self.lexer.next(line) {
             Line::Code => live,
             Line::Macro => false,
             Line::Other => {
-                self.continued = more.then_some(live);
+                self.continued_kept = live;
                 live
             }
+            Line::Continued { nesting } => !nesting && self.continued_kept,
             nesting => {
                 self.nest(nesting);
-                self.continued = more.then_some(false);
                 false
             }
         }
@@ -111,25 +256,23 @@ impl State {
     /// Updates the nesting for `#if`, `#else` or `#endif`.
     fn nest(&mut self, kind: Line) {
         match kind {
-            Line::Open => self.open.push((true, true)),
-            Line::OpenDead => {
-                self.open.push((false, false));
-                self.dead += 1;
+            Line::Open | Line::OpenDead => {
+                let kept = self.conds.get(self.next).and_then(|c| c.kept(self.k));
+                self.next += 1;
+                self.open.push((kept, 0));
+                self.dead += usize::from(kept != Some(0));
             }
-            Line::Branch => match self.open.last_mut() {
-                Some(f @ (true, true)) => {
-                    f.1 = false;
-                    self.dead += 1;
+            Line::Branch => {
+                if let Some((kept, cur)) = self.open.last_mut() {
+                    let was = *kept != Some(*cur);
+                    *cur += 1;
+                    let is = *kept != Some(*cur);
+                    self.dead = self.dead + usize::from(is) - usize::from(was);
                 }
-                Some(f @ (false, false)) => {
-                    *f = (true, true);
-                    self.dead -= 1;
-                }
-                _ => {}
-            },
+            }
             _ => {
-                if let Some((_, false)) = self.open.pop() {
-                    self.dead -= 1;
+                if let Some((kept, cur)) = self.open.pop() {
+                    self.dead -= usize::from(kept != Some(cur));
                 }
             }
         }
@@ -214,7 +357,45 @@ fn blank(line: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::view;
+    use super::{view, views, MAX_VIEWS};
+
+    /// The non-blank lines of each view.
+    fn kept(text: &str) -> Vec<Vec<String>> {
+        views(text)
+            .texts
+            .iter()
+            .map(|v| {
+                assert_eq!(v.len(), text.len());
+                v.lines()
+                    .map(|l| l.trim().to_owned())
+                    .filter(|l| !l.is_empty())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn later_views_keep_later_branches() {
+        // libstdc++'s shape: the whole header in the `#else`.
+        let stl = "#ifndef G\n#if __cplusplus < 201103L\nwarn\n#else\nclass a {};\n#ifdef T\nclass t {};\n#endif\n#endif\n#endif\n";
+        assert_eq!(
+            kept(stl),
+            [vec!["warn"], vec!["class a {};", "class t {};"]]
+        );
+        // Three branches make three views; a fourth branch is in none.
+        let four =
+            "#if A\na\n#elif B\nb\n#elif C\nc\n#else\nd\n#endif\n#if X\nx\n#else\ny\n#endif\n";
+        assert_eq!(MAX_VIEWS, 3);
+        assert_eq!(kept(four), [vec!["a", "x"], vec!["b", "y"], vec!["c", "y"]]);
+        // `#if 0` is in no view; with its `#else`, one view is enough.
+        let zero = "#if 0\nold\n#else\nnew\n#endif\n#if 0\ndead\n\n#endif\n";
+        let v = views(zero);
+        assert_eq!((v.texts.len(), v.dead_lines), (1, 2));
+        assert_eq!(kept(zero), [vec!["new"]]);
+        // No conditional with a second branch: one view, borrowed.
+        let one = views("#ifdef X\nint a;\n#endif\n");
+        assert_eq!(one.texts.len(), 1);
+    }
 
     #[test]
     fn first_branches_stay_and_offsets_do_not_move() {
