@@ -14,25 +14,31 @@
 //! and columns are the original's and every span points into the real
 //! text. Keeping one branch, any one, is what makes the braces balance.
 //!
-//! View `k` keeps branch `k` of every conditional (its last branch when it
-//! has fewer): view 0 the branches the header's author wrote first
-//! (include guards, `__cplusplus >= 201103L`), view 1 the `#else` of a
-//! two-branch conditional, where libstdc++ puts whole headers
-//! (`#if __cplusplus < 201103L` / `# include <bits/c++0x_warning.h>` /
-//! `#else` / the header / `#endif`). Under `#if 0` the first branch is dead
-//! code by convention (old code, often not even balanced) and no view
-//! keeps it. [`views`] lists the distinct views, at most [`MAX_VIEWS`];
-//! `merge.rs` joins their outlines.
+//! View 0 keeps the branches the header's author wrote first (include
+//! guards, `__cplusplus >= 201103L`); the later views keep the other
+//! branches, so that every branch is in some view along with the branches
+//! around it ([`plan`]). That matters where libstdc++ puts whole headers:
+//! `#if __cplusplus < 201103L` / `# include <bits/c++0x_warning.h>` /
+//! `#else` / the header, with its own conditionals / `#endif`. Under `#if 0`
+//! the first branch is dead code by convention (old code, often not even
+//! balanced) and no view keeps it. [`views`] makes at most [`MAX_VIEWS`]
+//! views; `merge.rs` joins their outlines.
 //!
-//! Cost: two passes over the bytes a view, `O(N)`; the nesting is a
+//! Cost: one pass over the bytes, then one a view, `O(N)` each; the nesting is a
 //! counter, so 100,000 nested `#if`s cost no more than 100,000 lines.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
-/// Most views parsed: a conditional with more branches (`#if` / `#elif` /
-/// `#elif` / `#else`) has its later middle branches in no view. Each view
-/// is one more parse of the file.
-pub(crate) const MAX_VIEWS: usize = 3;
+/// Most views parsed; each is one more parse of the file. Branches that
+/// need more (see [`plan`]) are in no view. Of libstdc++ 12's headers,
+/// <mutex> needs the most: 4.
+pub(crate) const MAX_VIEWS: usize = 8;
+
+/// The bytes all views of one text may add up to, so that a large file is
+/// parsed at most twice (each parse is linear, about 1,000-1,600
+/// instructions a byte).
+const VIEW_BYTES: usize = 64 * 1024 * 1024;
 
 /// What a line is to the pre-pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,20 +98,22 @@ impl Lexer {
 }
 
 /// One conditional as the first pass saw it.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Conditional {
     /// Its branches (`#if` and each `#elif`/`#else`).
     branches: usize,
     /// It is `#if 0`: its first branch is in no view.
     dead_first: bool,
+    /// The conditional and the branch it sits in (`None`: the top level).
+    parent: Option<(usize, usize)>,
+    /// The views that keep each branch (see [`plan`]).
+    views: Vec<Range<usize>>,
 }
 
 impl Conditional {
     /// The branch view `k` keeps (0 is the `#if`), if any.
-    fn kept(self, k: usize) -> Option<usize> {
-        let skip = usize::from(self.dead_first);
-        let live = self.branches.checked_sub(skip).filter(|&n| n > 0)?;
-        Some(skip + k.min(live - 1))
+    fn kept(&self, k: usize) -> Option<usize> {
+        self.views.iter().position(|r| r.contains(&k))
     }
 }
 
@@ -123,11 +131,13 @@ fn conditionals(text: &str) -> (Vec<Conditional>, usize) {
     for line in text.split_inclusive('\n') {
         match lexer.next(line) {
             k @ (Line::Open | Line::OpenDead) => {
-                open.push((all.len(), 0));
                 all.push(Conditional {
                     branches: 1,
                     dead_first: k == Line::OpenDead,
+                    parent: open.last().copied(),
+                    views: Vec::new(),
                 });
+                open.push((all.len() - 1, 0));
                 in_dead += usize::from(k == Line::OpenDead);
             }
             Line::Branch => {
@@ -148,6 +158,80 @@ fn conditionals(text: &str) -> (Vec<Conditional>, usize) {
     (all, dead_lines)
 }
 
+/// Decides which views keep which branch (`Conditional::views`) and
+/// returns how many views there are, at most `max_views`.
+///
+/// A branch needs as many views as the most any conditional directly in
+/// it needs (at least one), and a conditional the sum of its branches'
+/// needs: then every branch is kept in some view together with the
+/// branches around it (libstdc++'s `<mutex>` needs 4: a branch of the
+/// `#else` of `__cplusplus < 201103L` holds conditionals of its own). The
+/// views of a branch go to the conditionals inside it, split among their
+/// branches in order: each live branch gets one view while they last, then
+/// up to what it needs, and views left over keep the last live branch (a
+/// view keeps one branch of every conditional, which balances the braces).
+/// View 0 keeps every first live branch.
+fn plan(conds: &mut [Conditional], max_views: usize) -> usize {
+    let mut need: Vec<Vec<usize>> = conds
+        .iter()
+        .map(|c| {
+            (0..c.branches)
+                .map(|j| usize::from(!(c.dead_first && j == 0)))
+                .collect()
+        })
+        .collect();
+    let mut top = 1;
+    // Children open after their parents: in reverse, each is done first.
+    for i in (0..conds.len()).rev() {
+        let total: usize = need[i].iter().sum();
+        match conds[i].parent {
+            Some((p, j)) => {
+                if let Some(slot) = need[p].get_mut(j).filter(|n| **n > 0) {
+                    *slot = (*slot).max(total);
+                }
+            }
+            None => top = top.max(total),
+        }
+    }
+    let views = top.clamp(1, max_views.max(1));
+    for i in 0..conds.len() {
+        let range = match conds[i].parent {
+            None => 0..views,
+            Some((p, j)) => conds[p].views.get(j).cloned().unwrap_or(0..0),
+        };
+        conds[i].views = split(range, &need[i]);
+    }
+    views
+}
+
+/// Splits `range` among branches that need `need` views each (see
+/// [`plan`]).
+fn split(range: Range<usize>, need: &[usize]) -> Vec<Range<usize>> {
+    let mut left = range.len();
+    let mut size = vec![0; need.len()];
+    for (s, &n) in size.iter_mut().zip(need) {
+        if n > 0 && left > 0 {
+            *s = 1;
+            left -= 1;
+        }
+    }
+    for (s, &n) in size.iter_mut().zip(need) {
+        let extra = n.saturating_sub(1).min(left);
+        *s += extra;
+        left -= extra;
+    }
+    if let Some(last) = need.iter().rposition(|&n| n > 0) {
+        size[last] += left;
+    }
+    let mut at = range.start;
+    size.iter()
+        .map(|&s| {
+            at += s;
+            at - s..at
+        })
+        .collect()
+}
+
 /// The texts an outline parses, and what none of them holds.
 pub(crate) struct Views<'a> {
     /// The distinct views, view 0 first.
@@ -166,20 +250,18 @@ impl<'a> Views<'a> {
     }
 }
 
-/// The distinct views of `text` (see the module docs), view 0 first; each
-/// borrowed when no line needs blanking.
+/// The views of `text` (see the module docs and [`plan`]), view 0 first;
+/// each borrowed when no line needs blanking. A large text gets fewer
+/// views: all of them together are at most [`VIEW_BYTES`] (or two views).
 pub(crate) fn views(text: &str) -> Views<'_> {
     if !text.contains('#') && !text.contains('_') {
         return Views::one(text);
     }
-    let (conds, dead_lines) = conditionals(text);
-    // View k differs from view k-1 only if some conditional keeps another
-    // branch in it.
-    let distinct = (1..MAX_VIEWS)
-        .take_while(|&k| conds.iter().any(|c| c.kept(k) != c.kept(k - 1)))
-        .count();
+    let (mut conds, dead_lines) = conditionals(text);
+    let most = (VIEW_BYTES / text.len().max(1)).clamp(2, MAX_VIEWS);
+    let n = plan(&mut conds, most);
     Views {
-        texts: (0..=distinct).map(|k| view_k(text, &conds, k)).collect(),
+        texts: (0..n).map(|k| view_k(text, &conds, k)).collect(),
         dead_lines,
     }
 }
@@ -382,11 +464,39 @@ mod tests {
             kept(stl),
             [vec!["warn"], vec!["class a {};", "class t {};"]]
         );
-        // Three branches make three views; a fourth branch is in none.
+        // Four branches make four views; the shorter conditional keeps its
+        // last branch in the views left over.
         let four =
             "#if A\na\n#elif B\nb\n#elif C\nc\n#else\nd\n#endif\n#if X\nx\n#else\ny\n#endif\n";
-        assert_eq!(MAX_VIEWS, 3);
-        assert_eq!(kept(four), [vec!["a", "x"], vec!["b", "y"], vec!["c", "y"]]);
+        assert_eq!(
+            kept(four),
+            [
+                vec!["a", "x"],
+                vec!["b", "y"],
+                vec!["c", "y"],
+                vec!["d", "y"]
+            ]
+        );
+        // <mutex>'s shape: conditionals inside the `#else`, one inside
+        // another; every branch is in a view with the branches around it.
+        let nested = "#if O\nw\n#else\n#if T\nt1\n#else\nt2\n#endif\n#ifdef G\n#ifdef L\nl1\n#else\nl2\n#endif\n#else\ng2\n#endif\n#endif\n";
+        assert_eq!(
+            kept(nested),
+            [
+                vec!["w"],
+                vec!["t1", "l1"],
+                vec!["t2", "l2"],
+                vec!["t2", "g2"]
+            ]
+        );
+        // Past MAX_VIEWS branches, the later ones are in no view.
+        let many: String = (0..MAX_VIEWS + 2)
+            .map(|i| format!("{}\nb{i}\n", if i == 0 { "#if A" } else { "#elif B" }))
+            .collect::<String>()
+            + "#endif\n";
+        let v = kept(&many);
+        assert_eq!(v.len(), MAX_VIEWS);
+        assert_eq!(v[MAX_VIEWS - 1], [format!("b{}", MAX_VIEWS - 1)]);
         // `#if 0` is in no view; with its `#else`, one view is enough.
         let zero = "#if 0\nold\n#else\nnew\n#endif\n#if 0\ndead\n\n#endif\n";
         let v = views(zero);
