@@ -183,20 +183,27 @@ fn error_start(n: Node) -> (usize, tree_sitter::Point) {
 /// Checks every file of `report` that has new content and a known
 /// language against its text in `before` (absent: a new file). New issues
 /// are blamed on the edit whose lines are nearest; see [`Policy`] for what
-/// happens then. Returns the issues found, per file.
+/// happens then. A file over [`crate::MAX_SOURCE_BYTES`] is not checked,
+/// and the feedback says so. Returns the issues found, per file.
 pub fn check_report(
     report: &mut Report,
     before: &BTreeMap<String, String>,
     policy: Policy,
 ) -> Vec<FileIssues> {
     let mut found = vec![];
+    let mut skipped = vec![];
     for f in &mut report.files {
         let (Some(after), Some(lang)) = (&f.content, Language::from_path(&f.path)) else {
             continue;
         };
         let old = before.get(&f.path).map_or("", String::as_str);
-        let Ok(issues) = new_issues(old, after, lang) else {
-            continue;
+        let issues = match new_issues(old, after, lang) {
+            Ok(issues) => issues,
+            Err(e @ Error::TooLarge { .. }) => {
+                skipped.push(format!("{}: {e}", f.path));
+                continue;
+            }
+            Err(_) => continue,
         };
         if issues.is_empty() {
             continue;
@@ -226,6 +233,11 @@ pub fn check_report(
             issues,
             edits,
         });
+    }
+    for s in &skipped {
+        report
+            .feedback
+            .push_str(&format!("\nSyntax check skipped for {s}."));
     }
     if found.is_empty() {
         return found;

@@ -192,6 +192,39 @@ pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
 mod tests {
     use super::*;
 
+    /// 300 MB once needed more than 4 GiB inside tree-sitter: a text over
+    /// the limit is refused by every entry point before it is parsed.
+    #[test]
+    fn texts_over_the_limit_are_refused_before_parsing() {
+        let limit = crate::MAX_SOURCE_BYTES;
+        let at = "x".repeat(limit);
+        assert_eq!(check_size(&at), Ok(()));
+        let over = at + "y";
+        let refused = Err(Error::TooLarge {
+            bytes: limit + 1,
+            limit,
+        });
+        assert_eq!(check_size(&over), refused);
+        let started = std::time::Instant::now();
+        assert_eq!(crate::outline(&over, Language::Cpp).map(|_| ()), refused);
+        assert_eq!(parse(&over, Language::C).map(|_| ()), refused);
+        assert_eq!(
+            crate::slice::slice("a.c", &over, Language::C, "f").map(|_| ()),
+            refused
+        );
+        assert_eq!(
+            crate::check::issues(&over, Language::Rust).map(|_| ()),
+            refused
+        );
+        assert!(started.elapsed().as_secs() < 5, "something parsed it");
+        let e = Error::TooLarge {
+            bytes: limit + 1,
+            limit,
+        };
+        assert_eq!(e.code(), "too_large");
+        assert!(e.to_string().contains("at most 33554432 bytes (32 MiB)"));
+    }
+
     #[test]
     fn names_round_trip_and_paths_choose() {
         for l in ALL {

@@ -68,6 +68,9 @@ pub(crate) fn join(mut listed: Vec<Symbol>, later: Vec<Symbol>) -> Vec<Symbol> {
     listed
 }
 
+/// A listed symbol's span and index: (start, end, index).
+type Listed = (usize, usize, usize);
+
 /// For each symbol of `later`, the listed symbol it is (see the module
 /// docs), if any.
 fn same_symbols(listed: &[Symbol], later: &[Symbol]) -> Vec<Option<usize>> {
@@ -76,7 +79,7 @@ fn same_symbols(listed: &[Symbol], later: &[Symbol]) -> Vec<Option<usize>> {
         .enumerate()
         .map(|(i, s)| (s.span.bytes, i))
         .collect();
-    let mut by_name: HashMap<(&str, Kind), Vec<(usize, usize, usize)>> = HashMap::new();
+    let mut by_name: HashMap<(&str, Kind), Vec<Listed>> = HashMap::new();
     for (i, s) in listed.iter().enumerate() {
         let [a, b] = s.span.bytes;
         by_name
