@@ -22,7 +22,7 @@ pub struct Outline {
     /// a file that is not blank always says why (syntax errors, code under
     /// `#if 0`, or only declarations). Absent when there is nothing to say.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<String>>"))]
     pub notes: Vec<String>,
 }
 
