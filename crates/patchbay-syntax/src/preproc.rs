@@ -9,7 +9,8 @@
 //! whole enclosing class fails: it comes out as one free function spanning
 //! the class, its methods gone. So the outline parses views of the text in
 //! which the conditional directives, all branches of each conditional but
-//! one, and lines holding only an upper-case macro name are blanked: each
+//! one, lines holding only an upper-case macro name and GNU attributes
+//! before an initializer (see [`without_attributes`]) are blanked: each
 //! of their bytes but line breaks becomes a space, so byte offsets, lines
 //! and columns are the original's and every span points into the real
 //! text. Keeping one branch, any one, is what makes the braces balance.
@@ -285,12 +286,17 @@ fn view_k<'a>(text: &'a str, conds: &[Conditional], k: usize) -> Cow<'a, str> {
         lexer: Lexer::default(),
         continued_kept: false,
     };
-    for line in text.split_inclusive('\n') {
-        if st.keep(line) {
-            out.push_str(line);
-        } else {
+    let mut lines = text.split_inclusive('\n').peekable();
+    let mut code = false;
+    while let Some(line) = lines.next() {
+        if !st.keep(line, &mut code) {
             changed = true;
             blank(line, &mut out);
+        } else if code && line.contains(ATTRIBUTE) {
+            let next = lines.peek().copied().unwrap_or("");
+            changed |= without_attributes(line, next, &mut out);
+        } else {
+            out.push_str(line);
         }
     }
     if changed {
@@ -298,6 +304,62 @@ fn view_k<'a>(text: &'a str, conds: &[Conditional], k: usize) -> Cow<'a, str> {
     } else {
         Cow::Borrowed(text)
     }
+}
+
+/// The GNU attribute keyword (see [`without_attributes`]).
+const ATTRIBUTE: &str = "__attribute__";
+
+/// Appends `line` with each `__attribute__((...))` that sits before an
+/// initializer blanked (`int e __attribute__((unused)) = f(&a, b);`, the
+/// `=` maybe on the `next` line); returns whether it blanked one.
+/// tree-sitter-cpp loses a whole class to such a declaration in one of its
+/// methods (libstdc++'s `__condvar`); without the attribute, which says
+/// nothing about what is defined, it parses. Attributes elsewhere stay:
+/// they are part of a definition's span (`__attribute__((__nonnull__))`
+/// above a method), and the grammar reads them.
+fn without_attributes(line: &str, next: &str, out: &mut String) -> bool {
+    let mut rest = line;
+    let mut blanked = false;
+    while let Some(at) = rest.find(ATTRIBUTE) {
+        let after = &rest[at + ATTRIBUTE.len()..];
+        let open = after.len() - after.trim_start().len();
+        let Some(len) = balanced(&after[open..]).filter(|&len| {
+            let tail = after[open + len..].trim();
+            let then = if tail.is_empty() { next.trim() } else { tail };
+            then.starts_with('=') && !then.starts_with("==")
+        }) else {
+            out.push_str(&rest[..at + ATTRIBUTE.len()]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..at]);
+        blank(&rest[at..at + ATTRIBUTE.len() + open + len], out);
+        rest = &after[open + len..];
+        blanked = true;
+    }
+    out.push_str(rest);
+    blanked
+}
+
+/// The length of the parenthesised group `s` starts with, if it closes.
+fn balanced(s: &str) -> Option<usize> {
+    if !s.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The pass that writes view `k`, between lines.
@@ -317,10 +379,13 @@ struct State<'c> {
 }
 
 impl State<'_> {
-    /// Reads one line; returns whether it stays in the view.
-    fn keep(&mut self, line: &str) -> bool {
+    /// Reads one line; returns whether it stays in the view. `code` is set
+    /// to whether it is a live line of code (not a directive).
+    fn keep(&mut self, line: &str, code: &mut bool) -> bool {
         let live = self.dead == 0;
-        match self.lexer.next(line) {
+        let kind = self.lexer.next(line);
+        *code = live && kind == Line::Code;
+        match kind {
             Line::Code => live,
             Line::Macro => false,
             Line::Other => {
@@ -454,6 +519,21 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    #[test]
+    fn gnu_attributes_before_an_initializer_are_blanked() {
+        let src = "int e __attribute__ ((unused, aligned (8))) = f(&a, b);\nint g __attribute__((unused))\n  = f(&a, b);\nstruct __attribute__((packed)) s {};\nint h __attribute__((x) == 1;\n#define A int a __attribute__((x)) = 1\n";
+        let v = view(src);
+        assert_eq!(v.len(), src.len());
+        let lines: Vec<&str> = v.lines().collect();
+        let spaces = |a: &str| " ".repeat(a.len());
+        let a = "__attribute__ ((unused, aligned (8)))";
+        assert_eq!(lines[0], format!("int e {} = f(&a, b);", spaces(a)));
+        let b = "__attribute__((unused))";
+        assert_eq!(lines[1], format!("int g {}", spaces(b)));
+        // Elsewhere, unclosed, or in a directive: kept.
+        assert_eq!(&lines[3..], &src.lines().collect::<Vec<_>>()[3..]);
     }
 
     #[test]
