@@ -112,7 +112,7 @@ pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
 
 /// FILE as text (see [`read_source`]), refused before it is read when it
 /// is larger than the syntax crate parses
-/// ([`patchbay_syntax::MAX_SOURCE_BYTES`]): a 300 MB file's tree needed more
+/// ([`patchbay_syntax::MAX_SOURCE_BYTES`]): a 300 MB file's tree needs more
 /// than 4 GiB. Stdin is read up to one byte past the limit.
 fn read_bounded(file: &str) -> Result<String, Failure> {
     let limit = patchbay_syntax::MAX_SOURCE_BYTES;

@@ -273,8 +273,8 @@ fn outline_of_deep_nesting_is_bounded_and_does_not_panic() {
     assert_eq!(o.code, 0, "{}", o.stderr);
 }
 
-/// A 300 MB file once made `outline` need more than 4 GiB and abort inside
-/// tree-sitter (exit 134). Over `MAX_SOURCE_BYTES` every syntax command
+/// A 300 MB file's tree needs more than 4 GiB: tree-sitter aborts (exit
+/// 134) before the outline is done. Over `MAX_SOURCE_BYTES` every syntax command
 /// refuses it before reading: exit 2, code `too_large`, nothing written.
 /// The file is sparse, so the test writes almost nothing.
 #[test]

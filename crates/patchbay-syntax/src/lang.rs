@@ -192,7 +192,7 @@ pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
 mod tests {
     use super::*;
 
-    /// 300 MB once needed more than 4 GiB inside tree-sitter: a text over
+    /// 300 MB needs more than 4 GiB inside tree-sitter: a text over
     /// the limit is refused by every entry point before it is parsed.
     #[test]
     fn texts_over_the_limit_are_refused_before_parsing() {

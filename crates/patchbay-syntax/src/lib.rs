@@ -57,7 +57,7 @@ use std::fmt;
 
 /// The largest text parsed, in bytes (32 MiB). tree-sitter's tree takes
 /// about 15 bytes of memory a byte of source (a 32 MiB C++ file peaks near
-/// 0.5 GB; 300 MB needed more than 4 GiB and aborted), so a larger file is
+/// 0.5 GB; 300 MB needs more than 4 GiB and aborts), so a larger file is
 /// refused with [`Error::TooLarge`] before it is parsed. Hand-written
 /// sources are far smaller (SQLite's one-file amalgamation is 9 MB).
 pub const MAX_SOURCE_BYTES: usize = 32 * 1024 * 1024;
