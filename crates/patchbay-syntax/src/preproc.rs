@@ -577,6 +577,19 @@ mod tests {
         let v = kept(&many);
         assert_eq!(v.len(), MAX_VIEWS);
         assert_eq!(v[MAX_VIEWS - 1], [format!("b{}", MAX_VIEWS - 1)]);
+        // Nested 1,000 deep in `#else`s: the views stop at MAX_VIEWS, each
+        // keeps the first branch at its own depth.
+        let n = 1000;
+        let deep: String = (0..n)
+            .map(|i| format!("#if A{i}\ns{i}\n#else\n"))
+            .chain(std::iter::once("z\n".to_owned()))
+            .chain((0..n).map(|_| "#endif\n".to_owned()))
+            .collect();
+        let v = kept(&deep);
+        assert_eq!(v.len(), MAX_VIEWS);
+        for (k, lines) in v.iter().enumerate() {
+            assert_eq!(lines, &[format!("s{k}")]);
+        }
         // `#if 0` is in no view; with its `#else`, one view is enough.
         let zero = "#if 0\nold\n#else\nnew\n#endif\n#if 0\ndead\n\n#endif\n";
         let v = views(zero);
