@@ -12,12 +12,13 @@
 #   scripts/setup.sh web        node packages of web/ (esbuild, CodeMirror, lz-string)
 #   scripts/setup.sh package    node packages of tests/package (typescript)
 #   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
+#   scripts/setup.sh headers    libstdc++, glibc and Linux UAPI headers (the syntax tests outline them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools headers)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -105,6 +106,23 @@ setup_tools() {
   fi
 }
 
+setup_headers() {
+  # crates/patchbay-syntax/tests/headers.rs outlines real C and C++ headers
+  # from /usr/include: libstdc++ 12's, glibc's and Linux's UAPI ones.
+  local missing=() probe pkg
+  for pair in c++/12/mutex:libstdc++-12-dev stdlib.h:libc6-dev linux/bpf.h:linux-libc-dev; do
+    probe=${pair%%:*} pkg=${pair#*:}
+    [ -f "/usr/include/$probe" ] || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "libstdc++, glibc and Linux UAPI headers present"
+  else
+    say "installing ${missing[*]} (Debian packages)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+  fi
+}
+
 # npm_packages DIR: installs DIR's node packages from its lock file, once.
 npm_packages() {
   local dir=$1 stamp=$1/node_modules/.patchbay-setup
@@ -135,7 +153,7 @@ setup_package() { npm_packages tests/package; }
 
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e | web | package | tools) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | web | package | tools | headers) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools, headers)" >&2; exit 2 ;;
   esac
 done

@@ -47,7 +47,13 @@ export type Level = "exact" | "trailing_ws" | "indent" | "blank_lines" | "tabs" 
  * The definitions of a file, in document order (parents before members).
  */
 
-export type Outline = { language: Language, symbols: Array<OutlineSymbol>, };
+export type Outline = { language: Language, symbols: Array<OutlineSymbol>, 
+/**
+ * Why the outline may miss definitions: an outline without symbols of
+ * a file that is not blank always says why (syntax errors, code under
+ * `#if 0`, or only declarations). Absent when there is nothing to say.
+ */
+notes?: Array<string>, };
 
 /**
  * One definition.

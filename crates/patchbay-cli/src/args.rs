@@ -259,7 +259,11 @@ pub struct CheckArgs {
 /// List a file's definitions: functions, methods, classes, structs, enums,
 /// traits and interfaces, impl blocks, modules (tree-sitter). Each line: the
 /// symbol's lines (leading doc comments and attributes included), its kind
-/// and its qualified name (`Greeter::hello`, `A.B.m`).
+/// and its qualified name (`Greeter::hello`, `A.B.m`). C and C++ are
+/// outlined in every branch of their `#if`/`#else` conditionals (up to 8
+/// configurations). An outline without symbols says why on stderr (`notes`
+/// in the JSON). Files over 32 MiB are refused before they are read (exit 2,
+/// code too_large), as by `slice` and `splice`.
 #[derive(Debug, Args)]
 pub struct OutlineArgs {
     /// The source file

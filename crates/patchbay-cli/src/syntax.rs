@@ -84,12 +84,15 @@ pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
         "splice" if !a.dry_run => folder(&a.file)?.0.lock().map_err(Failure::Io)?,
         _ => None,
     };
-    let text = read_source(&a.file)?;
+    let text = read_bounded(&a.file)?;
     let symbol = a.symbol.as_deref().unwrap_or("");
     match a.command {
         "outline" => {
             let o = patchbay_syntax::outline(&text, lang).map_err(io)?;
             out(&if a.json { json!(&o) } else { o.render() });
+            for n in &o.notes {
+                eprintln!("note: {}: {n}", a.file);
+            }
             Ok(0)
         }
         "slice" => match patchbay_syntax::slice::slice(&a.file, &text, lang, symbol) {
@@ -105,6 +108,53 @@ pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
         },
         _ => splice(a, lang, &text),
     }
+}
+
+/// FILE as text (see [`read_source`]), refused before it is read when it
+/// is larger than the syntax crate parses
+/// ([`patchbay_syntax::MAX_SOURCE_BYTES`]): a 300 MB file's tree needs more
+/// than 4 GiB. Stdin is read up to one byte past the limit.
+fn read_bounded(file: &str) -> Result<String, Failure> {
+    let limit = patchbay_syntax::MAX_SOURCE_BYTES;
+    let size = match file {
+        "-" => None,
+        _ => std::fs::metadata(file).ok().map(|m| m.len()),
+    };
+    if let Some(bytes) = size.filter(|&n| n > limit as u64) {
+        return Err(too_large(file, bytes));
+    }
+    let text = match file {
+        "-" => {
+            let mut b = Vec::new();
+            let stdin = std::io::stdin().lock();
+            std::io::Read::read_to_end(&mut std::io::Read::take(stdin, limit as u64 + 1), &mut b)
+                .map_err(|e| Failure::Io(format!("cannot read -: {e}")))?;
+            if b.len() > limit {
+                return Err(too_large(file, b.len() as u64));
+            }
+            crate::fsio::editable_text(b, file).map_err(Failure::Io)?
+        }
+        _ => read_source(file)?,
+    };
+    // The file may have grown between the size check and the read.
+    match text.len() {
+        n if n > limit => Err(too_large(file, n as u64)),
+        _ => Ok(text),
+    }
+}
+
+/// The refusal of a file over the limit (code `too_large`, exit 2).
+fn too_large(file: &str, bytes: u64) -> Failure {
+    let limit = patchbay_syntax::MAX_SOURCE_BYTES;
+    let shown = if file == "-" {
+        format!("stdin is more than {limit} bytes")
+    } else {
+        format!("{file} is {bytes} bytes")
+    };
+    Failure::Io(format!(
+        "{shown}; outline, slice and splice parse files of at most {limit} bytes ({} MiB), so it was not read (code too_large)",
+        limit / (1024 * 1024)
+    ))
 }
 
 /// A result the user can act on (no such symbol, a stale slice): exit 1.

@@ -272,3 +272,80 @@ fn outline_of_deep_nesting_is_bounded_and_does_not_panic() {
     let o = patchbay(&sb.dir, &["slice", "deep.rs", "1", "--json"], "");
     assert_eq!(o.code, 0, "{}", o.stderr);
 }
+
+/// A 300 MB file's tree needs more than 4 GiB: tree-sitter aborts (exit
+/// 134) before the outline is done. Over `MAX_SOURCE_BYTES` every syntax command
+/// refuses it before reading: exit 2, code `too_large`, nothing written.
+/// The file is sparse, so the test writes almost nothing.
+#[test]
+fn syntax_commands_refuse_a_file_over_the_limit_before_reading_it() {
+    let sb = Sandbox::new("syntax");
+    let limit = patchbay_syntax::MAX_SOURCE_BYTES;
+    let big = sb.dir.join("big.c");
+    let mut f = fs::File::create(&big).unwrap();
+    f.write_all(b"int main(void) { return 0; }\n").unwrap();
+    f.set_len(300 * 1024 * 1024).unwrap();
+    sb.write("slice.json", "{}");
+    let runs: [&[&str]; 4] = [
+        &["outline", "big.c"],
+        &["outline", "big.c", "--json"],
+        &["slice", "big.c", "main"],
+        &["splice", "big.c", "main", "slice.json"],
+    ];
+    let size = (300 * 1024 * 1024).to_string();
+    for args in runs {
+        let started = std::time::Instant::now();
+        let o = patchbay(&sb.dir, args, "");
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("too_large")
+                && o.stderr.contains(&size)
+                && o.stderr.contains(&limit.to_string()),
+            "{args:?}: {}",
+            o.stderr
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(started.elapsed().as_secs() < 10, "{args:?} read the file");
+    }
+    assert_eq!(fs::metadata(&big).unwrap().len(), 300 * 1024 * 1024);
+    // Stdin is read up to one byte past the limit, then refused.
+    let line = "int x;\n";
+    let over = line.repeat(limit / line.len() + 1);
+    let o = patchbay(&sb.dir, &["outline", "-", "--language", "c"], &over);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("stdin is more than") && o.stderr.contains("too_large"));
+}
+
+/// An outline without symbols of a file that is not blank says why (on
+/// stderr, and as `notes` in the JSON); a blank file has no note.
+#[test]
+fn an_empty_outline_says_why() {
+    let sb = Sandbox::new("syntax");
+    sb.write(
+        "old.c",
+        "#if 0\nint f(void) { return 1; }\nstruct s { int a; };\n#endif\n",
+    );
+    sb.write("decl.h", "extern int f(void);\nint g(int);\n");
+    sb.write("blank.c", "\n\n");
+    let o = patchbay(&sb.dir, &["outline", "old.c"], "");
+    assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("note: old.c: no symbols")
+            && o.stderr.contains("2 lines are under `#if 0`"),
+        "{}",
+        o.stderr
+    );
+    let o = patchbay(&sb.dir, &["outline", "decl.h", "--json"], "");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["symbols"], Value::Array(vec![]));
+    let note = v["notes"][0].as_str().unwrap();
+    assert!(note.contains("declarations, prototypes"), "{note}");
+    let o = patchbay(&sb.dir, &["outline", "blank.c", "--json"], "");
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert!(
+        v.get("notes").is_none() && o.stderr.is_empty(),
+        "{}",
+        o.stdout
+    );
+}

@@ -142,6 +142,24 @@ fn keyed(source: &str, lang: Language) -> Result<Vec<(Key, SyntaxIssue)>, Error>
     Ok(out)
 }
 
+/// The 1-based line where the first syntax issue of `tree` starts, if it
+/// has one (a descent along the first children with errors).
+pub(crate) fn first_error_line(tree: &tree_sitter::Tree) -> Option<usize> {
+    let mut n = tree.root_node();
+    if !n.has_error() {
+        return None;
+    }
+    let mut cursor = tree.walk();
+    while !n.is_error() && !n.is_missing() {
+        let next = n.children(&mut cursor).find(|c| c.has_error());
+        match next {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    Some(error_start(n).1.row + 1)
+}
+
 /// Where an ERROR node's trouble starts: tree-sitter often wraps the
 /// well-formed statements before the fault into the ERROR too (a Python
 /// `def` without its colon makes the whole module one ERROR), so leading
@@ -165,20 +183,27 @@ fn error_start(n: Node) -> (usize, tree_sitter::Point) {
 /// Checks every file of `report` that has new content and a known
 /// language against its text in `before` (absent: a new file). New issues
 /// are blamed on the edit whose lines are nearest; see [`Policy`] for what
-/// happens then. Returns the issues found, per file.
+/// happens then. A file over [`crate::MAX_SOURCE_BYTES`] is not checked,
+/// and the feedback says so. Returns the issues found, per file.
 pub fn check_report(
     report: &mut Report,
     before: &BTreeMap<String, String>,
     policy: Policy,
 ) -> Vec<FileIssues> {
     let mut found = vec![];
+    let mut skipped = vec![];
     for f in &mut report.files {
         let (Some(after), Some(lang)) = (&f.content, Language::from_path(&f.path)) else {
             continue;
         };
         let old = before.get(&f.path).map_or("", String::as_str);
-        let Ok(issues) = new_issues(old, after, lang) else {
-            continue;
+        let issues = match new_issues(old, after, lang) {
+            Ok(issues) => issues,
+            Err(e @ Error::TooLarge { .. }) => {
+                skipped.push(format!("{}: {e}", f.path));
+                continue;
+            }
+            Err(_) => continue,
         };
         if issues.is_empty() {
             continue;
@@ -208,6 +233,11 @@ pub fn check_report(
             issues,
             edits,
         });
+    }
+    for s in &skipped {
+        report
+            .feedback
+            .push_str(&format!("\nSyntax check skipped for {s}."));
     }
     if found.is_empty() {
         return found;

@@ -158,10 +158,24 @@ pub fn enabled() -> Vec<Language> {
     ALL.into_iter().filter(|l| l.enabled()).collect()
 }
 
-/// Parses `text`. Fails only when the grammar is not compiled in or
-/// tree-sitter refuses it (an ABI mismatch); syntax errors are part of the
-/// tree (ERROR and MISSING nodes), see [`crate::check`].
+/// Refuses a text over [`crate::MAX_SOURCE_BYTES`] ([`Error::TooLarge`]).
+pub fn check_size(text: &str) -> Result<(), Error> {
+    match text.len() {
+        n if n > crate::MAX_SOURCE_BYTES => Err(Error::TooLarge {
+            bytes: n,
+            limit: crate::MAX_SOURCE_BYTES,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Parses `text`. Fails when the grammar is not compiled in, when the
+/// text is over [`crate::MAX_SOURCE_BYTES`] ([`Error::TooLarge`]: the tree
+/// would take about 15 times its size in memory) or when tree-sitter
+/// refuses it (an ABI mismatch); syntax errors are part of the tree (ERROR
+/// and MISSING nodes), see [`crate::check`].
 pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
+    check_size(text)?;
     let grammar = lang.grammar().ok_or(Error::LanguageDisabled(lang))?;
     let mut parser = tree_sitter::Parser::new();
     parser
@@ -177,6 +191,39 @@ pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 300 MB needs more than 4 GiB inside tree-sitter: a text over
+    /// the limit is refused by every entry point before it is parsed.
+    #[test]
+    fn texts_over_the_limit_are_refused_before_parsing() {
+        let limit = crate::MAX_SOURCE_BYTES;
+        let at = "x".repeat(limit);
+        assert_eq!(check_size(&at), Ok(()));
+        let over = at + "y";
+        let refused = Err(Error::TooLarge {
+            bytes: limit + 1,
+            limit,
+        });
+        assert_eq!(check_size(&over), refused);
+        let started = std::time::Instant::now();
+        assert_eq!(crate::outline(&over, Language::Cpp).map(|_| ()), refused);
+        assert_eq!(parse(&over, Language::C).map(|_| ()), refused);
+        assert_eq!(
+            crate::slice::slice("a.c", &over, Language::C, "f").map(|_| ()),
+            refused
+        );
+        assert_eq!(
+            crate::check::issues(&over, Language::Rust).map(|_| ()),
+            refused
+        );
+        assert!(started.elapsed().as_secs() < 5, "something parsed it");
+        let e = Error::TooLarge {
+            bytes: limit + 1,
+            limit,
+        };
+        assert_eq!(e.code(), "too_large");
+        assert!(e.to_string().contains("at most 33554432 bytes (32 MiB)"));
+    }
 
     #[test]
     fn names_round_trip_and_paths_choose() {

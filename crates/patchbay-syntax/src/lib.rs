@@ -37,6 +37,7 @@
 
 pub mod check;
 pub mod lang;
+mod merge;
 pub mod outline;
 mod preproc;
 mod rules;
@@ -53,6 +54,13 @@ pub use splice::{apply_to_slice, slice_input, splice_report, SliceInput, SliceRe
 pub use walk::{MAX_DEPTH, MAX_QUALIFIED};
 
 use std::fmt;
+
+/// The largest text parsed, in bytes (32 MiB). tree-sitter's tree takes
+/// about 15 bytes of memory a byte of source (a 32 MiB C++ file peaks near
+/// 0.5 GB; 300 MB needs more than 4 GiB and aborts), so a larger file is
+/// refused with [`Error::TooLarge`] before it is parsed. Hand-written
+/// sources are far smaller (SQLite's one-file amalgamation is 9 MB).
+pub const MAX_SOURCE_BYTES: usize = 32 * 1024 * 1024;
 
 /// Everything that can go wrong. Each has a stable [`Error::code`] for JSON
 /// and JS, and a message a model or a person can act on.
@@ -92,13 +100,15 @@ pub enum Error {
     /// A slice that no `slice` could have cut: JSON that does not parse as
     /// one, or an indentation that is not spaces and tabs.
     InvalidSlice(String),
+    /// The text is larger than [`MAX_SOURCE_BYTES`]: it is not parsed.
+    TooLarge { bytes: usize, limit: usize },
 }
 
 impl Error {
     /// The stable name of the error: `unknown_language`,
     /// `language_disabled`, `parser`, `symbol_not_found`, `ambiguous_symbol`,
     /// `no_symbol_at_line`, `stale_slice`, `slice_out_of_range`,
-    /// `unknown_format`, `invalid_slice`.
+    /// `unknown_format`, `invalid_slice`, `too_large`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::UnknownLanguage(_) => "unknown_language",
@@ -111,6 +121,7 @@ impl Error {
             Error::SliceOutOfRange { .. } => "slice_out_of_range",
             Error::UnknownFormat(_) => "unknown_format",
             Error::InvalidSlice(_) => "invalid_slice",
+            Error::TooLarge { .. } => "too_large",
         }
     }
 }
@@ -171,6 +182,11 @@ impl fmt::Display for Error {
             ),
             Error::UnknownFormat(m) => f.write_str(m),
             Error::InvalidSlice(m) => write!(f, "not a slice: {m}"),
+            Error::TooLarge { bytes, limit } => write!(
+                f,
+                "the file is {bytes} bytes; syntax commands parse files of at most {limit} bytes ({} MiB), so it was not parsed",
+                limit / (1024 * 1024)
+            ),
         }
     }
 }

@@ -18,6 +18,12 @@ use serde::{Deserialize, Serialize};
 pub struct Outline {
     pub language: Language,
     pub symbols: Vec<Symbol>,
+    /// Why the outline may miss definitions: an outline without symbols of
+    /// a file that is not blank always says why (syntax errors, code under
+    /// `#if 0`, or only declarations). Absent when there is nothing to say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<String>>"))]
+    pub notes: Vec<String>,
 }
 
 /// One entry of [`sections`]: what a budget planner needs of a symbol.
@@ -34,27 +40,66 @@ pub struct Section {
 }
 
 /// Outlines `text`. Syntax errors do not stop it: tree-sitter recovers and
-/// the definitions it still recognises are listed.
+/// the definitions it still recognises are listed. A text over
+/// [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES) is refused
+/// ([`Error::TooLarge`]) before anything is parsed.
 pub fn outline(text: &str, lang: Language) -> Result<Outline, Error> {
+    lang::check_size(text)?;
     let (body, base) = crate::body(text);
-    // C and C++ are parsed as one configuration of their conditionals,
-    // with the same offsets (see `preproc.rs`).
-    let body = match lang {
-        Language::C | Language::Cpp => crate::preproc::view(body),
-        _ => std::borrow::Cow::Borrowed(body),
+    // C and C++ are parsed as configurations of their conditionals, with
+    // the same offsets, and their outlines joined (see `preproc.rs`).
+    let views = match lang {
+        Language::C | Language::Cpp => crate::preproc::views(body),
+        _ => crate::preproc::Views::one(body),
     };
-    let body = body.as_ref();
-    let tree = lang::parse(body, lang)?;
-    let mut symbols = crate::walk::collect(tree.root_node(), body, base, lang);
+    let mut symbols: Vec<Symbol> = Vec::new();
+    let mut first_error = None;
+    for (k, view) in views.texts.iter().enumerate() {
+        let tree = lang::parse(view, lang)?;
+        let found = crate::walk::collect(tree.root_node(), view, base, lang);
+        if k == 0 {
+            first_error = crate::check::first_error_line(&tree);
+            symbols = found;
+        } else {
+            symbols = crate::merge::join(symbols, found);
+        }
+    }
     let bytes: Vec<usize> = symbols.iter().flat_map(|s| s.span.bytes).collect();
     let units = patchbay::apply::text::utf16_offsets(text, &bytes);
     for (s, u) in symbols.iter_mut().zip(units.chunks(2)) {
         (s.from, s.to) = (u[0], u[1]);
     }
+    let mut notes = Vec::new();
+    if symbols.is_empty() && !body.trim().is_empty() {
+        notes.push(why_empty(first_error, views.dead_lines, lang));
+    }
     Ok(Outline {
         language: lang,
         symbols,
+        notes,
     })
+}
+
+/// What an outline without symbols says about a file that is not blank.
+fn why_empty(first_error: Option<usize>, dead_lines: usize, lang: Language) -> String {
+    let mut why = Vec::new();
+    if let Some(line) = first_error {
+        why.push(format!(
+            "tree-sitter could not parse parts of the file as {lang} (the first syntax error is at line {line}), and definitions there are not recognised"
+        ));
+    }
+    if dead_lines > 0 {
+        why.push(format!(
+            "{dead_lines} lines are under `#if 0`, which the outline does not parse"
+        ));
+    }
+    if why.is_empty() {
+        why.push(
+            "the file has no definition of the kinds an outline lists (functions and methods with a body, classes, structs, unions, enums, traits, interfaces, modules, type aliases, macros with parameters); declarations, prototypes and variables are not listed"
+                .to_owned(),
+        );
+    }
+    format!("no symbols: {}", why.join("; "))
 }
 
 /// Every symbol of `text` as a flat list of sections, in document order
