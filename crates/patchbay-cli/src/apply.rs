@@ -8,6 +8,7 @@
 use crate::args::ApplyArgs;
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Refusal, Resolved, Root, Stamp};
+use crate::term::shown;
 use crate::Failure;
 use patchbay::apply::transaction::{self, target_path};
 use patchbay::{Code, FileStatus, Op, Options, Parsed, Report, Status};
@@ -294,7 +295,7 @@ fn print(report: &Report, a: &ApplyArgs, written: bool) {
         return;
     }
     if let Some(r) = &report.reasoning {
-        let _ = writeln!(out, "{}", capitalised(&r.describe()));
+        let _ = writeln!(out, "{}", shown(&capitalised(&r.describe())));
     }
     if report.status == Status::Applied {
         for f in &report.files {
@@ -303,10 +304,10 @@ fn print(report: &Report, a: &ApplyArgs, written: bool) {
                 FileStatus::Deleted => "deleted",
                 _ => "edited",
             };
-            let _ = writeln!(out, "{verb} {}", f.path);
+            let _ = writeln!(out, "{verb} {}", shown(&f.path));
         }
     }
-    let _ = writeln!(out, "{}", report.feedback);
+    let _ = writeln!(out, "{}", shown(&report.feedback));
     if a.dry_run {
         let _ = writeln!(out, "Dry run: nothing was written.");
     } else if written && report.status == Status::Failed {

@@ -18,6 +18,7 @@ mod read_only;
 mod run;
 mod streaming;
 mod syntax;
+mod term;
 
 use args::{Cli, Command, CompletionsArgs, RenderArgs};
 use clap::{CommandFactory, Parser};
@@ -69,11 +70,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(Failure::Usage(m)) => {
-            eprintln!("error: {m}\n(see `patchbay --help`)");
+            eprintln!("error: {}\n(see `patchbay --help`)", term::shown(&m));
             ExitCode::from(USAGE)
         }
         Err(Failure::Io(m)) => {
-            eprintln!("error: {m}");
+            eprintln!("error: {}", term::shown(&m));
             ExitCode::from(2)
         }
     }

@@ -891,3 +891,27 @@ fn tag_crc_prints_the_view_lines_edits_refer_to() {
     assert_eq!(o.code, 0, "{}", o.stdout);
     assert_eq!(sb.read("f.txt"), "one\nTWO\n");
 }
+
+/// A created file's name and a failed edit's text come from the reply: a
+/// terminal escape in them reaches the terminal as visible text, never as
+/// the control sequence (which would retitle or clear it).
+#[test]
+fn terminal_escapes_from_a_reply_are_printed_visible() {
+    let sb = Sandbox::new("term");
+    sb.write("app.py", APP);
+    let name = "t\x1b]0;TITLE\x07.py";
+    let created = apply(&sb, &block(name, "", "x = 1\n"), &[]);
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    assert!(sb.dir.join(name).exists());
+    let failed = apply(
+        &sb,
+        &block("app.py", "def f():\n    return 1\x1b[2J\n", "x\n"),
+        &[],
+    );
+    assert_eq!(failed.code, 1);
+    for out in [&created, &failed] {
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(!all.contains('\x1b') && !all.contains('\x07'), "{all:?}");
+        assert!(all.contains("\\u{1b}"), "{all:?}");
+    }
+}
