@@ -50,15 +50,18 @@ fn replies_that_are_not_text_get_a_clear_error() {
     );
     assert_eq!(fs::read_to_string(sb.path("root/a.txt")).unwrap(), "a\n");
 
-    // NUL bytes in a reply are text: a block that quotes one is not found,
-    // one that writes one is applied as written.
+    // NUL bytes in a reply: a block that quotes one is not found; one that
+    // writes one is refused (a file holding one is refused as binary), with
+    // its position, and nothing is written.
     sb.write("nul.txt", block("a.txt", "a\0\n", "b\n"));
     let o = patchbay(&sb.dir, &["apply", "--edits", "nul.txt", "--root", "root"]);
     assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stdout));
     sb.write("nul2.txt", block("a.txt", "a\n", "b\0\n"));
     let o = patchbay(&sb.dir, &["apply", "--edits", "nul2.txt", "--root", "root"]);
-    assert_eq!(code(&o), 0);
-    assert_eq!(fs::read(sb.path("root/a.txt")).unwrap(), b"b\0\n");
+    assert_eq!(code(&o), 1);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("[malformed]") && out.contains("line 1, column 2"), "{out}");
+    assert_eq!(fs::read(sb.path("root/a.txt")).unwrap(), b"a\n");
 
     // Arguments that are not UTF-8.
     #[cfg(unix)]
