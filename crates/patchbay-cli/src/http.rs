@@ -3,6 +3,17 @@
 //! says (bodies, NDJSON and SSE lines, errors) is the core's
 //! `edit_loop::wire`; this file only moves bytes and names connection
 //! problems with their fix.
+//!
+//! Every request goes out on a connection of its own (`Connection: close`).
+//! A kept-alive connection can be closed by the server at a moment the
+//! client cannot see: llama-server advertises keep-alive yet closes the
+//! connection a moment after the last byte of every streamed reply, and a
+//! request sent on it in that moment is lost unread. A round takes seconds,
+//! so a connection each costs nothing measurable on a local server. A
+//! request whose connection still dies before any byte of the answer
+//! arrives (a server that drops it) is sent once more, on a fresh
+//! connection: nothing of it was answered, so nothing is doubled that the
+//! caller saw.
 
 use patchbay::edit_loop::wire::{
     self, ollama, openai, ChatEvent, ChatOptions, Decoder, Ending, Provider,
@@ -57,15 +68,7 @@ impl Model {
         body: Option<&serde_json::Value>,
     ) -> Result<(u16, String), String> {
         let url = self.url(path);
-        let resp = match body {
-            Some(b) => self
-                .agent
-                .post(&url)
-                .header("Content-Type", "application/json")
-                .send(b.to_string()),
-            None => self.agent.get(&url).call(),
-        };
-        let mut resp = resp.map_err(|e| self.unreachable(&e))?;
+        let mut resp = self.send(&url, body.map(|b| b.to_string()).as_deref())?;
         let status = resp.status().as_u16();
         let text = resp
             .body_mut()
@@ -147,12 +150,7 @@ impl Model {
     ) -> Result<Ending, String> {
         let (path, body) = wire::chat_request(self.provider, &self.name, messages, opt);
         let url = self.url(path);
-        let mut resp = self
-            .agent
-            .post(&url)
-            .header("Content-Type", "application/json")
-            .send(body.to_string())
-            .map_err(|e| self.unreachable(&e))?;
+        let mut resp = self.send(&url, Some(&body.to_string()))?;
         let status = resp.status().as_u16();
         if status != 200 {
             let text = resp.body_mut().read_to_string().unwrap_or_default();
@@ -187,6 +185,37 @@ impl Model {
         Ok(ending)
     }
 
+    /// Sends a GET (no body) or a JSON POST on a connection of its own, and
+    /// once more when that connection died before any byte of the answer.
+    fn send(
+        &self,
+        url: &str,
+        body: Option<&str>,
+    ) -> Result<ureq::http::Response<ureq::Body>, String> {
+        let attempt = || match body {
+            Some(b) => self
+                .agent
+                .post(url)
+                .header("Content-Type", "application/json")
+                .header("Connection", "close")
+                .send(b),
+            None => self.agent.get(url).header("Connection", "close").call(),
+        };
+        match attempt() {
+            Err(e) if lost_before_answer(&e) => attempt().map_err(|e| {
+                if lost_before_answer(&e) {
+                    format!(
+                        "the server at {} closed the connection before answering, twice ({e}); it may be restarting or overloaded: look at its log",
+                        self.base
+                    )
+                } else {
+                    self.unreachable(&e)
+                }
+            }),
+            r => r.map_err(|e| self.unreachable(&e)),
+        }
+    }
+
     fn not_found(&self) -> String {
         match self.provider {
             Provider::Ollama => format!(
@@ -216,6 +245,16 @@ impl Model {
             other => format!("cannot reach {}: {other} ({hint})", self.base),
         }
     }
+}
+
+/// The connection died before the answer's head was read: the server
+/// closed or reset it (a refused connection is no server at all).
+fn lost_before_answer(e: &ureq::Error) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(e, ureq::Error::Io(io) if matches!(
+        io.kind(),
+        K::UnexpectedEof | K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe
+    ))
 }
 
 /// Hands one event to the callbacks; `Ok(false)` stops generating.

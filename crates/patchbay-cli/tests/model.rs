@@ -406,3 +406,70 @@ fn usage_errors_come_before_any_server_is_asked() {
     }
     assert!(d.requests().is_empty(), "no chat was sent");
 }
+
+/// Three rounds against a server that keeps connections alive but closes
+/// each one a moment after its reply, as llama-server does after every
+/// stream: a request sent on such a connection is lost. Every round must
+/// reach the server and no request may be lost.
+#[test]
+fn a_server_that_closes_kept_connections_loses_no_round() {
+    for provider in ["openai", "ollama"] {
+        let sb = Sandbox::new("run-keep-alive");
+        sb.write("app.py", APP);
+        let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
+        let script = Script {
+            replies: (1..=3).map(|k| reply(k, &bad(k), End::Stop)).collect(),
+            keep_alive: true,
+            ..Script::default()
+        };
+        let d = Double::start(script, 0).unwrap();
+        let o = run(&sb, &d, &["--provider", provider, "--rounds", "3"]);
+        assert_eq!(o.status.code(), Some(1), "{provider}: {}", show(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("round 3: gave up: edits failed and all 3 rounds are spent"),
+            "{provider}: {}",
+            show(&o)
+        );
+        assert_eq!(d.requests().len(), 3, "{provider}: {}", show(&o));
+        assert_eq!(
+            d.dropped(),
+            0,
+            "{provider}: a request went out on a closing connection"
+        );
+        assert_eq!(app(&sb), APP);
+    }
+}
+
+/// A request whose connection dies before any byte of the answer is sent
+/// once more, on a fresh connection; a second loss is an error that says
+/// what happened (exit 2), and nothing is sent a third time.
+#[test]
+fn a_request_lost_before_any_answer_is_sent_once_more() {
+    for (drops, code) in [(1, 0), (2, 2)] {
+        let sb = Sandbox::new("run-dropped");
+        sb.write("app.py", APP);
+        let script = Script {
+            replies: vec![reply(1, &format!("{}{}", greet(), bye()), End::Stop)],
+            drop_chats: drops,
+            ..Script::default()
+        };
+        let d = Double::start(script, 0).unwrap();
+        let o = run(&sb, &d, &["--provider", "openai"]);
+        assert_eq!(o.status.code(), Some(code), "{drops}: {}", show(&o));
+        assert_eq!(d.dropped(), drops, "{}", show(&o));
+        if code == 0 {
+            assert_eq!(app(&sb), BOTH);
+            assert_eq!(d.requests().len(), 1);
+        } else {
+            assert_eq!(app(&sb), APP);
+            assert!(d.requests().is_empty());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("closed the connection before answering, twice"),
+                "{}",
+                show(&o)
+            );
+        }
+    }
+}

@@ -20,6 +20,17 @@ pub struct Script {
     /// Ollama does (whole messages dropped from the front, system messages
     /// and the last one kept).
     pub count_prompt: bool,
+    /// Keep connections alive the way llama-server does, closing them on
+    /// its own schedule: each response advertises keep-alive, and the
+    /// connection is closed, unread, when the next request arrives on it
+    /// (llama-server closes after every streamed reply, a moment after its
+    /// last byte, and a client that reuses the connection in that moment
+    /// loses its request). A request that says `Connection: close` is
+    /// answered with the connection closed.
+    pub keep_alive: bool,
+    /// Close the connection of this many chat requests, once each has been
+    /// read, before any response byte (a server that drops a request).
+    pub drop_chats: usize,
 }
 
 impl Default for Script {
@@ -30,6 +41,8 @@ impl Default for Script {
             origins: vec![],
             replies: vec![],
             count_prompt: false,
+            keep_alive: false,
+            drop_chats: 0,
         }
     }
 }
