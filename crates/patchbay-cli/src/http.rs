@@ -32,6 +32,8 @@ pub struct Model {
 
 /// What the server says about the model before a run.
 pub struct ModelFacts {
+    /// The most the server gives: Ollama's model's trained context, or the
+    /// context an OpenAI-compatible server was started with.
     pub context_length: Option<usize>,
     /// The token estimator of the model's family (o200k when unknown).
     pub tokenizer: patchbay::budget::tokens::Tokenizer,
@@ -109,32 +111,53 @@ impl Model {
                     note: None,
                 })
             }
-            Provider::Openai => {
-                let (status, body) = self.exchange(openai::MODELS, None)?;
-                // Some servers (llama-server) serve their one model whatever
-                // the name: an unlisted name is worth a note, not a refusal.
-                let ids = if status == 200 {
-                    openai::parse_models(&body)?
-                } else {
-                    vec![]
-                };
-                let note = (!ids.is_empty() && !ids.contains(&self.name)).then(|| {
-                    format!(
-                        "the server at {} does not list model {:?} (it lists {}); its own model may answer",
-                        self.base,
-                        self.name,
-                        ids.join(", ")
-                    )
-                });
-                Ok(ModelFacts {
-                    tokenizer: patchbay::budget::tokens::Tokenizer::default(),
-                    context_length: None,
-                    capabilities: vec![],
-                    loaded: vec![],
-                    note,
-                })
-            }
+            Provider::Openai => self.openai_facts(),
         }
+    }
+
+    /// The OpenAI-compatible server's models and the context it serves:
+    /// from `/v1/models`, else llama-server's `/props`, else LM Studio's
+    /// own list (each server says it its own way; see `wire::openai`).
+    fn openai_facts(&self) -> Result<ModelFacts, String> {
+        let (status, body) = self.exchange(openai::MODELS, None)?;
+        let models = if status == 200 {
+            openai::parse_models(&body)?
+        } else {
+            vec![]
+        };
+        let mut context_length = openai::model_context(&models, &self.name);
+        if context_length.is_none() {
+            context_length = match self.exchange(openai::PROPS, None) {
+                Ok((200, b)) => openai::parse_props(&b),
+                _ => None,
+            };
+        }
+        if context_length.is_none() {
+            context_length = match self.exchange(openai::LMSTUDIO_MODELS, None) {
+                Ok((200, b)) => openai::parse_models(&b)
+                    .ok()
+                    .and_then(|m| openai::model_context(&m, &self.name)),
+                _ => None,
+            };
+        }
+        // Some servers (llama-server) serve their one model whatever the
+        // name: an unlisted name is worth a note, not a refusal.
+        let ids: Vec<&str> = models.iter().map(|m| m.name.as_str()).collect();
+        let note = (!ids.is_empty() && !ids.contains(&self.name.as_str())).then(|| {
+            format!(
+                "the server at {} does not list model {:?} (it lists {}); its own model may answer",
+                self.base,
+                self.name,
+                ids.join(", ")
+            )
+        });
+        Ok(ModelFacts {
+            tokenizer: patchbay::budget::tokens::Tokenizer::default(),
+            context_length,
+            capabilities: vec![],
+            loaded: vec![],
+            note,
+        })
     }
 
     /// Streams one chat: reply text goes to `on_text` chunk by chunk (it

@@ -22,7 +22,9 @@
 //!   and `vscode-file://` origins and the `OLLAMA_ORIGINS` list are allowed,
 //!   with CORS headers, and an `OPTIONS` preflight answers 204.
 //!
-//! The OpenAI-compatible side: `GET /v1/models`, `POST /v1/chat/completions`
+//! The OpenAI-compatible side: `GET /v1/models` (with llama-server's
+//! `meta.n_ctx` and a `/props` when a model has a `servedContext`),
+//! `POST /v1/chat/completions`
 //! as SSE `data:` chunks with `finish_reason`, a usage chunk when
 //! `stream_options.include_usage` is set, and `data: [DONE]`.
 //!
@@ -148,6 +150,10 @@ fn answer(s: &State, mut conn: TcpStream, req: &http::Request, keep: bool) -> io
         ("POST", "/api/show") => show(s, &mut w, &req.body),
         ("POST", "/api/chat") => chat(s, &mut w, &req.body, false),
         ("GET", "/v1/models") => w.json(200, &s.script.openai_models()),
+        ("GET", "/props") => match s.script.props() {
+            Some(p) => w.json(200, &p),
+            None => w.text(404, "404 page not found"),
+        },
         ("POST", "/v1/chat/completions") => chat(s, &mut w, &req.body, true),
         ("GET", "/_double/requests") => {
             let log = s.log.lock().map(|l| l.clone()).unwrap_or_default();

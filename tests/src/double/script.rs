@@ -58,6 +58,9 @@ pub struct ModelDef {
     pub loaded_context: Option<usize>,
     pub capabilities: Vec<String>,
     pub parameter_size: String,
+    /// The context an OpenAI-compatible server serves it with, said the
+    /// way llama-server says it (`/v1/models` `meta.n_ctx`, `/props`).
+    pub served_context: Option<usize>,
 }
 
 impl Default for ModelDef {
@@ -69,6 +72,7 @@ impl Default for ModelDef {
             loaded_context: None,
             capabilities: vec!["completion".into()],
             parameter_size: "7.6B".into(),
+            served_context: None,
         }
     }
 }
@@ -215,9 +219,23 @@ impl Script {
         let data: Vec<Value> = self
             .models
             .iter()
-            .map(|m| json!({ "id": m.name, "object": "model", "created": 1_767_225_600, "owned_by": "library" }))
+            .map(|m| {
+                let mut v = json!({ "id": m.name, "object": "model", "created": 1_767_225_600, "owned_by": "library" });
+                if let Some(n) = m.served_context {
+                    v["meta"] = json!({ "n_ctx": n, "n_ctx_train": m.context_length });
+                }
+                v
+            })
             .collect();
         json!({ "object": "list", "data": data })
+    }
+
+    /// llama-server's `/props`: the context of a slot (the first model's).
+    pub fn props(&self) -> Option<Value> {
+        let n = self.models.first()?.served_context?;
+        Some(
+            json!({ "default_generation_settings": { "id": 0, "n_ctx": n, "params": {} }, "total_slots": 4 }),
+        )
     }
 
     /// Ollama's rule (`envconfig.AllowedOrigins`): the loopback hosts on
