@@ -10,7 +10,11 @@
 #
 # The binary is built with GGML_NATIVE=ON (it targets this machine's CPU), so
 # the cache is per machine and never goes into git. Override the cache root
-# with PATCHBAY_CACHE (default ~/.cache/patchbay).
+# with PATCHBAY_CACHE (default ~/.cache/patchbay). AMX is left out: on a CPU
+# that has it, a sandbox or VM whose kernel does not grant the AMX tile state
+# kills the server with SIGSEGV at its first matrix product (`ldtilecfg` in
+# ggml's AMX backend), and a 135M model gains nothing from it. The cmake
+# flags are part of the cache key: a binary built with other flags is rebuilt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +28,12 @@ server_dir=$cache/llama-server-$LLAMA_CPP_PYTHON_VERSION
 model_dir=$cache/smollm2-$SMOLLM2_VERSION
 server_bin=$server_dir/llama-server
 model_path=$model_dir/$MODEL_FILE
+# LLAMA_USE_PREBUILT_UI defaults to ON and then downloads the web UI.
+no_amx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+cmake_flags=(-DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON "-DCMAKE_C_FLAGS=$no_amx"
+  "-DCMAKE_CXX_FLAGS=$no_amx" -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF)
+recipe=$server_dir/recipe
 
 say() { printf 'llama-server.sh: %s\n' "$*" >&2; }
 
@@ -54,7 +64,9 @@ pip_venv() {
 }
 
 build_server() {
-  [ -x "$server_bin" ] && return
+  if [ -x "$server_bin" ] && [ "$(cat "$recipe" 2>/dev/null)" = "${cmake_flags[*]}" ]; then
+    return
+  fi
   need_debian cmake cmake
   need_debian g++ g++
   local venv work
@@ -67,15 +79,17 @@ build_server() {
   local src
   src=$(echo "$work"/llama_cpp_python-*/vendor/llama.cpp)
   say "building llama-server (about 10-16 minutes on 2 cores)"
-  # LLAMA_USE_PREBUILT_UI defaults to ON and then downloads the web UI.
-  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_UI=OFF \
-    -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF >"$work/cmake.log"
-  cmake --build "$work/build" --target llama-server -j"${LLAMA_BUILD_JOBS:-2}" >"$work/build.log"
+  if ! cmake -S "$src" -B "$work/build" "${cmake_flags[@]}" >"$work/cmake.log" 2>&1 ||
+    ! cmake --build "$work/build" --target llama-server -j"${LLAMA_BUILD_JOBS:-2}" >"$work/build.log" 2>&1; then
+    tail -n 30 "$work/cmake.log" "$work/build.log" >&2 2>/dev/null || true
+    say "the build failed; its logs are in $work"
+    exit 1
+  fi
   mkdir -p "$server_dir"
   # Copy then rename, so a half-written binary never looks present.
   cp "$work/build/bin/llama-server" "$server_bin.tmp"
   mv "$server_bin.tmp" "$server_bin"
+  printf '%s\n' "${cmake_flags[*]}" >"$recipe"
   rm -rf "$work"
   say "built $server_bin"
 }
