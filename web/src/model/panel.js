@@ -64,7 +64,7 @@ export function settings(api) {
 async function showFailure(error, s) {
   $('ollama-status').textContent = `failed: ${error.message}`;
   const d = await diagnose(error, {
-    base: s.base, origin: location.origin, protocol: location.protocol, model: s.model,
+    base: s.base, origin: location.origin, protocol: location.protocol, model: s.model, provider: s.provider,
     probe: (url) => fetch(url, { mode: 'no-cors' }),
   });
   const box = $('ollama-doctor');
