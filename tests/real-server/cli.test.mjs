@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chatsLogged, patchbay, sandbox, slots, startLlama, stopLlama } from './server.mjs';
+import { chatsLogged, metrics, patchbay, sandbox, slots, startLlama, stopLlama } from './server.mjs';
 
 const APP = 'def greet(name):\n    print("Hello, " + name)\n\n\ndef farewell(name):\n    print("Goodbye, " + name)\n';
 const TASK = 'Add an exclamation mark at the end of both printed greetings.';
@@ -83,9 +83,17 @@ test('run: three rounds, each reaching the server, with its real counts, then ex
   const sb = sandbox({ 'app.py': APP });
   try {
     const before = chatsLogged(server);
+    const counters = await metrics(server);
     const o = await patchbay(['run', '--provider', 'openai', '--url', server.base, '--model', 'smollm2', '--format', 'search-replace',
       '--task', TASK, '--rounds', '3', '--reply-limit', '96', '--no-early-stop', 'app.py'], { cwd: sb.dir });
     const rounds = roundLines(o.stdout);
+    // The counts run shows are the server's own: its counters grew by as much.
+    const after = await metrics(server);
+    const grew = (k) => after[k] - counters[k];
+    const sum = (k) => rounds.reduce((n, r) => n + r[k], 0);
+    console.log(`metrics: prompt +${grew('prompt_tokens_total')} (cached +${grew('prompt_tokens_cached_total')}), predicted +${grew('tokens_predicted_total')}; run: prompt ${sum('prompt')}, reply ${sum('reply')}`);
+    assert.equal(grew('tokens_predicted_total'), sum('reply'), o.shown);
+    assert.equal(grew('prompt_tokens_total') + grew('prompt_tokens_cached_total'), sum('prompt'), o.shown);
     // The model writes no usable edit, so every round asks again and the run is not done.
     assert.equal(o.code, 1, o.shown);
     assert.deepEqual(rounds.map((r) => r.round), [1, 2, 3], o.shown);
@@ -140,12 +148,14 @@ test('run: a reply cut by max_tokens (finish_reason length) is continued', async
   }
 });
 
-test('Stop: SIGINT to run mid-reply closes the connection and the server cancels the generation', async () => {
-  // A file of some 2,000 tokens: the server spends seconds on the prompt, time to see it working.
-  const body = Array.from({ length: 120 }, (_, k) => `def f${k}(x):\n    return x * ${k} + ${k * 7} - len(str(x))\n`).join('\n');
+test('Stop: SIGINT to run mid-request closes the connection and the server cancels the task', async () => {
+  // Some 1,300 tokens of prompt: seconds of prompt processing, time to stop run while the server works.
+  const body = Array.from({ length: 40 }, (_, k) => `def f${k}(x):\n    return x * ${k} + ${k * 7} - len(str(x))\n`).join('\n');
   const sb = sandbox({ 'big.py': body });
   try {
-    let busy = null;
+    const counters = await metrics(server);
+    const cancels = (server.log.match(/cancel task/g) ?? []).length;
+    let busy = false;
     let polling = false;
     const o = await patchbay(['run', '--provider', 'openai', '--url', server.base, '--model', 'smollm2', '--format', 'whole',
       '--task', 'Rewrite every function with a docstring.', '--rounds', '1', '--reply-limit', '1500', 'big.py'], {
@@ -154,10 +164,9 @@ test('Stop: SIGINT to run mid-reply closes the connection and the server cancels
         if (polling || !text.includes('round 1 (first)')) return;
         polling = true;
         (async () => {
-          for (let i = 0; i < 200 && busy === null; i++) {
-            const s = await slots(server);
-            if (s.some((x) => x.is_processing)) busy = s;
-            else await new Promise((r) => setTimeout(r, 25));
+          for (let i = 0; i < 400 && !busy; i++) {
+            busy = (await slots(server)).some((x) => x.is_processing);
+            if (!busy) await new Promise((r) => setTimeout(r, 25));
           }
           child.kill('SIGINT');
         })();
@@ -165,13 +174,17 @@ test('Stop: SIGINT to run mid-reply closes the connection and the server cancels
     });
     assert.ok(busy, `a slot was processing the request when run was stopped:\n${o.shown}`);
     assert.equal(o.signal, 'SIGINT', o.shown);
-    // The server notices the closed connection and frees the slot at once.
+    // The server notices the closed connection once its current batch (here the
+    // whole prompt, seconds of it) is done, cancels the task and frees the slot.
     let idle = false;
-    for (let i = 0; i < 100 && !idle; i++) {
+    for (let i = 0; i < 600 && !idle; i++) {
       idle = (await slots(server)).every((x) => !x.is_processing);
       if (!idle) await new Promise((r) => setTimeout(r, 50));
     }
-    assert.ok(idle, 'the slot is free again within 5 s');
+    assert.ok(idle, 'the slot is free again within 30 s');
+    assert.equal((server.log.match(/cancel task/g) ?? []).length - cancels, 1, 'the server cancelled the task');
+    const predicted = (await metrics(server)).tokens_predicted_total - counters.tokens_predicted_total;
+    assert.ok(predicted < 1500, `the generation did not run to its limit (${predicted} tokens)`);
     assert.equal(readFileSync(join(sb.dir, 'big.py'), 'utf8'), body, 'nothing written');
   } finally {
     sb.remove();

@@ -3,11 +3,10 @@
 // instruct model, its log kept, and the patchbay CLI run against it.
 // scripts/real-server-test.sh sets LLAMA_SERVER, LLAMA_MODEL and PATCHBAY_BIN.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 
 /** The environment the script sets; a missing one is an error, not a skip. */
 export function env(name) {
@@ -32,8 +31,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts llama-server: 4,096 tokens of context, 2 threads, greedy decoding by
- * default (`--temp 0`), prompt caching off so a prompt is counted and
- * processed whole every time. Resolves once `/health` answers 200.
+ * default (`--temp 0`, a fixed seed), `/slots` and `/metrics` on. Resolves
+ * once `/health` answers 200.
  */
 export async function startLlama() {
   const port = await freePort();
@@ -66,9 +65,17 @@ export async function stopLlama(server) {
   clearTimeout(timer);
 }
 
-/** The chat completions the server has finished answering, by its own log. */
+/** The chat requests that reached the server: the tasks its log shows a slot taking. */
 export function chatsLogged(server) {
-  return (server.log.match(/done request: POST \/v1\/chat\/completions/g) ?? []).length;
+  return (server.log.match(/launch_slot_: id +\d+ \| task \d+ \| processing task/g) ?? []).length;
+}
+
+/** The server's counters (`GET /metrics`, Prometheus text), by name without the `llamacpp:` prefix. */
+export async function metrics(server) {
+  const text = await (await fetch(`${server.base}/metrics`)).text();
+  const out = {};
+  for (const m of text.matchAll(/^llamacpp:(\w+) ([\d.e+-]+)$/gm)) out[m[1]] = Number(m[2]);
+  return out;
 }
 
 /** The server's slots (`GET /slots`): which are generating. */
