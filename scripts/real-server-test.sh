@@ -25,6 +25,8 @@ if [ -z "${REAL_SERVER_CLI_ONLY:-}" ]; then
     echo "real-server-test: web/dist is missing: run scripts/build-web.sh first (or set REAL_SERVER_CLI_ONLY=1)" >&2
     exit 1
   fi
+  # Chromium and playwright-core (skipped when present).
+  bash scripts/setup.sh browser e2e
   files+=(tests/real-server/page.test.mjs)
 fi
 # One file at a time: each starts its own server, and the machine has 2 cores.
