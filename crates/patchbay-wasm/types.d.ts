@@ -70,6 +70,25 @@ export type ArenaResults = { runs: Array<RunScore>, summary: Array<ArenaSummary>
 export type ArenaSummary = { model: string, format: string, runs: number, wellFormed: number, appliedFirstRound: number, applied: number, matchesExpected: number, rounds: number, promptTokens: number, outputTokens: number, earlyStops: number, truncations: number, errors: number, wallMs: number, };
 
 /**
+ * A round's estimate next to the server's count of the same prompt: the
+ * template's overhead, learned.
+ */
+
+export type Calibration = { 
+/**
+ * The round the count came from.
+ */
+round: number, 
+/**
+ * The engine's estimate of that round's prompt.
+ */
+estimate: number, 
+/**
+ * The server's count (`prompt_tokens`, `prompt_eval_count`).
+ */
+counted: number, };
+
+/**
  * One thing a streamed reply said.
  */
 
@@ -133,6 +152,16 @@ changeRatio: number, tokenizer: string,
  * Cheapest first.
  */
 formats: Array<FormatCost>, recommendation: Recommendation, };
+
+/**
+ * The context a run plans its budget with, and what to tell the user.
+ */
+
+export type ContextChoice = { numCtx: number, 
+/**
+ * Set when the user asked for more than the server has.
+ */
+warning: string | null, };
 
 /**
  * What to do after a round.
@@ -441,10 +470,16 @@ tokenizer: string, }>;
 export type Message = { role: Role, content: string, };
 
 /**
- * One model of `/api/tags`.
+ * One model a server lists: of Ollama's `/api/tags`, or of an
+ * OpenAI-compatible `/v1/models` (`openai::parse_models`).
  */
 
-export type ModelEntry = { name: string, size: number | null, family: string | null, parameterSize: string | null, };
+export type ModelEntry = { name: string, size: number | null, family: string | null, parameterSize: string | null, 
+/**
+ * The context the server serves the model with, when the list says
+ * (OpenAI-compatible servers' own fields; Ollama's list has none).
+ */
+contextLength: number | null, };
 
 /**
  * What `/api/show` says about a model.
@@ -693,7 +728,12 @@ plan: Plan | null,
 /**
  * What fitting the prompt into the window did or could not do.
  */
-warnings?: Array<string>, };
+warnings?: Array<string>, 
+/**
+ * The server's count that scales the estimate (learned from the first
+ * round the server counted; none before).
+ */
+calibration?: Calibration | null, };
 
 /**
  * Who speaks a message.

@@ -1,7 +1,7 @@
 export {
   applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
   compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
-  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
+  EditLoop, parseModels, parseModelInfo, parseProps, chooseContext, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
 } from './core/patchbay_wasm.js';
 export type * from './core/patchbay_wasm.js';
 import type { InitInput, SyncInitInput } from './load.js';

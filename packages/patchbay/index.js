@@ -13,7 +13,7 @@ import { loadInBackground, loadRest, loadSync, restOptions } from './rest.js';
 export {
   applyEdits, StreamParser, detectFormat, render, formats, tagView, crcView, checkOutput, promptKit,
   compare, estimateTokens, planBudget, diagnoseUdiff, repairUdiff, simulatePatchFuzz,
-  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
+  EditLoop, parseModels, parseModelInfo, parseProps, chooseContext, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
 } from './core/patchbay_wasm.js';
 export { loadRest, restLoaded } from './rest.js';
 

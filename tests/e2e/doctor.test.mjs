@@ -29,7 +29,13 @@ test('a public page that cannot reach a local server is Local Network Access', a
 test('a probe that gets through means the origin is refused; one that fails means nothing runs', async () => {
   const opts = { base, origin: 'http://127.0.0.2:8080', protocol: 'http:', model: 'm' };
   assert.equal((await diagnose(network, { ...opts, probe: answers })).kind, 'cors');
-  assert.equal((await diagnose(network, { ...opts, probe: refuses })).kind, 'not-running');
+  const down = await diagnose(network, { ...opts, probe: refuses });
+  assert.equal(down.kind, 'not-running');
+  assert.match(down.fix[0], /ollama serve/);
+  // An OpenAI-compatible server to start is named as such, with the base URL's port.
+  const openai = await diagnose(network, { ...opts, base: 'http://127.0.0.1:8181', provider: 'openai', probe: refuses });
+  assert.equal(openai.kind, 'not-running');
+  assert.match(openai.fix[0], /llama-server -m MODEL\.gguf --port 8181, or LM Studio/);
 });
 
 test('a 404 names the ollama pull line; another status is the server\'s own message', async () => {

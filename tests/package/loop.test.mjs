@@ -90,8 +90,17 @@ test('misuse throws typed errors and the servers\' answers are read by the core'
   assert.throws(() => loop.pushBytes(new Uint8Array([1])), TypeError);
   assert.throws(() => loop.end(), TypeError);
   const tags = JSON.stringify({ models: [{ name: 'coder:7b', size: 5, details: { family: 'qwen2', parameter_size: '7.6B' } }] });
-  assert.deepEqual(pb.parseModels('ollama', tags), [{ name: 'coder:7b', size: 5, family: 'qwen2', parameterSize: '7.6B' }]);
+  assert.deepEqual(pb.parseModels('ollama', tags), [{ name: 'coder:7b', size: 5, family: 'qwen2', parameterSize: '7.6B', contextLength: null }]);
   assert.deepEqual(pb.parseModels('openai', JSON.stringify({ data: [{ id: 'x' }] })).map((m) => m.name), ['x']);
+  // The context each OpenAI-compatible server serves, in its own field: llama-server's meta.n_ctx, vLLM's max_model_len.
+  const served = JSON.stringify({ data: [{ id: 'a.gguf', meta: { n_ctx: 4096, n_ctx_train: 8192 } }, { id: 'b', max_model_len: 32768 }] });
+  assert.deepEqual(pb.parseModels('openai', served).map((m) => m.contextLength), [4096, 32768]);
+  assert.equal(pb.parseProps(JSON.stringify({ default_generation_settings: { n_ctx: 4096 } })), 4096);
+  assert.equal(pb.parseProps('{}'), undefined);
+  const chosen = pb.chooseContext('openai', 8192, 4096);
+  assert.equal(chosen.numCtx, 4096);
+  assert.match(chosen.warning, /asked for, but the server serves 4096/);
+  assert.deepEqual(pb.chooseContext('ollama', undefined, 32768), { numCtx: 8192, warning: null });
   const show = JSON.stringify({ details: { family: 'qwen2' }, model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': 32768 }, capabilities: ['completion'] });
   assert.equal(pb.parseModelInfo(show).contextLength, 32768);
   assert.equal(JSON.parse(pb.showBody('coder:7b')).model, 'coder:7b');

@@ -4,8 +4,8 @@
 import init, {
   initSync, loadRest, restLoaded, applyEdits, detectFormat, render, formats, estimateTokens, compare, planBudget, tagView,
   crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
-  EditLoop, parseModels, parseModelInfo, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
-  type RunScore, type ArenaResults, type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ChatEvent,
+  EditLoop, parseModels, parseModelInfo, parseProps, chooseContext, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
+  type RunScore, type ArenaResults, type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ContextChoice, type ChatEvent,
   type Report, type Receipt, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
   type Files, type Plan, type Comparison, type Checked, type Kit, type HunkDiagnosis, type FuzzReport,
 } from 'patchbay';
@@ -74,9 +74,11 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const outcome: Outcome = ended.outcome;
   const rate: number | null = ended.tokensPerSecond;
   const models: ModelEntry[] = parseModels('openai', '{"data":[]}');
+  const served: number | null = models[0]?.contextLength ?? parseProps('{}') ?? null;
+  const chosen: ContextChoice = chooseContext('openai', 8192, served ?? undefined);
   const paths = serverPaths();
   const looped = (request?.numCtx ?? 0) + chat.body.length + said.length + step.pushed.events.length + outcome.changes.length
-    + (rate ?? 0) + models.length + paths.tags.length + showBody('m').length + serverError(500, '').length
+    + (rate ?? 0) + models.length + chosen.numCtx + (chosen.warning?.length ?? 0) + paths.tags.length + showBody('m').length + serverError(500, '').length
     + Object.keys(loop.files()).length + Number(loop.isFinished());
   const scored: RunScore = loop.score({ task: 'rename', model: 'coder:7b', format: 'search-replace', trial: 1, wallMs: 12 }, files);
   const results: ArenaResults = arenaResults([scored]);

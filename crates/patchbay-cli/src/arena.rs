@@ -59,9 +59,12 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
     for name in &o.models {
         let model = Model::new(url, o.provider, name);
         let facts = model.facts().map_err(Failure::Io)?;
-        let num_ctx = o
-            .num_ctx
-            .unwrap_or_else(|| facts.context_length.map_or(8192, |c| c.min(8192)));
+        let ctx =
+            patchbay::edit_loop::wire::choose_context(o.provider, o.num_ctx, facts.context_length);
+        if let Some(w) = &ctx.warning {
+            eprintln!("patchbay: warning: {name}: {w}");
+        }
+        let num_ctx = ctx.num_ctx;
         let think = ollama::think_for(&facts.capabilities, o.think);
         if let Some(n) = &facts.note {
             eprintln!("patchbay: note: {n}");

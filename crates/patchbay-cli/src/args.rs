@@ -551,7 +551,9 @@ pub struct ServerFlags {
     /// Requests at most, retries and continuations included
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub rounds: usize,
-    /// The context window to ask for (default: the model's, at most 8192)
+    /// The context window to plan with (default: the server's: an Ollama
+    /// model's, at most 8192; an OpenAI-compatible server's whole context).
+    /// More than the server has warns and plans with the server's
     #[arg(long, value_name = "N")]
     pub num_ctx: Option<usize>,
     /// Reply tokens at most

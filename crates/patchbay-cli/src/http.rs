@@ -3,6 +3,17 @@
 //! says (bodies, NDJSON and SSE lines, errors) is the core's
 //! `edit_loop::wire`; this file only moves bytes and names connection
 //! problems with their fix.
+//!
+//! Every request goes out on a connection of its own (`Connection: close`).
+//! A kept-alive connection can be closed by the server at a moment the
+//! client cannot see: llama-server advertises keep-alive yet closes the
+//! connection a moment after the last byte of every streamed reply, and a
+//! request sent on it in that moment is lost unread. A round takes seconds,
+//! so a connection each costs nothing measurable on a local server. A
+//! request whose connection still dies before any byte of the answer
+//! arrives (a server that drops it) is sent once more, on a fresh
+//! connection: nothing of it was answered, so nothing is doubled that the
+//! caller saw.
 
 use patchbay::edit_loop::wire::{
     self, ollama, openai, ChatEvent, ChatOptions, Decoder, Ending, Provider,
@@ -21,6 +32,8 @@ pub struct Model {
 
 /// What the server says about the model before a run.
 pub struct ModelFacts {
+    /// The most the server gives: Ollama's model's trained context, or the
+    /// context an OpenAI-compatible server was started with.
     pub context_length: Option<usize>,
     /// The token estimator of the model's family (o200k when unknown).
     pub tokenizer: patchbay::budget::tokens::Tokenizer,
@@ -57,15 +70,7 @@ impl Model {
         body: Option<&serde_json::Value>,
     ) -> Result<(u16, String), String> {
         let url = self.url(path);
-        let resp = match body {
-            Some(b) => self
-                .agent
-                .post(&url)
-                .header("Content-Type", "application/json")
-                .send(b.to_string()),
-            None => self.agent.get(&url).call(),
-        };
-        let mut resp = resp.map_err(|e| self.unreachable(&e))?;
+        let mut resp = self.send(&url, body.map(|b| b.to_string()).as_deref())?;
         let status = resp.status().as_u16();
         let text = resp
             .body_mut()
@@ -106,32 +111,53 @@ impl Model {
                     note: None,
                 })
             }
-            Provider::Openai => {
-                let (status, body) = self.exchange(openai::MODELS, None)?;
-                // Some servers (llama-server) serve their one model whatever
-                // the name: an unlisted name is worth a note, not a refusal.
-                let ids = if status == 200 {
-                    openai::parse_models(&body)?
-                } else {
-                    vec![]
-                };
-                let note = (!ids.is_empty() && !ids.contains(&self.name)).then(|| {
-                    format!(
-                        "the server at {} does not list model {:?} (it lists {}); its own model may answer",
-                        self.base,
-                        self.name,
-                        ids.join(", ")
-                    )
-                });
-                Ok(ModelFacts {
-                    tokenizer: patchbay::budget::tokens::Tokenizer::default(),
-                    context_length: None,
-                    capabilities: vec![],
-                    loaded: vec![],
-                    note,
-                })
-            }
+            Provider::Openai => self.openai_facts(),
         }
+    }
+
+    /// The OpenAI-compatible server's models and the context it serves:
+    /// from `/v1/models`, else llama-server's `/props`, else LM Studio's
+    /// own list (each server says it its own way; see `wire::openai`).
+    fn openai_facts(&self) -> Result<ModelFacts, String> {
+        let (status, body) = self.exchange(openai::MODELS, None)?;
+        let models = if status == 200 {
+            openai::parse_models(&body)?
+        } else {
+            vec![]
+        };
+        let mut context_length = openai::model_context(&models, &self.name);
+        if context_length.is_none() {
+            context_length = match self.exchange(openai::PROPS, None) {
+                Ok((200, b)) => openai::parse_props(&b),
+                _ => None,
+            };
+        }
+        if context_length.is_none() {
+            context_length = match self.exchange(openai::LMSTUDIO_MODELS, None) {
+                Ok((200, b)) => openai::parse_models(&b)
+                    .ok()
+                    .and_then(|m| openai::model_context(&m, &self.name)),
+                _ => None,
+            };
+        }
+        // Some servers (llama-server) serve their one model whatever the
+        // name: an unlisted name is worth a note, not a refusal.
+        let ids: Vec<&str> = models.iter().map(|m| m.name.as_str()).collect();
+        let note = (!ids.is_empty() && !ids.contains(&self.name.as_str())).then(|| {
+            format!(
+                "the server at {} does not list model {:?} (it lists {}); its own model may answer",
+                self.base,
+                self.name,
+                ids.join(", ")
+            )
+        });
+        Ok(ModelFacts {
+            tokenizer: patchbay::budget::tokens::Tokenizer::default(),
+            context_length,
+            capabilities: vec![],
+            loaded: vec![],
+            note,
+        })
     }
 
     /// Streams one chat: reply text goes to `on_text` chunk by chunk (it
@@ -147,12 +173,7 @@ impl Model {
     ) -> Result<Ending, String> {
         let (path, body) = wire::chat_request(self.provider, &self.name, messages, opt);
         let url = self.url(path);
-        let mut resp = self
-            .agent
-            .post(&url)
-            .header("Content-Type", "application/json")
-            .send(body.to_string())
-            .map_err(|e| self.unreachable(&e))?;
+        let mut resp = self.send(&url, Some(&body.to_string()))?;
         let status = resp.status().as_u16();
         if status != 200 {
             let text = resp.body_mut().read_to_string().unwrap_or_default();
@@ -187,6 +208,37 @@ impl Model {
         Ok(ending)
     }
 
+    /// Sends a GET (no body) or a JSON POST on a connection of its own, and
+    /// once more when that connection died before any byte of the answer.
+    fn send(
+        &self,
+        url: &str,
+        body: Option<&str>,
+    ) -> Result<ureq::http::Response<ureq::Body>, String> {
+        let attempt = || match body {
+            Some(b) => self
+                .agent
+                .post(url)
+                .header("Content-Type", "application/json")
+                .header("Connection", "close")
+                .send(b),
+            None => self.agent.get(url).header("Connection", "close").call(),
+        };
+        match attempt() {
+            Err(e) if lost_before_answer(&e) => attempt().map_err(|e| {
+                if lost_before_answer(&e) {
+                    format!(
+                        "the server at {} closed the connection before answering, twice ({e}); it may be restarting or overloaded: look at its log",
+                        self.base
+                    )
+                } else {
+                    self.unreachable(&e)
+                }
+            }),
+            r => r.map_err(|e| self.unreachable(&e)),
+        }
+    }
+
     fn not_found(&self) -> String {
         match self.provider {
             Provider::Ollama => format!(
@@ -216,6 +268,16 @@ impl Model {
             other => format!("cannot reach {}: {other} ({hint})", self.base),
         }
     }
+}
+
+/// The connection died before the answer's head was read: the server
+/// closed or reset it (a refused connection is no server at all).
+fn lost_before_answer(e: &ureq::Error) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(e, ureq::Error::Io(io) if matches!(
+        io.kind(),
+        K::UnexpectedEof | K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe
+    ))
 }
 
 /// Hands one event to the callbacks; `Ok(false)` stops generating.

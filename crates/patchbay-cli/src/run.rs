@@ -8,7 +8,7 @@ use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Root, Stamp};
 use crate::http::Model;
 use crate::Failure;
-use patchbay::edit_loop::wire::{ollama, ChatOptions, Provider};
+use patchbay::edit_loop::wire::{self, ollama, ChatOptions, Provider};
 use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome};
 use patchbay::EditStatus;
 use std::collections::BTreeMap;
@@ -44,10 +44,6 @@ pub fn default_url(p: Provider) -> &'static str {
     }
 }
 
-/// The largest window asked for by default: the model may support more,
-/// but memory grows with it and Ollama reloads the model for each change.
-const DEFAULT_CTX: usize = 8192;
-
 pub fn run(o: &RunOptions) -> Result<i32, Failure> {
     if o.files.is_empty() {
         return Err(Failure::Usage("run needs at least one FILE".into()));
@@ -63,11 +59,11 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         &o.model,
     );
     let facts = model.facts().map_err(Failure::Io)?;
-    let num_ctx = o.num_ctx.unwrap_or_else(|| {
-        facts
-            .context_length
-            .map_or(DEFAULT_CTX, |c| c.min(DEFAULT_CTX))
-    });
+    let ctx = wire::choose_context(o.provider, o.num_ctx, facts.context_length);
+    let num_ctx = ctx.num_ctx;
+    if let Some(w) = &ctx.warning {
+        eprintln!("patchbay: warning: {w}");
+    }
     let reload = ollama::reload_note(&facts.loaded, &o.model, num_ctx);
     for note in facts.note.iter().chain(reload.iter()) {
         eprintln!("patchbay: note: {note}");
@@ -149,8 +145,14 @@ pub fn drive(
         };
         if show == Show::Text {
             let kind = format!("{:?}", req.kind).to_lowercase();
+            let scaled = req.calibration.map_or(String::new(), |c| {
+                format!(
+                    " (scaled by round {}'s count: the server counted {} where the engine estimated {}, {:+} tokens of template)",
+                    c.round, c.counted, c.estimate, c.overhead()
+                )
+            });
             eprintln!(
-                "round {} ({kind}): ~{} prompt tokens, num_ctx {}",
+                "round {} ({kind}): ~{} prompt tokens{scaled}, num_ctx {}",
                 req.round, req.prompt_estimate, req.num_ctx
             );
         }

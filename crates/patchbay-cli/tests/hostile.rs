@@ -60,7 +60,10 @@ fn replies_that_are_not_text_get_a_clear_error() {
     let o = patchbay(&sb.dir, &["apply", "--edits", "nul2.txt", "--root", "root"]);
     assert_eq!(code(&o), 1);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("[malformed]") && out.contains("line 1, column 2"), "{out}");
+    assert!(
+        out.contains("[malformed]") && out.contains("line 1, column 2"),
+        "{out}"
+    );
     assert_eq!(fs::read(sb.path("root/a.txt")).unwrap(), b"a\n");
 
     // Arguments that are not UTF-8.

@@ -484,3 +484,149 @@ fn run_refuses_git_folders_unless_allowed() {
         }
     }
 }
+
+/// Three rounds against a server that keeps connections alive but closes
+/// each one a moment after its reply, as llama-server does after every
+/// stream: a request sent on such a connection is lost. Every round must
+/// reach the server and no request may be lost.
+#[test]
+fn a_server_that_closes_kept_connections_loses_no_round() {
+    for provider in ["openai", "ollama"] {
+        let sb = Sandbox::new("run-keep-alive");
+        sb.write("app.py", APP);
+        let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
+        let script = Script {
+            replies: (1..=3).map(|k| reply(k, &bad(k), End::Stop)).collect(),
+            keep_alive: true,
+            ..Script::default()
+        };
+        let d = Double::start(script, 0).unwrap();
+        let o = run(&sb, &d, &["--provider", provider, "--rounds", "3"]);
+        assert_eq!(o.status.code(), Some(1), "{provider}: {}", show(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("round 3: gave up: edits failed and all 3 rounds are spent"),
+            "{provider}: {}",
+            show(&o)
+        );
+        assert_eq!(d.requests().len(), 3, "{provider}: {}", show(&o));
+        assert_eq!(
+            d.dropped(),
+            0,
+            "{provider}: a request went out on a closing connection"
+        );
+        assert_eq!(app(&sb), APP);
+    }
+}
+
+/// A request whose connection dies before any byte of the answer is sent
+/// once more, on a fresh connection; a second loss is an error that says
+/// what happened (exit 2), and nothing is sent a third time.
+#[test]
+fn a_request_lost_before_any_answer_is_sent_once_more() {
+    for (drops, code) in [(1, 0), (2, 2)] {
+        let sb = Sandbox::new("run-dropped");
+        sb.write("app.py", APP);
+        let script = Script {
+            replies: vec![reply(1, &format!("{}{}", greet(), bye()), End::Stop)],
+            drop_chats: drops,
+            ..Script::default()
+        };
+        let d = Double::start(script, 0).unwrap();
+        let o = run(&sb, &d, &["--provider", "openai"]);
+        assert_eq!(o.status.code(), Some(code), "{drops}: {}", show(&o));
+        assert_eq!(d.dropped(), drops, "{}", show(&o));
+        if code == 0 {
+            assert_eq!(app(&sb), BOTH);
+            assert_eq!(d.requests().len(), 1);
+        } else {
+            assert_eq!(app(&sb), APP);
+            assert!(d.requests().is_empty());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("closed the connection before answering, twice"),
+                "{}",
+                show(&o)
+            );
+        }
+    }
+}
+
+/// The context llama-server serves is read from its `/v1/models` and
+/// planned with; asking for more warns and plans with the server's. Round
+/// 1's real count scales round 2's estimate.
+#[test]
+fn the_servers_context_and_the_first_count_shape_the_budget() {
+    let sb = Sandbox::new("run-context");
+    sb.write("app.py", APP);
+    let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
+    let script = Script {
+        replies: (1..=2).map(|k| reply(k, &bad(k), End::Stop)).collect(),
+        models: vec![ModelDef {
+            served_context: Some(3000),
+            ..ModelDef::default()
+        }],
+        count_prompt: true,
+        ..Script::default()
+    };
+    let d = Double::start(script, 0).unwrap();
+    let url = d.url();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--url",
+            &url,
+            "--provider",
+            "openai",
+            "--model",
+            "coder:7b",
+            "--format",
+            "search-replace",
+            "--task",
+            "Add exclamation marks.",
+            "--reply-limit",
+            "512",
+            "--rounds",
+            "2",
+            "--no-early-stop",
+        ];
+        args.extend(extra);
+        args.push("app.py");
+        Command::new(env!("CARGO_BIN_EXE_patchbay"))
+            .args(&args)
+            .current_dir(&sb.dir)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(err.contains("round 1 (first): ~"), "{}", show(&o));
+    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+    assert!(!err.contains("warning"), "{}", show(&o));
+    // Round 1's estimate as printed, and the double's count of that very
+    // request (its own rule: four characters a token).
+    let est1: usize = err
+        .split("round 1 (first): ~")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let counted = patchbay_tests::double::script::counted_prompt(&d.requests()[0]);
+    let line2 = err.lines().find(|l| l.starts_with("round 2")).unwrap();
+    assert!(
+        line2.contains(&format!(
+            "the server counted {counted} where the engine estimated {est1}"
+        )),
+        "{line2}"
+    );
+
+    let o = run(&["--num-ctx", "8192"]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        err.contains("warning: a context of 8192 tokens was asked for, but the server serves 3000"),
+        "{}",
+        show(&o)
+    );
+    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+}

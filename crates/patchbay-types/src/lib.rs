@@ -123,6 +123,7 @@ pub fn core() -> String {
     d.visit::<patchbay::edit_loop::wire::ChatEvent>();
     d.visit::<patchbay::edit_loop::wire::ollama::ModelEntry>();
     d.visit::<patchbay::edit_loop::wire::ollama::ModelInfo>();
+    d.visit::<patchbay::edit_loop::wire::ContextChoice>();
     d.visit::<patchbay::edit_loop::arena::RunScore>();
     d.visit::<patchbay::edit_loop::arena::Results>();
     d.text(&format_names())

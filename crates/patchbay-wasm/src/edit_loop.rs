@@ -169,7 +169,8 @@ fn no_round() -> JsValue {
 }
 
 /// The models a server lists: Ollama's `/api/tags` body, or an
-/// OpenAI-compatible `/v1/models` body (names only).
+/// OpenAI-compatible `/v1/models` body (with the context each is served
+/// with, when the server says).
 #[wasm_bindgen(js_name = parseModels, unchecked_return_type = "ModelEntry[]")]
 pub fn parse_models(
     #[wasm_bindgen(unchecked_param_type = "Provider")] provider: &str,
@@ -178,15 +179,7 @@ pub fn parse_models(
     let body = string(&body, "body")?;
     let list = match provider.parse().map_err(range_error)? {
         Provider::Ollama => ollama::parse_tags(&body),
-        Provider::Openai => openai::parse_models(&body).map(|names| {
-            names
-                .into_iter()
-                .map(|name| ollama::ModelEntry {
-                    name,
-                    ..Default::default()
-                })
-                .collect()
-        }),
+        Provider::Openai => openai::parse_models(&body),
     };
     to_js(&list.map_err(error)?)
 }
@@ -196,6 +189,31 @@ pub fn parse_models(
 #[wasm_bindgen(js_name = parseModelInfo, unchecked_return_type = "ModelInfo")]
 pub fn parse_model_info(body: &str) -> JsResult {
     to_js(&ollama::parse_show(body).map_err(error)?)
+}
+
+/// The context of a slot from llama-server's `/props` body (undefined when
+/// the body does not say).
+#[wasm_bindgen(js_name = parseProps)]
+pub fn parse_props(body: &str) -> Option<u32> {
+    openai::parse_props(body).and_then(|n| u32::try_from(n).ok())
+}
+
+/// The context a run plans with (`wire::choose_context`): the user's
+/// setting (`asked`, absent for none) against the server's (`served`),
+/// with a warning when the user asked for more than the server has.
+#[wasm_bindgen(js_name = chooseContext, unchecked_return_type = "ContextChoice")]
+pub fn choose_context(
+    #[wasm_bindgen(unchecked_param_type = "Provider")] provider: &str,
+    asked: Option<u32>,
+    served: Option<u32>,
+) -> JsResult {
+    let provider: Provider = provider.parse().map_err(range_error)?;
+    let c = wire::choose_context(
+        provider,
+        asked.map(|n| n as usize),
+        served.map(|n| n as usize),
+    );
+    to_js(&c)
 }
 
 /// The body of Ollama's `/api/show` request for `model`.
@@ -218,9 +236,10 @@ pub fn server_error(status: u16, body: &str) -> String {
 }
 
 /// The wire paths, so the caller builds no URL of its own.
-#[wasm_bindgen(js_name = serverPaths, unchecked_return_type = "{ version: string, tags: string, show: string, models: string }")]
+#[wasm_bindgen(js_name = serverPaths, unchecked_return_type = "{ version: string, tags: string, show: string, models: string, props: string }")]
 pub fn server_paths() -> JsResult {
     to_js(&serde_json::json!({
         "version": ollama::VERSION, "tags": ollama::TAGS, "show": ollama::SHOW, "models": openai::MODELS,
+        "props": openai::PROPS,
     }))
 }

@@ -1,6 +1,8 @@
-//! Just enough HTTP/1.1 for the double: one request a connection (the
-//! response says `Connection: close`), bodies by `Content-Length`,
-//! streamed responses in chunked transfer encoding like Ollama's.
+//! Just enough HTTP/1.1 for the double: bodies by `Content-Length`,
+//! streamed responses in chunked transfer encoding like Ollama's. A
+//! response says `Connection: close`, or, when the script keeps
+//! connections alive, advertises keep-alive as llama-server does
+//! (`Keep-Alive: timeout=5, max=100`).
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -64,13 +66,24 @@ pub fn read_request(conn: &mut TcpStream) -> io::Result<Option<Request>> {
     }))
 }
 
-/// A plain response with a body and extra headers.
+/// The connection headers of a response.
+fn connection(keep: bool) -> &'static str {
+    if keep {
+        "Connection: keep-alive\r\nKeep-Alive: timeout=5, max=100\r\n"
+    } else {
+        "Connection: close\r\n"
+    }
+}
+
+/// A plain response with a body and extra headers; `keep` keeps the
+/// connection open for another request.
 pub fn respond(
     conn: &mut TcpStream,
     status: u16,
     extra: &[(String, String)],
     ctype: &str,
     body: &[u8],
+    keep: bool,
 ) -> io::Result<()> {
     let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
     for (n, v) in extra {
@@ -80,8 +93,9 @@ pub fn respond(
         head.push_str(&format!("Content-Type: {ctype}\r\n"));
     }
     head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+        "Content-Length: {}\r\n{}\r\n",
+        body.len(),
+        connection(keep)
     ));
     conn.write_all(head.as_bytes())?;
     conn.write_all(body)?;
@@ -105,6 +119,8 @@ pub struct Writer {
     cors: Vec<(String, String)>,
     /// Waited after each streamed line (a slow model, for tests that stop it).
     pub pause: std::time::Duration,
+    /// Advertise keep-alive instead of closing after the response.
+    pub keep: bool,
 }
 
 impl Writer {
@@ -121,6 +137,7 @@ impl Writer {
             conn,
             cors,
             pause: std::time::Duration::ZERO,
+            keep: false,
         }
     }
 
@@ -135,7 +152,7 @@ impl Writer {
             "Authorization,Content-Type,User-Agent,Accept,X-Requested-With".into(),
         ));
         h.push(("Access-Control-Max-Age".into(), "43200".into()));
-        respond(&mut self.conn, 204, &h, "", b"")
+        respond(&mut self.conn, 204, &h, "", b"", self.keep)
     }
 
     pub fn json(&mut self, status: u16, v: &serde_json::Value) -> io::Result<()> {
@@ -146,6 +163,7 @@ impl Writer {
             &self.cors,
             "application/json; charset=utf-8",
             &body,
+            self.keep,
         )
     }
 
@@ -156,6 +174,7 @@ impl Writer {
             &self.cors,
             "text/plain; charset=utf-8",
             t.as_bytes(),
+            self.keep,
         )
     }
 
@@ -194,7 +213,8 @@ impl Writer {
             head.push_str(&format!("{n}: {v}\r\n"));
         }
         head.push_str(&format!(
-            "Content-Type: {ctype}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            "Content-Type: {ctype}\r\nTransfer-Encoding: chunked\r\n{}\r\n",
+            connection(self.keep)
         ));
         self.conn.write_all(head.as_bytes())?;
         for p in parts {

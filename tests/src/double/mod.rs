@@ -22,12 +22,20 @@
 //!   and `vscode-file://` origins and the `OLLAMA_ORIGINS` list are allowed,
 //!   with CORS headers, and an `OPTIONS` preflight answers 204.
 //!
-//! The OpenAI-compatible side: `GET /v1/models`, `POST /v1/chat/completions`
+//! The OpenAI-compatible side: `GET /v1/models` (with llama-server's
+//! `meta.n_ctx` and a `/props` when a model has a `servedContext`),
+//! `POST /v1/chat/completions`
 //! as SSE `data:` chunks with `finish_reason`, a usage chunk when
 //! `stream_options.include_usage` is set, and `data: [DONE]`.
 //!
 //! `GET /_double/requests` returns the chat bodies received so far (for
 //! tests that check what a client sent).
+//!
+//! Connections: one request a connection (`Connection: close`), or, with
+//! the script's `keepAlive`, llama-server's keep-alive that closes under the
+//! client (see [`Script::keep_alive`]); `dropChats` drops chat requests
+//! before any response byte. [`Double::dropped`] counts the requests lost
+//! either way.
 
 pub mod arena;
 mod http;
@@ -38,6 +46,7 @@ pub use script::{End, ModelDef, Reply, Script};
 use serde_json::{json, Value};
 use std::io;
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -46,6 +55,7 @@ use std::thread;
 pub struct Double {
     pub port: u16,
     log: Arc<Mutex<Vec<Value>>>,
+    dropped: Arc<AtomicUsize>,
 }
 
 impl Double {
@@ -54,9 +64,12 @@ impl Double {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
         let port = listener.local_addr()?.port();
         let log = Arc::new(Mutex::new(vec![]));
+        let dropped = Arc::new(AtomicUsize::new(0));
         let shared = Arc::new(State {
             script,
             log: log.clone(),
+            dropped: dropped.clone(),
+            chats_seen: AtomicUsize::new(0),
         });
         thread::spawn(move || {
             for conn in listener.incoming().flatten() {
@@ -66,7 +79,7 @@ impl Double {
                 });
             }
         });
-        Ok(Double { port, log })
+        Ok(Double { port, log, dropped })
     }
 
     pub fn url(&self) -> String {
@@ -77,26 +90,55 @@ impl Double {
     pub fn requests(&self) -> Vec<Value> {
         self.log.lock().map(|l| l.clone()).unwrap_or_default()
     }
+
+    /// The requests whose connection the double closed before answering.
+    pub fn dropped(&self) -> usize {
+        self.dropped.load(Ordering::SeqCst)
+    }
 }
 
 struct State {
     script: Script,
     log: Arc<Mutex<Vec<Value>>>,
+    dropped: Arc<AtomicUsize>,
+    /// Chat requests read so far (for `drop_chats`).
+    chats_seen: AtomicUsize,
 }
 
 fn serve(s: &State, mut conn: TcpStream) -> io::Result<()> {
     let Some(req) = http::read_request(&mut conn)? else {
         return Ok(());
     };
+    let is_chat =
+        req.method == "POST" && (req.path == "/api/chat" || req.path == "/v1/chat/completions");
+    if is_chat && s.chats_seen.fetch_add(1, Ordering::SeqCst) < s.script.drop_chats {
+        s.dropped.fetch_add(1, Ordering::SeqCst);
+        return Ok(());
+    }
+    let asks_close = req
+        .header("connection")
+        .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+    let keep = s.script.keep_alive && !asks_close;
+    answer(s, conn.try_clone()?, &req, keep)?;
+    // The kept connection is closing by the time the next request on it
+    // arrives: that request is read and lost.
+    if keep && http::read_request(&mut conn)?.is_some() {
+        s.dropped.fetch_add(1, Ordering::SeqCst);
+    }
+    Ok(())
+}
+
+fn answer(s: &State, mut conn: TcpStream, req: &http::Request, keep: bool) -> io::Result<()> {
     let origin = req.header("origin");
     let cors = match origin {
         None => None,
         Some(o) if s.script.origin_allowed(o) => Some(o.to_owned()),
         Some(_) => {
-            return http::respond(&mut conn, 403, &[], "text/plain", b"");
+            return http::respond(&mut conn, 403, &[], "text/plain", b"", keep);
         }
     };
     let mut w = http::Writer::new(conn, cors);
+    w.keep = keep;
     if req.method == "OPTIONS" {
         return w.preflight();
     }
@@ -108,6 +150,10 @@ fn serve(s: &State, mut conn: TcpStream) -> io::Result<()> {
         ("POST", "/api/show") => show(s, &mut w, &req.body),
         ("POST", "/api/chat") => chat(s, &mut w, &req.body, false),
         ("GET", "/v1/models") => w.json(200, &s.script.openai_models()),
+        ("GET", "/props") => match s.script.props() {
+            Some(p) => w.json(200, &p),
+            None => w.text(404, "404 page not found"),
+        },
         ("POST", "/v1/chat/completions") => chat(s, &mut w, &req.body, true),
         ("GET", "/_double/requests") => {
             let log = s.log.lock().map(|l| l.clone()).unwrap_or_default();

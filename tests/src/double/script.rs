@@ -20,6 +20,17 @@ pub struct Script {
     /// Ollama does (whole messages dropped from the front, system messages
     /// and the last one kept).
     pub count_prompt: bool,
+    /// Keep connections alive the way llama-server does, closing them on
+    /// its own schedule: each response advertises keep-alive, and the
+    /// connection is closed, unread, when the next request arrives on it
+    /// (llama-server closes after every streamed reply, a moment after its
+    /// last byte, and a client that reuses the connection in that moment
+    /// loses its request). A request that says `Connection: close` is
+    /// answered with the connection closed.
+    pub keep_alive: bool,
+    /// Close the connection of this many chat requests, once each has been
+    /// read, before any response byte (a server that drops a request).
+    pub drop_chats: usize,
 }
 
 impl Default for Script {
@@ -30,6 +41,8 @@ impl Default for Script {
             origins: vec![],
             replies: vec![],
             count_prompt: false,
+            keep_alive: false,
+            drop_chats: 0,
         }
     }
 }
@@ -45,6 +58,9 @@ pub struct ModelDef {
     pub loaded_context: Option<usize>,
     pub capabilities: Vec<String>,
     pub parameter_size: String,
+    /// The context an OpenAI-compatible server serves it with, said the
+    /// way llama-server says it (`/v1/models` `meta.n_ctx`, `/props`).
+    pub served_context: Option<usize>,
 }
 
 impl Default for ModelDef {
@@ -56,6 +72,7 @@ impl Default for ModelDef {
             loaded_context: None,
             capabilities: vec!["completion".into()],
             parameter_size: "7.6B".into(),
+            served_context: None,
         }
     }
 }
@@ -202,9 +219,23 @@ impl Script {
         let data: Vec<Value> = self
             .models
             .iter()
-            .map(|m| json!({ "id": m.name, "object": "model", "created": 1_767_225_600, "owned_by": "library" }))
+            .map(|m| {
+                let mut v = json!({ "id": m.name, "object": "model", "created": 1_767_225_600, "owned_by": "library" });
+                if let Some(n) = m.served_context {
+                    v["meta"] = json!({ "n_ctx": n, "n_ctx_train": m.context_length });
+                }
+                v
+            })
             .collect();
         json!({ "object": "list", "data": data })
+    }
+
+    /// llama-server's `/props`: the context of a slot (the first model's).
+    pub fn props(&self) -> Option<Value> {
+        let n = self.models.first()?.served_context?;
+        Some(
+            json!({ "default_generation_settings": { "id": 0, "n_ctx": n, "params": {} }, "total_slots": 4 }),
+        )
     }
 
     /// Ollama's rule (`envconfig.AllowedOrigins`): the loopback hosts on

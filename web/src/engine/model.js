@@ -3,7 +3,7 @@
 // reads every byte the server sends (NDJSON or SSE); this file moves those
 // bytes with a streaming fetch, aborts it on Stop or when the loop says stop,
 // and posts what happens as `{loop: event}` messages for the page.
-import { EditLoop, arenaResults, arenaVerdict, parseModelInfo, parseModels, serverError, serverPaths, showBody, thinkFor } from 'patchbay';
+import { EditLoop, arenaResults, arenaVerdict, chooseContext, parseModelInfo, parseModels, serverError, serverPaths, showBody, thinkFor } from 'patchbay';
 
 let controller = null;
 const post = (event) => self.postMessage({ loop: event });
@@ -29,17 +29,28 @@ export async function showModel(base, model) {
   return parseModelInfo(await fetchText(url(base, serverPaths().show), init));
 }
 
-/** The loop of a run: Ollama's `think` as the core decides it from the model's capabilities. */
-function loopOf({ files, config, provider, model, think, capabilities, seed }) {
-  const sent = provider === 'ollama' ? thinkFor(capabilities ?? [], think) : undefined;
-  return new EditLoop(files, config, provider, model, sent, seed);
+/**
+ * The context the loop plans with, as the core chooses it: the panel's
+ * setting against what the server serves (`served`, from its model list),
+ * with a warning when the setting asks for more.
+ */
+function contextOf({ provider, config, served }) {
+  return chooseContext(provider, config.contextLength || undefined, served || undefined);
 }
 
-/** The first request of a run, before anything is sent: the messages, their estimate, the body. */
+/** The loop of a run: Ollama's `think` as the core decides it from the model's capabilities. */
+function loopOf(settings) {
+  const { files, config, provider, model, think, capabilities, seed } = settings;
+  const sent = provider === 'ollama' ? thinkFor(capabilities ?? [], think) : undefined;
+  const planned = { ...config, contextLength: contextOf(settings).numCtx };
+  return new EditLoop(files, planned, provider, model, sent, seed);
+}
+
+/** The first request of a run, before anything is sent: the messages, their estimate, the body, the context's warning. */
 export function preview(settings) {
   const loop = loopOf(settings);
   const request = loop.nextRequest();
-  return { request, chat: loop.chatRequest() };
+  return { request, chat: loop.chatRequest(), warning: contextOf(settings).warning };
 }
 
 /** Streams one round's body into the loop, telling each chunk; returns when it ended or the loop asked to stop. */

@@ -41,9 +41,10 @@ export function originFix(origin) {
  * page at `origin` (`location.origin`; `null` for `file://`, as browsers
  * give it): `{kind, text, fix: string[]}`. `probe(url)` is `fetch(url,
  * {mode: 'no-cors'})` (a parameter so that the doctor's rules can be
- * checked alone).
+ * checked alone). `provider` (`ollama` or `openai`) names the server to
+ * start in the fix when nothing answers.
  */
-export async function diagnose(error, { base, origin, protocol, model, probe }) {
+export async function diagnose(error, { base, origin, protocol, model, probe, provider = 'ollama' }) {
   const message = String(error?.message ?? error);
   const notFound = /^HTTP 404\b/.test(message);
   if (notFound && model) {
@@ -73,9 +74,12 @@ export async function diagnose(error, { base, origin, protocol, model, probe }) 
       fix: originFix(origin),
     };
   }
+  const fix = provider === 'openai'
+    ? [`Start it: llama-server -m MODEL.gguf --port ${target.port || 80}, or LM Studio's server (Developer tab)`, `Check the port: LM Studio listens on 1234 and llama-server on 8080 unless --port says otherwise; the base URL here is ${base}`]
+    : ['Start it: ollama serve (or open the Ollama app)', `Check the port: Ollama listens on 11434 unless OLLAMA_HOST says otherwise; the base URL here is ${base}`];
   return {
     kind: 'not-running',
     text: `Nothing answers at ${target.host}: the server is not running, or listens on another port.`,
-    fix: ['Start it: ollama serve (or open the Ollama app)', `Check the port: Ollama listens on 11434 unless OLLAMA_HOST says otherwise; the base URL here is ${base}`],
+    fix,
   };
 }

@@ -46,6 +46,8 @@ export function settings(api) {
     model: $('ollama-model').value,
     think: $('ollama-think').checked,
     capabilities: JSON.parse($('ollama-think').dataset.capabilities ?? '[]'),
+    // The context the server serves the model with, when its list says (OpenAI-compatible servers).
+    served: Number($('ollama-model').selectedOptions[0]?.dataset.context) || undefined,
     files: Object.fromEntries(c.files.filter((f) => f.path).map((f) => [f.path, f.text])),
     config: {
       task: $('task').value,
@@ -62,7 +64,7 @@ export function settings(api) {
 async function showFailure(error, s) {
   $('ollama-status').textContent = `failed: ${error.message}`;
   const d = await diagnose(error, {
-    base: s.base, origin: location.origin, protocol: location.protocol, model: s.model,
+    base: s.base, origin: location.origin, protocol: location.protocol, model: s.model, provider: s.provider,
     probe: (url) => fetch(url, { mode: 'no-cors' }),
   });
   const box = $('ollama-doctor');
@@ -80,7 +82,11 @@ async function connect(api) {
   $('ollama-status').textContent = 'connecting...';
   try {
     const models = await api.engine.model.list(s.base, s.provider);
-    $('ollama-model').replaceChildren(...models.map((m) => new Option(m.name, m.name)));
+    $('ollama-model').replaceChildren(...models.map((m) => {
+      const option = new Option(m.name, m.name);
+      if (m.contextLength) option.dataset.context = String(m.contextLength);
+      return option;
+    }));
     $('ollama-status').textContent = `connected: ${models.length} model${models.length === 1 ? '' : 's'}`;
     $('run').disabled = models.length === 0;
     await modelPicked(api);
@@ -89,9 +95,13 @@ async function connect(api) {
   }
 }
 
-/** Ollama's /api/show gives the model's context length; the panel's context follows it. */
+/**
+ * The panel's context follows the server's: Ollama's /api/show gives the
+ * model's; an OpenAI-compatible server's model list gives the one it serves.
+ */
 async function modelPicked(api) {
   const s = settings(api);
+  if (s.provider === 'openai' && s.served) $('ollama-ctx').value = String(s.served);
   if (s.provider !== 'ollama' || !s.model) return preview(api);
   try {
     const info = await api.engine.model.show(s.base, s.model);
@@ -107,8 +117,9 @@ async function modelPicked(api) {
 async function preview(api) {
   const s = settings(api);
   try {
-    const { request } = await api.engine.model.preview(s);
-    $('ollama-budget').textContent = `(~${request.promptEstimate} prompt tokens + ${request.numPredict} reply, num_ctx ${request.numCtx})`;
+    const { request, warning } = await api.engine.model.preview(s);
+    const warned = warning ? `; warning: ${warning}` : '';
+    $('ollama-budget').textContent = `(~${request.promptEstimate} prompt tokens + ${request.numPredict} reply, num_ctx ${request.numCtx}${warned})`;
     $('ollama-request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
   } catch (e) {
     $('ollama-budget').textContent = `(${e.message})`;

@@ -164,6 +164,10 @@ pub struct Request {
     /// What fitting the prompt into the window did or could not do.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The server's count that scales the estimate (learned from the first
+    /// round the server counted; none before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<accounting::Calibration>,
 }
 
 /// What to do after a round.
@@ -250,6 +254,8 @@ pub struct EditLoop {
     applied: Vec<(String, Op)>,
     finished: bool,
     records: Vec<RoundRecord>,
+    /// The template's overhead, learned from the server's first count.
+    calibration: Option<accounting::Calibration>,
 }
 
 struct Open {
@@ -299,6 +305,7 @@ impl EditLoop {
             applied: vec![],
             finished: false,
             records: vec![],
+            calibration: None,
         })
     }
 
@@ -335,6 +342,7 @@ impl EditLoop {
             prompt_estimate: estimates.iter().sum(),
             plan: self.plan.take(),
             warnings: warnings.clone(),
+            calibration: self.calibration,
         };
         self.open = Some(Open {
             stream,
@@ -352,16 +360,18 @@ impl EditLoop {
     /// the files first). Returns the estimates and what was done.
     fn fit_history(&mut self) -> (Vec<usize>, Vec<String>) {
         let room = self.cfg.context_length.saturating_sub(self.cfg.reply_limit);
-        let tok = self.cfg.tokenizer;
-        let mut est = accounting::estimate(&self.messages, tok);
+        let mut est = self.estimate();
         let mut warnings = vec![];
         let n = self.messages.len();
         if est.iter().sum::<usize>() > room && n > 4 {
             let system = self.messages[0].content.clone();
             let last = self.messages[n - 2..].to_vec();
-            // The files get what the last exchange and the reply leave.
+            // The files get what the last exchange and the reply leave,
+            // in the planner's (unscaled) tokens.
+            let left = room.saturating_sub(est[n - 2..].iter().sum::<usize>());
+            let ratio = self.calibration.map_or(1.0, |c| c.ratio());
             let cfg = LoopConfig {
-                reply_limit: self.cfg.reply_limit + est[n - 2..].iter().sum::<usize>(),
+                context_length: self.cfg.reply_limit + (left as f64 / ratio) as usize,
                 ..self.cfg.clone()
             };
             if let Ok(fresh) = prompt::first_message(&cfg, &system, &self.files) {
@@ -373,7 +383,7 @@ impl EditLoop {
                     self.opt.seen = Some(shown);
                 }
                 warnings.push(format!("the conversation outgrew the window: the {} messages of the earlier rounds were left out, and the files are shown as they are now", n - 4));
-                est = accounting::estimate(&self.messages, tok);
+                est = self.estimate();
             }
         }
         let total: usize = est.iter().sum();
@@ -381,6 +391,27 @@ impl EditLoop {
             warnings.push(format!("the prompt is estimated at {total} tokens, more than the {room} that num_ctx {} leaves beside the reply limit: the server will drop or cut part of it", self.cfg.context_length));
         }
         (est, warnings)
+    }
+
+    /// The estimate of each message, scaled by the learned calibration.
+    fn estimate(&self) -> Vec<usize> {
+        let est = accounting::estimate(&self.messages, self.cfg.tokenizer);
+        match &self.calibration {
+            Some(c) => c.scale(&est),
+            None => est,
+        }
+    }
+
+    /// Learns the template's overhead from the first count of a whole
+    /// prompt (a stopped round has none).
+    fn learn(&mut self, estimates: &[usize], ending: &Ending) {
+        if self.calibration.is_some() {
+            return;
+        }
+        if let Some(n) = ending.prompt_tokens {
+            self.calibration =
+                accounting::Calibration::learn(self.round, estimates.iter().sum(), n);
+        }
     }
 
     /// Takes a chunk of the reply. After a stop, chunks are ignored.
@@ -449,6 +480,7 @@ impl EditLoop {
         }) {
             warnings.push(w);
         }
+        self.learn(&open.estimates, ending);
         self.messages
             .push(Message::new(Role::Assistant, reply.clone()));
         let judged = if open.stopped {

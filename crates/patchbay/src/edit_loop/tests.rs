@@ -685,3 +685,64 @@ fn push_chat_takes_the_reply_up_to_a_stop_and_drops_the_rest() {
     let mut more = vec![text(&sr(BYE_OLD, BYE_NEW))];
     assert_eq!(l.push_chat(&mut more), Pushed::default());
 }
+
+/// Round 1's real count scales round 2's estimate: each message's
+/// estimate (the plain estimator's) times counted/estimated, rounded up.
+#[test]
+fn the_first_count_calibrates_the_following_rounds() {
+    let bad = sr("    print(\"Hi\")", GREET_NEW);
+    // Not stopped early: a stopped round ends unread, without counts.
+    let c = LoopConfig {
+        early_stop: false,
+        ..cfg("search-replace")
+    };
+    let mut l = EditLoop::new(c, files()).unwrap();
+    let r1 = l.next_request().unwrap();
+    assert_eq!(r1.calibration, None);
+    let est1 = r1.prompt_estimate;
+    let counted = est1 * 5 / 4;
+    feed(&mut l, &bad, 9);
+    let o = l.end(&Ending {
+        prompt_tokens: Some(counted),
+        ..stop()
+    });
+    assert_eq!(o.decision, Decision::Retry);
+    let r2 = l.next_request().unwrap();
+    let c = r2.calibration.expect("learned from round 1");
+    assert_eq!((c.round, c.estimate, c.counted), (1, est1, counted));
+    let plain = accounting::estimate(&r2.messages, Tokenizer::default());
+    let want: usize = plain.iter().map(|&t| (t * counted).div_ceil(est1)).sum();
+    assert_eq!(r2.prompt_estimate, want);
+    assert!(r2.prompt_estimate > plain.iter().sum::<usize>());
+}
+
+/// A calibrated estimate that no longer fits the window is said before
+/// the request is sent, where the plain estimate would have fitted.
+#[test]
+fn a_calibrated_prompt_over_the_window_warns() {
+    let bad = sr("    print(\"Hi\")", GREET_NEW);
+    let second = |context_length: usize, counted: Option<usize>| {
+        let c = LoopConfig {
+            context_length,
+            early_stop: false,
+            ..cfg("search-replace")
+        };
+        let mut l = EditLoop::new(c, files()).unwrap();
+        let est1 = l.next_request().unwrap().prompt_estimate;
+        feed(&mut l, &bad, 9);
+        l.end(&Ending {
+            prompt_tokens: counted.map(|f| est1 * f / 10),
+            ..stop()
+        });
+        l.next_request().unwrap()
+    };
+    let plain = second(8192, None).prompt_estimate;
+    let fits = second(512 + plain + 5, None);
+    assert!(fits.warnings.is_empty(), "{:?}", fits.warnings);
+    let over = second(512 + plain + 5, Some(15));
+    assert!(
+        over.warnings.iter().any(|w| w.contains("more than the")),
+        "{:?}",
+        over.warnings
+    );
+}

@@ -55,6 +55,65 @@ pub struct ChatOptions {
     pub think: Option<bool>,
 }
 
+/// The window asked of Ollama when the user names none: a model may support
+/// more, but memory grows with it and Ollama reloads the model for each
+/// change.
+pub const DEFAULT_CONTEXT: usize = 8192;
+
+/// The context a run plans its budget with, and what to tell the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ContextChoice {
+    pub num_ctx: usize,
+    /// Set when the user asked for more than the server has.
+    pub warning: Option<String>,
+}
+
+/// Chooses the context from the user's setting (`asked`) and the server's
+/// (`served`: the most Ollama's model takes, from `/api/show`; the context
+/// an OpenAI-compatible server was started with, fixed for every request).
+/// Asking for more than the server has is planned with the server's, with
+/// a warning: the prompt would not fit what the server really holds.
+/// Without a setting, Ollama gets at most [`DEFAULT_CONTEXT`]; an
+/// OpenAI-compatible server's whole context is used, since it is allocated
+/// whatever the request says.
+pub fn choose_context(
+    provider: Provider,
+    asked: Option<usize>,
+    served: Option<usize>,
+) -> ContextChoice {
+    match (asked, served) {
+        (Some(a), Some(s)) if a > s => {
+            let what = match provider {
+                Provider::Ollama => "the model takes at most",
+                Provider::Openai => "the server serves",
+            };
+            ContextChoice {
+                num_ctx: s,
+                warning: Some(format!(
+                    "a context of {a} tokens was asked for, but {what} {s}: planning with {s}"
+                )),
+            }
+        }
+        (Some(a), _) => ContextChoice {
+            num_ctx: a,
+            warning: None,
+        },
+        (None, Some(s)) => ContextChoice {
+            num_ctx: match provider {
+                Provider::Ollama => s.min(DEFAULT_CONTEXT),
+                Provider::Openai => s,
+            },
+            warning: None,
+        },
+        (None, None) => ContextChoice {
+            num_ctx: DEFAULT_CONTEXT,
+            warning: None,
+        },
+    }
+}
+
 /// How a streamed reply ended, as the server said (any figure may be
 /// missing: servers differ, and a cut stream has none).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,6 +309,41 @@ mod tests {
             "HTTP 400: bad"
         );
         assert_eq!(error_message(502, "Bad Gateway\n"), "HTTP 502: Bad Gateway");
+    }
+
+    #[test]
+    fn the_context_is_the_servers_when_more_is_asked() {
+        let c = choose_context(Provider::Openai, Some(8192), Some(4096));
+        assert_eq!(c.num_ctx, 4096);
+        let w = c.warning.unwrap();
+        assert!(w.contains("8192") && w.contains("serves 4096"), "{w}");
+        assert_eq!(
+            choose_context(Provider::Openai, Some(2048), Some(4096)).num_ctx,
+            2048
+        );
+        assert_eq!(
+            choose_context(Provider::Openai, None, Some(32768)).num_ctx,
+            32768
+        );
+        assert_eq!(
+            choose_context(Provider::Ollama, None, Some(32768)).num_ctx,
+            8192
+        );
+        assert_eq!(
+            choose_context(Provider::Ollama, None, Some(2048)).num_ctx,
+            2048
+        );
+        assert_eq!(
+            choose_context(Provider::Ollama, Some(16384), None).num_ctx,
+            16384
+        );
+        assert!(choose_context(Provider::Ollama, Some(65536), Some(32768))
+            .warning
+            .is_some());
+        assert_eq!(
+            choose_context(Provider::Openai, None, None).num_ctx,
+            DEFAULT_CONTEXT
+        );
     }
 
     #[test]

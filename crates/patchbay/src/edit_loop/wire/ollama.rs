@@ -63,7 +63,8 @@ pub fn think_for(capabilities: &[String], user_wants: bool) -> Option<bool> {
         .then_some(user_wants)
 }
 
-/// One model of `/api/tags`.
+/// One model a server lists: of Ollama's `/api/tags`, or of an
+/// OpenAI-compatible `/v1/models` (`openai::parse_models`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +73,9 @@ pub struct ModelEntry {
     pub size: Option<u64>,
     pub family: Option<String>,
     pub parameter_size: Option<String>,
+    /// The context the server serves the model with, when the list says
+    /// (OpenAI-compatible servers' own fields; Ollama's list has none).
+    pub context_length: Option<usize>,
 }
 
 /// What `/api/show` says about a model.
@@ -133,6 +137,7 @@ pub fn parse_tags(body: &str) -> Result<Vec<ModelEntry>, String> {
                 size: m.get("size").and_then(Value::as_u64),
                 family: str_of(&d, "family"),
                 parameter_size: str_of(&d, "parameter_size"),
+                context_length: None,
             })
         })
         .collect())

@@ -8,13 +8,24 @@
 //! `stream_options.include_usage` a last chunk with empty `choices` carries
 //! `usage.prompt_tokens` and `usage.completion_tokens`; the stream ends with
 //! `data: [DONE]`. An error inside the stream is `data: {"error": {...}}`.
+//!
+//! The context a server serves has no field in the API; each server says it
+//! its own way: llama-server in `/v1/models` (`data[].meta.n_ctx`) and
+//! `/props` (`default_generation_settings.n_ctx`, the context of a slot),
+//! vLLM in `/v1/models` (`max_model_len`), LM Studio in its
+//! `/api/v0/models` (`loaded_context_length`, `max_context_length`).
 
+use super::ollama::ModelEntry;
 use super::{ChatEvent, ChatOptions, Ending, LineSplitter};
 use crate::edit_loop::Message;
 use serde_json::{json, Value};
 
 pub const CHAT: &str = "/v1/chat/completions";
 pub const MODELS: &str = "/v1/models";
+/// llama-server's settings, with the context of a slot.
+pub const PROPS: &str = "/props";
+/// LM Studio's own model list, with the loaded context.
+pub const LMSTUDIO_MODELS: &str = "/api/v0/models";
 
 /// The body of a streaming chat request. `num_ctx` has no field in this
 /// API: the server's own setting (LM Studio's, `llama-server -c`) holds.
@@ -34,8 +45,9 @@ pub fn chat_body(model: &str, messages: &[Message], opt: &ChatOptions) -> Value 
     body
 }
 
-/// The model ids of `/v1/models`.
-pub fn parse_models(body: &str) -> Result<Vec<String>, String> {
+/// The models of `/v1/models` (or LM Studio's `/api/v0/models`, the same
+/// shape), with the context each is served with when the server says.
+pub fn parse_models(body: &str) -> Result<Vec<ModelEntry>, String> {
     let v: Value = serde_json::from_str(body).map_err(|e| format!("{MODELS}: not JSON ({e})"))?;
     let list = v
         .get("data")
@@ -43,8 +55,50 @@ pub fn parse_models(body: &str) -> Result<Vec<String>, String> {
         .ok_or_else(|| format!("{MODELS}: no \"data\" list"))?;
     Ok(list
         .iter()
-        .filter_map(|m| m.get("id").and_then(Value::as_str).map(str::to_owned))
+        .filter_map(|m| {
+            Some(ModelEntry {
+                name: m.get("id").and_then(Value::as_str)?.to_owned(),
+                context_length: served_context(m),
+                ..ModelEntry::default()
+            })
+        })
         .collect())
+}
+
+/// The context of one listed model: what is loaded before what could be.
+fn served_context(m: &Value) -> Option<usize> {
+    let at = |path: &[&str]| {
+        let v = path.iter().try_fold(m, |v, k| v.get(k))?;
+        v.as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n > 0)
+    };
+    at(&["meta", "n_ctx"]) // llama-server
+        .or_else(|| at(&["loaded_context_length"])) // LM Studio
+        .or_else(|| at(&["max_model_len"])) // vLLM
+        .or_else(|| at(&["context_length"]))
+        .or_else(|| at(&["max_context_length"])) // LM Studio, not loaded
+}
+
+/// The context of the listed model named `name`; the first listed when the
+/// name is not there (llama-server answers any name with its one model).
+pub fn model_context(models: &[ModelEntry], name: &str) -> Option<usize> {
+    models
+        .iter()
+        .find(|m| m.name == name)
+        .or_else(|| models.first())
+        .and_then(|m| m.context_length)
+}
+
+/// The context of a slot from llama-server's `/props`.
+pub fn parse_props(body: &str) -> Option<usize> {
+    let v: Value = serde_json::from_str(body).ok()?;
+    let n = v
+        .pointer("/default_generation_settings/n_ctx")
+        .or_else(|| v.get("n_ctx"))?;
+    n.as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n > 0)
 }
 
 /// Reads the SSE stream of a chat completion.
@@ -245,9 +299,36 @@ mod tests {
         assert_eq!(b["stream_options"]["include_usage"], true);
         assert_eq!(b["max_tokens"], 100);
         assert_eq!(b["messages"][0]["role"], "system");
+        let names: Vec<String> =
+            parse_models(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#)
+                .unwrap()
+                .into_iter()
+                .map(|m| m.name)
+                .collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    /// Each server's own field, as its documentation and (llama-server)
+    /// a real answer show it.
+    #[test]
+    fn the_served_context_of_each_server() {
+        // llama-server: one body with an Ollama-like `models` and `data`.
+        let llama = r#"{"models":[{"name":"m.gguf","model":"m.gguf"}],"object":"list","data":[{"id":"m.gguf","object":"model","owned_by":"llamacpp","meta":{"vocab_type":2,"n_vocab":49152,"n_ctx_train":8192,"n_ctx":4096,"n_embd":576}}]}"#;
+        let vllm = r#"{"object":"list","data":[{"id":"Qwen/Qwen2.5-7B","object":"model","max_model_len":32768}]}"#;
+        let lmstudio = r#"{"object":"list","data":[{"id":"qwen","type":"llm","state":"loaded","max_context_length":131072,"loaded_context_length":16384},{"id":"gemma","state":"not-loaded","max_context_length":8192}]}"#;
+        let ctx = |body: &str, name: &str| model_context(&parse_models(body).unwrap(), name);
+        assert_eq!(ctx(llama, "m.gguf"), Some(4096));
+        assert_eq!(ctx(llama, "any-name"), Some(4096), "its one model answers");
+        assert_eq!(ctx(vllm, "Qwen/Qwen2.5-7B"), Some(32768));
+        assert_eq!(ctx(lmstudio, "qwen"), Some(16384), "loaded before max");
+        assert_eq!(ctx(lmstudio, "gemma"), Some(8192));
+        assert_eq!(ctx(r#"{"data":[{"id":"x"}]}"#, "x"), None);
+        let props = r#"{"default_generation_settings":{"id":0,"n_ctx":4096,"params":{}},"total_slots":4,"chat_template":"..."}"#;
+        assert_eq!(parse_props(props), Some(4096));
+        assert_eq!(parse_props("<html>"), None);
         assert_eq!(
-            parse_models(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#).unwrap(),
-            ["a", "b"]
+            parse_props(r#"{"default_generation_settings":{"n_ctx":0}}"#),
+            None
         );
     }
 }
