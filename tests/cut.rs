@@ -20,17 +20,26 @@ fn a_cut_reply_never_claims_complete() {
             .1
             .edits
             .len();
-        // Replies that already declare a count keep theirs.
+        // Replies that already declare a count keep theirs. The count is
+        // the answer's: it follows a reasoning section the reply opens.
         let reply = if output.contains("EDITS:") {
             output.clone()
         } else {
-            format!("EDITS: {n}\n{output}")
+            let at = patchbay::reply::reasoning::find(output).map_or(0, |r| r.bytes.end);
+            format!("{}\nEDITS: {n}\n{}", &output[..at], &output[at..])
         };
         cases += 1;
+        // A section the chat template opened shows only its close: cut
+        // before it, the reply cannot be told from one without a section
+        // (only the stop reason, `length`, tells the cut), so the cuts
+        // start at its close.
+        let from = patchbay::reply::reasoning::find(&reply)
+            .filter(|r| !r.opened)
+            .map_or(0, |r| r.bytes.end);
         // Long replies: every offset near the edges, a stride in between.
         let len = reply.len();
         let step = (len / 400).max(1);
-        for at in (0..len)
+        for at in (from..len)
             .filter(|&i| reply.is_char_boundary(i) && (i < 200 || i + 200 > len || i % step == 0))
         {
             let r = apply(&reply[..at], before, &opt).unwrap();
