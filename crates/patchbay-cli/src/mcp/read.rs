@@ -72,7 +72,7 @@ fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task
             sections: sections(&f.rel, &f.text),
         }],
         options: PlanOptions {
-            tokenizer: s.tokenizer.clone(),
+            tokenizer: s.tokenizer,
             ..PlanOptions::default()
         },
         ..Request::default()
@@ -175,7 +175,7 @@ pub fn tokens(s: &Settings, a: &TokensArgs) -> Result<Answer, ErrorData> {
         Some(name) => {
             Tokenizer::parse(name).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?
         }
-        None => s.tokenizer.clone(),
+        None => s.tokenizer,
     };
     if a.text.is_none() && a.path.is_none() {
         return Err(ErrorData::invalid_params(
