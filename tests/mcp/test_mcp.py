@@ -336,6 +336,9 @@ async def test_budget_read_picks_sections():
         start = body.splitlines().index("def fn_250(a):") + 1
         assert re.search(rf"^{start}:\S+ def fn_250\(a\):$", msg, re.M), "fn_250 not tagged"
         assert "def fn_3(a):" not in msg.split("Outline")[1].split("\n\n", 1)[1]
+        # The whole answer, outline included, stays within the budget.
+        count = await ok(s, "tokens", {"text": msg})
+        assert int(re.search(r"text: (\d+) tokens", count).group(1)) <= 800, count
 
 
 async def test_fuzzed_arguments_never_kill_the_server():

@@ -5,7 +5,7 @@
 use super::view::{self, File};
 use super::{Answer, Session, Settings};
 use patchbay::budget::tokens::Tokenizer;
-use patchbay::budget::{plan, FileInput, PlanOptions, Request, Section};
+use patchbay::budget::{plan, FileInput, PlanOptions, PlannedSection, Request, Section};
 use rmcp::ErrorData;
 use serde::Deserialize;
 use std::sync::Mutex;
@@ -61,10 +61,15 @@ fn symbol_lines(f: &File, symbol: &str) -> Result<(usize, usize), String> {
 }
 
 /// A file over the budget: the sections the planner picks for `task`, the
-/// outline with what was left out, and how to ask for the rest.
+/// outline around them with what was left out, and how to ask for the
+/// rest. A quarter of the budget goes to the outline, the rest to the
+/// sections: the planner prices plain text, so its window is scaled by
+/// how much larger this mode's view of the file is than the plain text.
 fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task: &str) -> String {
+    let plain = s.tokenizer.count(&f.text).max(1);
+    let for_sections = s.budget - s.budget / 4;
     let req = Request {
-        window: s.budget,
+        window: for_sections * plain / tokens.max(plain),
         task: task.to_owned(),
         files: vec![FileInput {
             path: f.rel.clone(),
@@ -82,10 +87,12 @@ fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task
         f.rel, s.budget
     );
     let Some(fp) = plan(&req).ok().and_then(|p| p.files.into_iter().next()) else {
-        out.push_str("not even its first section fits, so here is its outline.\n");
-        out.push_str(&outline_of(&f.rel, &f.text));
+        out.push_str("not even its first section fits, so here is (the start of) its outline.\n");
+        let index =
+            patchbay::budget::line_index(&f.rel, &f.text, sections(&f.rel, &f.text), s.tokenizer);
+        out.push_str(&outline_near(s, &index, s.budget / 2));
         out.push_str(
-            "\nAsk for lines with read(path, start, end) or a symbol with read(path, symbol).\n",
+            "Ask for lines with read(path, start, end) or a symbol with read(path, symbol).\n",
         );
         return out;
     };
@@ -94,30 +101,76 @@ fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task
     } else {
         "these are the sections the budget planner picked for the task.\n"
     });
-    let mut left_out = String::new();
     out.push_str("\nOutline (lines; * = shown below):\n");
-    for p in &fp.index {
-        let sec = &p.section;
-        let mark = if p.selected { "*" } else { " " };
-        out.push_str(&format!(
-            "{mark} {}-{} {} {}\n",
-            sec.start_line, sec.end_line, sec.kind, sec.name
-        ));
-        if !p.selected {
-            left_out.push_str(&format!("{}-{}, ", sec.start_line, sec.end_line));
-        }
-    }
-    // The planner's reserve is its own rendering; the view here may cost
-    // more per line, so the shown ranges are the planner's, not re-priced.
+    out.push_str(&outline_near(s, &fp.index, s.budget / 4));
     out.push('\n');
     out.push_str(&view::lines(s, session, f, &fp.ranges));
+    let left_out = left_out(&fp.index);
     if !left_out.is_empty() {
         out.push_str(&format!(
-            "\nLeft out: lines {}. Read them with read(path, start, end) or read(path, symbol).\n",
-            left_out.trim_end_matches([',', ' '])
+            "\nLeft out: lines {left_out}. Read them with read(path, start, end) or read(path, symbol).\n"
         ));
     }
     out
+}
+
+/// The outline entries nearest the shown sections (the shown ones first,
+/// then their neighbours, nearest first) that fit in `cap` tokens, in file
+/// order, with a count of the entries left out.
+fn outline_near(s: &Settings, index: &[PlannedSection], cap: usize) -> String {
+    let line = |p: &PlannedSection| {
+        let mark = if p.selected { "*" } else { " " };
+        let sec = &p.section;
+        format!(
+            "{mark} {}-{} {} {}\n",
+            sec.start_line, sec.end_line, sec.kind, sec.name
+        )
+    };
+    let shown: Vec<usize> = (0..index.len()).filter(|&k| index[k].selected).collect();
+    let distance = |k: usize| shown.iter().map(|&j| k.abs_diff(j)).min().unwrap_or(k);
+    let mut order: Vec<usize> = (0..index.len()).collect();
+    order.sort_by_key(|&k| (distance(k), k));
+    let mut keep = vec![false; index.len()];
+    let mut spent = 0;
+    for k in order {
+        let cost = s.tokenizer.count(&line(&index[k]));
+        if spent + cost > cap {
+            break;
+        }
+        spent += cost;
+        keep[k] = true;
+    }
+    let mut out = String::new();
+    let mut skipped = 0;
+    for (k, p) in index.iter().enumerate() {
+        if keep[k] {
+            if skipped > 0 {
+                out.push_str(&format!("  ... {skipped} more (outline lists them all)\n"));
+                skipped = 0;
+            }
+            out.push_str(&line(p));
+        } else {
+            skipped += 1;
+        }
+    }
+    if skipped > 0 {
+        out.push_str(&format!("  ... {skipped} more (outline lists them all)\n"));
+    }
+    out
+}
+
+/// The lines of the sections not shown, as runs (`1-40, 90-200`).
+fn left_out(index: &[PlannedSection]) -> String {
+    let mut runs: Vec<(usize, usize)> = vec![];
+    for p in index.iter().filter(|p| !p.selected) {
+        let (a, b) = (p.section.start_line, p.section.end_line);
+        match runs.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => runs.push((a, b)),
+        }
+    }
+    let parts: Vec<String> = runs.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+    parts.join(", ")
 }
 
 /// The tree-sitter outline as planner sections, when the language is
