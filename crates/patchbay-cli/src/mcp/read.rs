@@ -5,7 +5,7 @@
 use super::view::{self, File};
 use super::{Answer, Session, Settings};
 use patchbay::budget::tokens::Tokenizer;
-use patchbay::budget::{plan, FileInput, PlanOptions, PlannedSection, Request, Section};
+use patchbay::budget::{plan, FileInput, FilePlan, PlanOptions, PlannedSection, Request, Section};
 use rmcp::ErrorData;
 use serde::Deserialize;
 use std::sync::Mutex;
@@ -64,17 +64,61 @@ fn symbol_lines(f: &File, symbol: &str) -> Result<(usize, usize), String> {
 /// outline around them with what was left out, and how to ask for the
 /// rest. A quarter of the budget goes to the outline, the rest to the
 /// sections: the planner prices plain text, so its window is scaled by
-/// how much larger this mode's view of the file is than the plain text.
+/// how much larger this mode's view of the file is than the plain text,
+/// and narrowed (at most [`PLAN_TRIES`] times) while the answer is still
+/// over the budget. Only the answer sent is recorded as shown.
 fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task: &str) -> String {
     let plain = s.tokenizer.count(&f.text).max(1);
-    let for_sections = s.budget - s.budget / 4;
+    let outline = sections(&f.rel, &f.text);
+    let mut window = (s.budget - s.budget / 4) * plain / tokens.max(plain);
+    let mut ranges = None;
+    for _ in 0..PLAN_TRIES {
+        let Some(fp) = plan_file(s, f, task, window, outline.clone()) else {
+            break;
+        };
+        let scratch = Mutex::new(Session::default());
+        let answer = plan_answer(s, &scratch, f, tokens, task, &fp);
+        let over = s.tokenizer.count(&answer).saturating_sub(s.budget);
+        ranges = Some(fp);
+        if over == 0 {
+            break;
+        }
+        // Sections are whole, so a window a few tokens smaller may pick the
+        // same ones: each try gives up a twentieth more.
+        window = window.saturating_sub(over * plain / tokens.max(plain) + window / 20);
+    }
+    match ranges {
+        Some(fp) => plan_answer(s, session, f, tokens, task, &fp),
+        None => {
+            let index = patchbay::budget::line_index(&f.rel, &f.text, outline, s.tokenizer);
+            format!(
+                "{} is {tokens} tokens in this view, over the read budget of {}; not even its first section fits, so here is (the start of) its outline.\n{}Ask for lines with read(path, start, end) or a symbol with read(path, symbol).\n",
+                f.rel,
+                s.budget,
+                outline_near(s, &index, s.budget / 2)
+            )
+        }
+    }
+}
+
+/// Times [`planned`] plans a file whose answer came out over the budget.
+const PLAN_TRIES: usize = 3;
+
+/// The planner's choice for one file in `window` tokens, if any fits.
+fn plan_file(
+    s: &Settings,
+    f: &File,
+    task: &str,
+    window: usize,
+    outline: Option<Vec<Section>>,
+) -> Option<FilePlan> {
     let req = Request {
-        window: for_sections * plain / tokens.max(plain),
+        window,
         task: task.to_owned(),
         files: vec![FileInput {
             path: f.rel.clone(),
             text: f.text.clone(),
-            sections: sections(&f.rel, &f.text),
+            sections: outline,
         }],
         options: PlanOptions {
             tokenizer: s.tokenizer,
@@ -82,25 +126,29 @@ fn planned(s: &Settings, session: &Mutex<Session>, f: &File, tokens: usize, task
         },
         ..Request::default()
     };
+    plan(&req).ok()?.files.into_iter().next()
+}
+
+/// The answer for a plan: what it is, the outline around the shown
+/// sections, the sections in the mode's view, and the lines left out.
+fn plan_answer(
+    s: &Settings,
+    session: &Mutex<Session>,
+    f: &File,
+    tokens: usize,
+    task: &str,
+    fp: &FilePlan,
+) -> String {
     let mut out = format!(
-        "{} is {tokens} tokens in this view, over the read budget of {}; ",
-        f.rel, s.budget
+        "{} is {tokens} tokens in this view, over the read budget of {}; {}\n",
+        f.rel,
+        s.budget,
+        if task.is_empty() {
+            "these are the sections that fit (give `task` to choose by what you mean to change)."
+        } else {
+            "these are the sections the budget planner picked for the task."
+        }
     );
-    let Some(fp) = plan(&req).ok().and_then(|p| p.files.into_iter().next()) else {
-        out.push_str("not even its first section fits, so here is (the start of) its outline.\n");
-        let index =
-            patchbay::budget::line_index(&f.rel, &f.text, sections(&f.rel, &f.text), s.tokenizer);
-        out.push_str(&outline_near(s, &index, s.budget / 2));
-        out.push_str(
-            "Ask for lines with read(path, start, end) or a symbol with read(path, symbol).\n",
-        );
-        return out;
-    };
-    out.push_str(if task.is_empty() {
-        "these are the sections that fit (give `task` to choose by what you mean to change).\n"
-    } else {
-        "these are the sections the budget planner picked for the task.\n"
-    });
     out.push_str("\nOutline (lines; * = shown below):\n");
     out.push_str(&outline_near(s, &fp.index, s.budget / 4));
     out.push('\n');
