@@ -210,3 +210,188 @@ impl ServerHandler for Server {
         Ok(result.into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::ErrorCode;
+    use serde_json::{json, Value};
+
+    /// xorshift64: the same arguments on every run, no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// The keys each tool takes (and one it does not).
+    fn keys(tool: &str) -> &'static [&'static str] {
+        match tool {
+            "read" => &["path", "start", "end", "symbol", "task", "bogus"],
+            "edit" => &["path", "edits", "edits", "bogus"],
+            "apply" => &["reply", "format", "path", "dry_run", "bogus"],
+            "search" => &["pattern", "path", "ignore_case", "max_results", "bogus"],
+            "outline" => &["path", "bogus"],
+            _ => &["text", "path", "tokenizer", "bogus"],
+        }
+    }
+
+    const EDIT_KEYS: [&str; 10] = [
+        "op",
+        "line",
+        "tag",
+        "lines",
+        "new",
+        "old_str",
+        "new_str",
+        "line_hint",
+        "insert_line",
+        "command",
+    ];
+
+    fn pick<T: Clone>(r: &mut Rng, from: &[T]) -> T {
+        from[r.below(from.len())].clone()
+    }
+
+    /// A value for `key`: mostly of its type (with hostile values), one in
+    /// five anything at all.
+    fn field(r: &mut Rng, key: &str) -> Value {
+        if r.below(5) == 0 {
+            return value(r, 1);
+        }
+        match key {
+            "path" => json!(pick(
+                r,
+                &[
+                    "a.py",
+                    "../x",
+                    "/etc/passwd",
+                    "",
+                    "sub/../a.py",
+                    "no.py",
+                    "."
+                ]
+            )),
+            "start" | "end" | "max_results" | "line" | "line_hint" | "insert_line" => {
+                json!(pick(r, &[0i64, 1, 2, 3, 100, -1, i64::MAX]))
+            }
+            "dry_run" | "ignore_case" => json!(r.below(2) == 0),
+            "edits" => Value::Array(
+                (0..r.below(3))
+                    .map(|_| {
+                        Value::Object(
+                            (0..1 + r.below(4))
+                                .map(|_| {
+                                    let k = pick(r, &EDIT_KEYS);
+                                    (k.to_owned(), field(r, k))
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            ),
+            _ => json!(pick(
+                r,
+                &[
+                    "",
+                    "def f():",
+                    "    return 1",
+                    "return",
+                    "1:AAAA",
+                    "2:zzzz\n3:yyyy",
+                    "hashline",
+                    "search-replace",
+                    "replace",
+                    "delete",
+                    "str_replace",
+                    "f",
+                    "\0"
+                ]
+            )),
+        }
+    }
+
+    /// A JSON value of any shape, to depth `depth`.
+    fn value(r: &mut Rng, depth: usize) -> Value {
+        let atoms = [
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(-1),
+            json!(u64::MAX),
+            json!(1.5),
+            json!(""),
+            json!("a.py"),
+            json!("../x"),
+            json!("a\0b"),
+            json!("x".repeat(3000)),
+        ];
+        match r.below(if depth > 0 { 4 } else { 2 }) {
+            0 | 1 => pick(r, &atoms),
+            2 => Value::Array((0..r.below(3)).map(|_| value(r, depth - 1)).collect()),
+            _ => Value::Object(
+                (0..r.below(4))
+                    .map(|k| (format!("k{k}"), value(r, depth - 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn random_arguments_never_panic_and_never_escape_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("root")).unwrap();
+        std::fs::write(dir.path().join("root/a.py"), "def f():\n    return 1\n").unwrap();
+        std::fs::write(dir.path().join("x"), "outside\n").unwrap();
+        let server = Server {
+            settings: Settings {
+                root: Root::open(&dir.path().join("root")).unwrap(),
+                mode: Mode::Any,
+                tags: TagOptions::default(),
+                budget: 200,
+                tokenizer: Tokenizer::default(),
+            },
+            session: Mutex::new(Session::default()),
+        };
+        let tools = [
+            "read", "edit", "apply", "search", "outline", "tokens", "zzz",
+        ];
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut ran = 0;
+        for _ in 0..20_000 {
+            let tool = tools[r.below(tools.len())];
+            // Mostly an object of the tool's own keys, so that many calls
+            // reach the tool; the rest anything at all.
+            let args = match r.below(6) {
+                0 => value(&mut r, 2),
+                _ => {
+                    let mut args = serde_json::Map::new();
+                    for &k in keys(tool) {
+                        if r.below(3) > 0 {
+                            args.insert(k.to_owned(), field(&mut r, k));
+                        }
+                    }
+                    Value::Object(args)
+                }
+            };
+            match server.call(tool, args.clone()) {
+                Ok(_) => ran += 1,
+                Err(e) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{tool} {args}: {e:?}"),
+            }
+        }
+        // The arguments are not all refused at the door.
+        assert!(ran > 1000, "only {ran} calls reached a tool");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("x")).unwrap(),
+            "outside\n"
+        );
+    }
+}
