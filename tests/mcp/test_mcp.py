@@ -176,6 +176,11 @@ async def test_read_edit_read_lines():
             {"lines": "9:10", "new": "    return y * 3"}]})
         want = APP_PY.replace("    total = y * 2\n    return total\n", "    return y * 3\n")
         assert (root / "src/app.py").read_text() == want
+        # Line 15 was shown before the edit; it is line 14 now, and the
+        # session knows it without another read.
+        await ok(s, "edit", {"path": "src/app.py", "edits": [{"line": 14, "new": "        return 4"}]})
+        want = want.replace("return 3", "return 4")
+        assert (root / "src/app.py").read_text() == want
         again = await ok(s, "read", {"path": "src/app.py", "start": 8, "end": 9})
         assert "9\t    return y * 3" in again, again
     # A fresh session that saw lines 1-3 may not edit line 9.
