@@ -7,6 +7,10 @@
 #   scripts/bench.sh process    whole processes: `patchbay apply` (SEARCH/REPLACE and
 #                               unified diff) vs GNU patch, git apply, jsdiff, ...
 #                               (scripts/peers.sh timing)
+#   scripts/bench.sh mcp        `patchbay mcp` through the Python SDK: a read of a
+#                               10,000-line file and an edit round trip per mode,
+#                               beside `patchbay apply` as a process; and the token
+#                               figures of docs/agents.md (tests/mcp/bench.py, figures.py)
 #   scripts/bench.sh hostile    growth exponents of the hostile shapes (doubling series,
 #                               the `growth_*` tests of crates/patchbay/tests/hostile.rs)
 #
@@ -42,9 +46,20 @@ hostile() {
     | grep -oE 'growth .* n=.*overall -?[0-9.]+|test result.*'
 }
 
+# The MCP server through its Python client (the venv of scripts/setup.sh mcp).
+mcp() {
+  bash scripts/setup.sh mcp
+  local venv=${PATCHBAY_MCP_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/patchbay/mcp-venv}
+  cargo build --release -p patchbay-cli
+  say "mcp: read and edit round trips (tests/mcp/bench.py)"
+  "$venv/bin/python" tests/mcp/bench.py target/release/patchbay "$runs"
+  say "mcp: tokens to read and change, arena task set (tests/mcp/figures.py)"
+  "$venv/bin/python" tests/mcp/figures.py target/release/patchbay tests/arena/tasks
+}
+
 for part in "${parts[@]}"; do
   case "$part" in
-    native | process | hostile) "$part" ;;
-    *) echo "bench: unknown part '$part' (expected native, process, hostile)" >&2; exit 2 ;;
+    native | process | hostile | mcp) "$part" ;;
+    *) echo "bench: unknown part '$part' (expected native, process, hostile, mcp)" >&2; exit 2 ;;
   esac
 done

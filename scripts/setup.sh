@@ -13,12 +13,13 @@
 #   scripts/setup.sh package    node packages of tests/package (typescript)
 #   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
 #   scripts/setup.sh headers    libstdc++, glibc and Linux UAPI headers (the syntax tests outline them)
+#   scripts/setup.sh mcp        the MCP test clients: a Python venv (mcp, jsonschema) and tests/mcp's node packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools headers)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools headers mcp)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -151,9 +152,28 @@ setup_web() { npm_packages web; }
 # The npm package's tests: typescript (pinned) for `tsc --strict`.
 setup_package() { npm_packages tests/package; }
 
+# The MCP tests' clients (scripts/mcp-test.sh): the official Python SDK in a
+# venv outside the tree, made from tests/mcp/requirements.txt (every
+# package pinned) and remade when that file changes; and the Inspector's CLI
+# from tests/mcp's lock file.
+MCP_VENV=${PATCHBAY_MCP_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/patchbay/mcp-venv}
+setup_mcp() {
+  local req=tests/mcp/requirements.txt stamp=$MCP_VENV/.patchbay-setup
+  if [ -f "$stamp" ] && cmp -s "$req" "$stamp"; then
+    say "MCP Python client present ($MCP_VENV)"
+  else
+    say "making the MCP Python venv in $MCP_VENV"
+    rm -rf "$MCP_VENV"
+    python3 -m venv "$MCP_VENV"
+    "$MCP_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    cp "$req" "$stamp"
+  fi
+  npm_packages tests/mcp
+}
+
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e | web | package | tools | headers) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools, headers)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | web | package | tools | headers | mcp) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools, headers, mcp)" >&2; exit 2 ;;
   esac
 done

@@ -46,6 +46,7 @@ step "cargo test -p patchbay --features exact-tokens" cargo test -p patchbay --f
 step "hostile inputs, full size (release)" cargo test --release -p patchbay --test hostile
 step "syntax hostile inputs, full size (release)" cargo test --release -p patchbay-syntax --test hostile
 step "fuzz smoke (15 s a target)" env FUZZ_SEED=1 bash scripts/fuzz.sh 15
+step "mcp: Python SDK + Inspector CLI clients" bash scripts/mcp-test.sh
 step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
 step "build package + web (wasm, glue, import check)" bash scripts/build-web.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'

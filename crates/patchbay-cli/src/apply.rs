@@ -57,31 +57,105 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
     } else {
         read_output(&a.edits)?
     };
+    let how = Commit {
+        dry_run: a.dry_run,
+        partial: a.partial,
+        check_syntax: a.checks_syntax(),
+        fail_on_syntax: a.fail_on_syntax,
+        shown: BTreeMap::new(),
+    };
+    let done = transact(&root, &output, &api, &how)?;
+    print(&done.report, a, done.written);
+    Ok(match done.report.status {
+        Status::Applied => 0,
+        Status::Failed => 1,
+        Status::Truncated => 3,
+    })
+}
+
+/// How a reply is committed: the switches `patchbay apply` and `patchbay
+/// mcp` share.
+#[derive(Default)]
+pub struct Commit {
+    pub dry_run: bool,
+    pub partial: bool,
+    pub check_syntax: bool,
+    pub fail_on_syntax: bool,
+    /// The CRC-32 of each file as the caller last showed it to the model:
+    /// a file whose text differs now is refused as `file_changed`, since
+    /// the model edits what it was shown.
+    pub shown: BTreeMap<String, u32>,
+}
+
+/// What [`transact`] decided and whether it wrote.
+pub struct Outcome {
+    pub report: Report,
+    pub written: bool,
+    /// The files the reply touches as they were read before the edit.
+    pub before: BTreeMap<String, String>,
+}
+
+/// Parses `output`, loads the files it names under the root's lock, runs
+/// the core's transaction and writes through the journal: the one path
+/// from a reply to the disk for `apply` and `mcp`.
+pub fn transact(
+    root: &Root,
+    output: &str,
+    api: &patchbay::ApplyOptions,
+    how: &Commit,
+) -> Result<Outcome, Failure> {
     let (name, mut parsed) =
-        patchbay::parse_reply(&output, &api).map_err(|e| Failure::Usage(e.to_string()))?;
+        patchbay::parse_reply(output, api).map_err(|e| Failure::Usage(e.to_string()))?;
+    let default = api.default_path.as_deref();
     // Held from the first read of a target to the last rename, so that two
     // runs in one root apply one after the other, each on the other's result.
-    let _lock = if a.dry_run {
-        warn_pending(&root);
+    let _lock = if how.dry_run {
+        warn_pending(root);
         None
     } else {
         root.lock().map_err(Failure::Io)?
     };
-    let loaded = load(&root, &mut parsed, default.as_deref())?;
+    let loaded = load(root, &mut parsed, default)?;
+    refuse_changed_since_shown(&mut parsed, &loaded, how, default);
     let run = Run {
-        a,
-        root: &root,
+        how,
+        root,
         name,
-        default: default.as_deref(),
+        default,
         opt: api.transaction(),
         loaded: &loaded,
     };
-    run.decide_and_write(&mut parsed)
+    let (report, written) = run.decide_and_write(&mut parsed)?;
+    Ok(Outcome {
+        report,
+        written,
+        before: loaded.files,
+    })
+}
+
+/// Refuses the edits of every file whose text is not the one the model
+/// was shown ([`Commit::shown`]).
+fn refuse_changed_since_shown(
+    parsed: &mut Parsed,
+    loaded: &Loaded,
+    how: &Commit,
+    default: Option<&str>,
+) {
+    for (rel, crc) in &how.shown {
+        let Some(text) = loaded.files.get(rel) else {
+            continue;
+        };
+        let now = patchbay::file_crc(text);
+        if now != *crc {
+            let msg = format!("{rel} changed on disk since it was shown (CRC-32 {crc:08x}, now {now:08x}), so nothing was written to it; read the file again and redo the edit");
+            refuse(parsed, rel, default, Code::FileChanged, &msg);
+        }
+    }
 }
 
 /// What a run has once the output is parsed and its files are read.
 struct Run<'a> {
-    a: &'a ApplyArgs,
+    how: &'a Commit,
     root: &'a Root,
     name: &'a str,
     default: Option<&'a str>,
@@ -90,13 +164,14 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Runs the transaction, writes (or not), prints; returns the exit code.
-    fn decide_and_write(&self, parsed: &mut Parsed) -> Result<i32, Failure> {
-        let a = self.a;
+    /// Runs the transaction and writes (or not); returns the report and
+    /// whether it wrote.
+    fn decide_and_write(&self, parsed: &mut Parsed) -> Result<(Report, bool), Failure> {
+        let a = self.how;
         loop {
             let files = &self.loaded.files;
             let mut report = transaction::run(self.name, parsed, files, &self.opt);
-            if a.checks_syntax() {
+            if a.check_syntax || a.fail_on_syntax {
                 crate::syntax::check(&mut report, files, a.fail_on_syntax);
             }
             let write = !a.dry_run
@@ -123,12 +198,7 @@ impl Run<'_> {
                     }
                 }
             }
-            print(&report, a, write);
-            return Ok(match report.status {
-                Status::Applied => 0,
-                Status::Failed => 1,
-                Status::Truncated => 3,
-            });
+            return Ok((report, write));
         }
     }
 

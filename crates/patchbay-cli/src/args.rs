@@ -44,6 +44,7 @@ pub enum Command {
     Budget(BudgetArgs),
     Run(RunArgs),
     Arena(ArenaArgs),
+    Mcp(McpArgs),
     Completions(CompletionsArgs),
     Help(HelpArgs),
 }
@@ -501,6 +502,37 @@ pub struct RunArgs {
     /// The files the model edits
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
+}
+
+/// Serve the read and edit tools to a coding agent: a Model Context
+/// Protocol server on stdin and stdout.
+///
+/// Tools: read, search, outline, tokens (read-only), edit (the mode's
+/// edit) and apply (a whole reply in any format). Writes go through the
+/// same layer as `apply`: all or nothing, under --root, journalled and
+/// locked. docs/agents.md shows how to register it with an agent.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The folder the tools read and write under (paths outside it are
+    /// refused with the code path_escape)
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Which view `read` and `search` show and which edits `edit` takes:
+    /// hashline (N:TAG lines, edits by line and tag), lines (numbered lines,
+    /// edits by range, checked against what was shown), str-replace (plain
+    /// text, old_str/new_str), any (tagged view, every kind of edit)
+    #[arg(long, value_name = "MODE", default_value = "hashline", value_parser = ["hashline", "lines", "str-replace", "any"])]
+    pub mode: String,
+    #[command(flatten)]
+    pub tags: TagFlags,
+    /// A file whose view is larger than this many tokens is read as its
+    /// outline and the sections the budget planner picks for the task
+    #[arg(long, value_name = "TOKENS", default_value_t = 6000)]
+    pub budget: usize,
+    /// How tokens are counted (a family estimate such as llama, or an exact
+    /// vocabulary such as o200k_base)
+    #[arg(long, value_name = "NAME", default_value = "o200k_base", value_parser = tokenizer)]
+    pub tokenizer: String,
 }
 
 /// Measure which edit format a model handles: every task of a task set

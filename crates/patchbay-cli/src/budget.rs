@@ -309,7 +309,7 @@ fn render_plan(p: &patchbay::budget::Plan, excerpt: bool) -> String {
 
 /// The tree-sitter outline of a file as budget sections, when its language
 /// is known and compiled in (else `None`: the planner's heuristic).
-fn outline(path: &str, text: &str) -> Option<Vec<Section>> {
+pub(crate) fn outline(path: &str, text: &str) -> Option<Vec<Section>> {
     let lang = patchbay_syntax::Language::from_path(path).filter(|l| l.enabled())?;
     let sections = patchbay_syntax::sections(text, lang).ok()?;
     if sections.is_empty() {

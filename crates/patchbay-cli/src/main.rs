@@ -13,6 +13,7 @@ mod commit;
 mod fsio;
 mod http;
 mod journal;
+mod mcp;
 mod meta;
 mod read_only;
 mod run;
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
         Command::Budget(b) => budget::budget(&b),
         Command::Run(r) => run::run(&r.options()),
         Command::Arena(a) => arena::run(&a.options()),
+        Command::Mcp(m) => mcp::run(&m),
         Command::Completions(c) => completions(&c),
         Command::Help(h) => help(h.command.as_deref()),
     };
