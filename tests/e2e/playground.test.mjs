@@ -305,3 +305,18 @@ test('nothing was loaded from anywhere but our server, and nothing went wrong', 
   assert.ok(pg.requests.some((u) => u.endsWith('/pkg/patchbay_wasm_bg.wasm')), pg.requests.join('\n'));
   assert.deepEqual(pg.problems, []);
 });
+
+test('a reasoning section is skipped, said so, and folded in the reply editor', T, async () => {
+  const draft = 'tool.py\n```python\n<<<<<<< SEARCH\nimport sys\n=======\nimport os\n>>>>>>> REPLACE\n```\n';
+  const answer = 'tool.py\n```python\n<<<<<<< SEARCH\n    return 0\n=======\n    return 1\n>>>>>>> REPLACE\n```\n';
+  const reply = `<think>\nMaybe the import:\n${draft}No, the return value.\n</think>\n\n${answer}`;
+  await run('tool.py', FILE, reply);
+  assert.equal(await page.textContent('#status'), 'applied');
+  // Only the answer's edit: the draft's import stays as the file has it.
+  assert.equal(await resultText(), FILE.replace('    return 0\n', '    return 1\n'));
+  assert.match(await page.textContent('#note'), /reasoning section <think> \(reply lines 1-12\) was skipped/);
+  await page.waitForSelector('[data-testid="reply"] .cm-foldPlaceholder', { timeout: 5_000 });
+  const shown = await page.$$eval('[data-testid="reply"] .cm-line', (ls) => ls.map((l) => l.textContent));
+  assert.equal(shown[0].startsWith('<think>'), true);
+  assert.equal(shown.some((l) => l.includes('Maybe the import')), false, shown.join('\n'));
+});

@@ -7,7 +7,9 @@ import {
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
-import { bracketMatching, defaultHighlightStyle, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import {
+  bracketMatching, defaultHighlightStyle, foldEffect, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting,
+} from '@codemirror/language';
 import { oneDarkHighlightStyle } from './codemirror/dark.js';
 import { patchbayMatches, tagGutter } from './codemirror/patchbay.js';
 import { languageFor, replyLanguage } from './codemirror/languages.js';
@@ -105,6 +107,26 @@ export function createReplyEditor(parent, onChange) {
   );
   replyLanguage().then((lang) => view.dispatch({ effects: language.reconfigure(lang) }));
   return view;
+}
+
+/** The section each reply view last folded, so one the user opened stays open. */
+const folded = new WeakMap();
+
+/**
+ * Folds the reply's reasoning section (`report.reasoning`: its lines, which
+ * no format reads), keeping its first line in view; once per section.
+ */
+export function foldReasoning(view, reasoning) {
+  if (!reasoning) return;
+  const [first, last] = reasoning.lines;
+  const doc = view.state.doc;
+  if (last <= first || last > doc.lines) return;
+  const from = doc.line(first).to;
+  const to = doc.line(last).to;
+  const key = `${from}:${to}:${doc.sliceString(from, Math.min(to, from + 64))}`;
+  if (folded.get(view) === key) return;
+  folded.set(view, key);
+  view.dispatch({ effects: foldEffect.of({ from, to }) });
 }
 
 /** A read-only or review editor: the basics plus `extra`. */

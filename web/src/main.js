@@ -4,7 +4,7 @@
 import './style.css';
 import { createEngine } from './engine/index.js';
 import { LEVELS, LEVEL_NOTES, matchesFromReport, setMatches } from './codemirror/patchbay.js';
-import { createFileEditor, createReplyEditor, setText } from './editors.js';
+import { createFileEditor, createReplyEditor, foldReasoning, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
 import { Review } from './review.js';
@@ -198,6 +198,7 @@ function showResult(report, detection, input) {
   $('feedback').textContent = report.feedback;
   showReceipts(report, (r) => pickReceipt(r));
   showMatches(report, input);
+  foldReasoning(replyEditor, report.reasoning);
 }
 
 /** What may follow a frame later: the diff, the udiff panel, tags and token counts. */

@@ -36,6 +36,8 @@ export function noteFor(report, path) {
   }
   const others = report.files.filter((f) => f.path !== path).map((f) => `${f.path} (${f.status})`);
   if (others.length > 0) note += ` Other files in the reply: ${others.join(', ')}.`;
+  const r = report.reasoning;
+  if (r) note += ` The reasoning section <${r.tag}> (reply lines ${r.lines[0]}-${r.lines[1]}) was skipped: nothing in it is read.`;
   return note;
 }
 
