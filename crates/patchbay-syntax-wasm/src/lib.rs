@@ -5,7 +5,7 @@
 //! hundred KB) never ride in the core bundle: a page loads it only when a
 //! user asks for an outline. Like `patchbay-wasm` it holds no logic: each
 //! function deserializes, calls the crate and serializes; every error is a
-//! `js_sys::Error` through [`syntax_error`], its message prefixed by the
+//! `js_sys::Error` through `syntax_error`, its message prefixed by the
 //! error's stable code (`stale_slice: ...`).
 //!
 //! It does not apply edits: the package's `patchbay/syntax` entry composes

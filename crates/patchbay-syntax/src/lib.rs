@@ -1,7 +1,7 @@
 //! patchbay-syntax: syntax-aware editing on top of the patchbay core, with
 //! tree-sitter grammars.
 //!
-//! * [`outline`]: the definitions of a file (functions, methods, classes,
+//! * [`outline()`]: the definitions of a file (functions, methods, classes,
 //!   structs, enums, traits and interfaces, impl blocks, modules) with
 //!   qualified names, byte and line ranges, and their leading doc comments
 //!   and attributes or decorators. [`sections`] is the flat view a budget

@@ -96,7 +96,7 @@ pub struct Symbol {
     /// The lines a slice of this symbol takes: from its first leading line
     /// to its last line, 1-based inclusive.
     pub lines: [usize; 2],
-    /// Index of the enclosing symbol in [`Outline::symbols`].
+    /// Index of the enclosing symbol in [`crate::Outline::symbols`].
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub parent: Option<usize>,

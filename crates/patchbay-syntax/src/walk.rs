@@ -35,7 +35,7 @@ struct Level<'t> {
 pub const MAX_DEPTH: usize = 64;
 
 /// Longest qualified name, in bytes; longer ones end in `…`. 64 levels of
-/// [`rules`]' 120-character names would make 7.8 KB names.
+/// `rules.rs`' 120-character names would make 7.8 KB names.
 pub const MAX_QUALIFIED: usize = 1024;
 
 /// `s` cut to at most [`MAX_QUALIFIED`] bytes on a char boundary, marked.

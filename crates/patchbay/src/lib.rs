@@ -3,7 +3,8 @@
 //!
 //! The core is pure Rust with no I/O: text in, text plus a report out. Every
 //! format parses into the same [`edit::Edit`]s; one matcher ladder
-//! ([`matcher`]) locates them and one transaction ([`transaction`]) applies
+//! ([`apply::matcher`]) locates them and one transaction
+//! ([`apply::transaction`]) applies
 //! them all or none.
 //!
 //! ```
@@ -42,7 +43,7 @@ pub use reply::detect::{detect, Detection};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Options of [`apply`]: the format (`auto` detects it) and the transaction.
+/// Options of [`apply()`]: the format (`auto` detects it) and the transaction.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
@@ -62,7 +63,7 @@ pub struct ApplyOptions {
     /// Tag options for the hashline format.
     pub tags: TagOptions,
     /// What the model was shown (the `lines` format's `seen-lines` or
-    /// `file-crc` snapshot, see [`seen`]); the format's plain line numbers are
+    /// `file-crc` snapshot, see [`formats::lines::seen`]); the format's plain line numbers are
     /// held to it, and refused without it.
     pub seen: Option<SeenLines>,
     /// Why the model stopped, when the caller knows: `stop` (it ended on
@@ -71,7 +72,7 @@ pub struct ApplyOptions {
     /// looks, so a cut reply never applies.
     pub stop_reason: Option<StopReason>,
     /// Codex's rule: an added file replaces an existing one and a move may
-    /// land on one (see [`transaction::Options::overwrite`]).
+    /// land on one (see [`apply::transaction::Options::overwrite`]).
     pub overwrite: bool,
     /// Edits (1-based, as receipts number them) the caller sets aside: they
     /// are located and reported (`skipped`, `held_back`), the others apply
@@ -231,7 +232,7 @@ pub fn apply(
     ))
 }
 
-/// Parses a reply as [`apply`] does: the format and parse options of
+/// Parses a reply as [`apply()`] does: the format and parse options of
 /// `opt`, and its stop reason (`length` makes the reply `truncated`).
 pub fn parse_reply(
     output: &str,

@@ -1,4 +1,4 @@
-//! Seed 003's experiment, reproduced: eight review items, cut at every byte.
+//! A reply of eight review items, cut at every byte.
 //! With the count declared first, the total survives every cut and the
 //! verdict never says complete for a cut reply; with the count at the tail
 //! (and items numbered without it), a cut at an item boundary looks complete.

@@ -54,7 +54,7 @@ pub struct FileInput {
     pub sections: Option<Vec<Section>>,
 }
 
-/// Seed 003's output check: the reply is `items` of about `per_item`
+/// The output check: the reply is `items` of about `per_item`
 /// tokens each.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

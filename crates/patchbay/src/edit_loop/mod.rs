@@ -9,7 +9,7 @@
 //!    neutral `role`/`content`), `num_ctx`, the reply limit and the
 //!    engine's token estimate. The first holds the prompt kit's system
 //!    prompt and the task with every file in its format's view, whole or as
-//!    the sections the budget plan chose ([`prompt`]).
+//!    the sections the budget plan chose (`prompt.rs`).
 //! 2. [`EditLoop::push`] takes the reply as it streams, through the
 //!    incremental parser ([`crate::reply::stream::Stream`]), and says when to stop
 //!    generating: an edit already failed and `early_stop` is on.

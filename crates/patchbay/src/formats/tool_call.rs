@@ -10,7 +10,7 @@
 //!
 //! One object, an array, or one object per line; fenced or bare, with prose
 //! around; also inside tool-use envelopes (`{"name": ..., "input": {...}}`,
-//! `{"type": "tool_use", ...}`), all found by [`super::json_edits`], which
+//! `{"type": "tool_use", ...}`), all found by [`crate::reply::json_edits`], which
 //! also repairs raw newlines in strings and trailing commas.
 //!
 //! - `str_replace` is [`Op::StrReplace`]: `old_str` must occur once (an

@@ -517,7 +517,7 @@ pub fn continuation_prompt(check: &OutputCheck, p: &Protocol) -> String {
     }
 }
 
-/// Seed 003's output-size rule: warn when `per_item` bytes (or tokens)
+/// The output-size rule: warn when `per_item` bytes (or tokens)
 /// times the expected count would pass half the output limit.
 pub fn output_size_warning(per_item: usize, expected: usize, limit: usize) -> Option<String> {
     let need = per_item.saturating_mul(expected);

@@ -286,7 +286,7 @@ pub enum PathAbove {
     /// edit's file is uncertain, and a file reused from an earlier edit
     /// must agree with it.
     Mentioned(String),
-    /// A bare word right above the edit ([`bare_word`]): its file if the
+    /// A bare word right above the edit (`bare_word`): its file if the
     /// files hold one of that name, else the edit's file is uncertain and
     /// the edit is refused (`path_unclear`), never sent to another file.
     Bare(String),
@@ -300,7 +300,7 @@ const LOOK_BACK: usize = 4;
 const SHORT_LINE: usize = 100;
 
 /// Looks for the path of an edit that starts at line `at`, over the lines
-/// `floor..at` (bottom up): blank lines and up to [`LOOK_BACK`] short lines
+/// `floor..at` (bottom up): blank lines and up to `LOOK_BACK` short lines
 /// of prose may stand between a path line and its edit, as models write
 /// them; a fence line (the end of an earlier block) stops the search. A
 /// path line that is one of a list (another path line right above it) is

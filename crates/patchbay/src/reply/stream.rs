@@ -5,7 +5,7 @@
 //! emitted, so a client can stop the generation at the first failing edit
 //! instead of paying for the rest. [`Stream::finish`] runs the ordinary
 //! transaction on the whole reply, so the final report is exactly what
-//! [`crate::apply`] gives for the same text, whatever the chunking.
+//! [`crate::apply()`] gives for the same text, whatever the chunking.
 //!
 //! An edit counts as complete once the parse of the text so far holds a
 //! later edit, or the edit ends with its format's closing marker (a SEARCH/
@@ -516,7 +516,7 @@ impl Stream {
         [first + before, last + before]
     }
 
-    /// The final report for the whole reply: the same as [`crate::apply`]
+    /// The final report for the whole reply: the same as [`crate::apply()`]
     /// on the whole text.
     pub fn finish(self) -> Report {
         let text = self.text().into_owned();

@@ -1,7 +1,7 @@
 //! Locating one edit, written once: every way an edit finds its place in
 //! the original text of its file. Blocks go through the matcher ladder,
 //! narrowed by anchors and `*** End of File` ([`block`]); line-addressed
-//! edits are held to their checks ([`lines`]); substrings are searched as
+//! edits are held to their checks ([`lines()`]); substrings are searched as
 //! text, whole lines falling back to the ladder ([`substring`]); damaged
 //! edits offer readings and the file picks one ([`crate::apply::locate::readings`]);
 //! whole-file edits only look at whether the file exists ([`whole`]).

@@ -2,7 +2,7 @@
 //! (`N:TAG content`, see [`crate::formats::hashline::tags`]).
 //!
 //! Edits are JSON objects, one, an array, or one per line, fenced or bare,
-//! with prose around them ([`super::json_edits`]):
+//! with prose around them ([`crate::reply::json_edits`]):
 //!
 //! ```text
 //! {"op": "replace", "line": 10, "tag": "Q8fA", "new": "int count = 11;"}
