@@ -252,10 +252,10 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
         let cut_line = i + 1 == lines.len() && !ends_clean;
         if let Some(v) = label_value(line, &totals).filter(|_| !cut_line) {
             let v = v.split_whitespace().next().unwrap_or("");
-            match v.parse() {
-                Ok(n) => total = Some(n),
-                Err(_) if too_large(v) => oversized = Some(v.to_owned()),
-                Err(_) => {}
+            match count(v) {
+                Some(n) => total = Some(n),
+                None if too_large(v) => oversized = Some(v.to_owned()),
+                None => {}
             }
             continue;
         }
@@ -296,8 +296,7 @@ pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> Outp
 fn oversized_total(v: &str) -> Verdict {
     Verdict::Inconsistent {
         reason: format!(
-            "the declared total {v} is not a count of items (a count is a whole number that fits in {} bits)",
-            usize::BITS
+            "the declared total {v} is not a count of items (a count is a whole number that fits in 64 bits)"
         ),
     }
 }
@@ -345,8 +344,8 @@ fn check_json(text: &str, stop: Option<&str>) -> OutputCheck {
     let parsed: Option<serde_json::Value> = serde_json::from_str(text).ok();
     let (total, oversized) = match &parsed {
         Some(v) => match v.get("total").filter(|t| t.is_number()) {
-            Some(t) => match t.as_u64().and_then(|n| usize::try_from(n).ok()) {
-                Some(n) => (Some(n), None),
+            Some(t) => match t.as_u64() {
+                Some(n) => (Some(usize::try_from(n).unwrap_or(usize::MAX)), None),
                 None => (None, Some(t.to_string())),
             },
             None => (None, None),
@@ -419,10 +418,10 @@ fn scrape_total(text: &str) -> (Option<usize>, Option<String>) {
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    match digits.parse() {
-        Ok(n) => (Some(n), None),
-        Err(_) if too_large(&digits) => (None, Some(digits)),
-        Err(_) => (None, None),
+    match count(&digits) {
+        Some(n) => (Some(n), None),
+        None if too_large(&digits) => (None, Some(digits)),
+        None => (None, None),
     }
 }
 
@@ -539,7 +538,15 @@ pub const DECLARED_LINES: usize = 20;
 
 /// The count one line declares (`EDITS: N`), for [`declared_edits`].
 pub fn declared_in_line(l: &str) -> Option<usize> {
-    edits_value(l)?.parse().ok()
+    count(edits_value(l)?)
+}
+
+/// A count as written: digits that fit in 64 bits, saturated to `usize`
+/// (so a 32-bit build reads a count past its reach as more than any reply
+/// holds, as a 64-bit one does).
+fn count(v: &str) -> Option<usize> {
+    let n: u64 = v.parse().ok()?;
+    Some(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// The value of an `EDITS:` line.
@@ -558,7 +565,7 @@ pub fn declared_too_large(output: &str) -> Option<(std::ops::Range<usize>, Strin
     let mut at = 0;
     for line in output.split_inclusive('\n').take(DECLARED_LINES) {
         if let Some(v) = edits_value(line).filter(|v| too_large(v)) {
-            let msg = format!("the declared edit count `EDITS: {v}` is not a number of edits (it does not fit in {} bits); declare the count the reply holds", usize::BITS);
+            let msg = format!("the declared edit count `EDITS: {v}` is not a number of edits (it does not fit in 64 bits); declare the count the reply holds");
             return Some((at..at + line.len(), msg));
         }
         at += line.len();
@@ -566,9 +573,9 @@ pub fn declared_too_large(output: &str) -> Option<(std::ops::Range<usize>, Strin
     None
 }
 
-/// Digits alone that do not fit in a count.
+/// Digits alone that do not fit in a count (64 bits, whatever the build).
 fn too_large(v: &str) -> bool {
-    !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<usize>().is_err()
+    !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<u64>().is_err()
 }
 
 /// `1 item`, `2 items`.
