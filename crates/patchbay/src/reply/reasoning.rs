@@ -84,17 +84,19 @@ pub fn mask(output: &str) -> (Cow<'_, str>, Option<Reasoning>) {
     }
 }
 
-/// `output` with the bytes of `range` turned to spaces, line breaks kept.
+/// `output` with the bytes of `range` (on character boundaries) turned to
+/// spaces, line breaks kept: the same length, the same lines.
 pub fn masked(output: &str, range: Range<usize>) -> String {
-    let mut bytes = output.as_bytes().to_vec();
-    for b in &mut bytes[range] {
-        if *b != b'\n' && *b != b'\r' {
-            *b = b' ';
+    let mut out = String::with_capacity(output.len());
+    out.push_str(&output[..range.start]);
+    for c in output[range.clone()].chars() {
+        match c {
+            '\n' | '\r' => out.push(c),
+            _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
         }
     }
-    // Every byte of the range became ASCII, so whole characters were
-    // replaced: the range starts and ends on character boundaries.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    out.push_str(&output[range.end..]);
+    out
 }
 
 /// The opener tag `s` starts with (`think` for `<think>`).
@@ -124,7 +126,9 @@ fn opened(output: &str) -> Option<Reasoning> {
     loop {
         let body = at + last.len() + 2;
         let close = format!("</{last}>");
-        let Some(k) = memchr::memmem::find(&output.as_bytes()[body..], close.as_bytes()) else {
+        // `str::find`, not `memmem`: the module's first part already holds
+        // the standard searcher, and memmem's would add its own.
+        let Some(k) = output[body..].find(close.as_str()) else {
             return Some(Reasoning::new(output, 0..output.len(), first, true, false));
         };
         let end = body + k + close.len();

@@ -55,15 +55,20 @@ impl Gate {
                 },
                 Gate::Inside { tag, from } => {
                     let close = format!("</{tag}>");
-                    let hay = &buf.as_bytes()[*from..];
-                    match memchr::memmem::find(hay, close.as_bytes()) {
+                    match buf[*from..].find(close.as_str()) {
                         Some(k) => {
                             *self = Gate::After {
                                 end: *from + k + close.len(),
                             }
                         }
                         None => {
-                            *from = buf.len().saturating_sub(close.len() - 1).max(*from);
+                            // The tag may be arriving: search its length
+                            // less one again, from a character's start.
+                            let mut at = buf.len().saturating_sub(close.len() - 1).max(*from);
+                            while !buf.is_char_boundary(at) {
+                                at -= 1;
+                            }
+                            *from = at;
                             return Step::Wait;
                         }
                     }
@@ -120,4 +125,29 @@ fn answer(lines: &mut NewLines, start: &mut usize, scan: &mut CloseScan, buf: &s
         }
     }
     Step::Pass
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Gate, Step};
+
+    /// Fed a byte at a time (multi-byte characters whole), the gate waits
+    /// until the section closes, then masks exactly it.
+    #[test]
+    fn a_section_fed_in_pieces_is_found_whole() {
+        let text = "<think>é日本語 </thin k></think>\nanswer\n";
+        let mut gate = Gate::default();
+        let mut got = None;
+        let mut buf = String::new();
+        for c in text.chars() {
+            buf.push(c);
+            match gate.advance(&buf) {
+                Step::Masked(end) => got = got.or(Some((end, buf.len()))),
+                Step::Wait => assert!(got.is_none()),
+                Step::Pass => {}
+            }
+        }
+        let end = text.find("</think>").unwrap() + "</think>".len();
+        assert_eq!(got.map(|g| g.0), Some(end));
+    }
 }
