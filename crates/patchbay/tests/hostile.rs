@@ -287,14 +287,24 @@ fn deep_nesting_and_marker_soup_are_refused_not_crashed() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "heavy: runs in release (scripts/test.sh)")]
 fn nul_bytes_are_text_in_files_and_refused_in_paths() {
+    // A file's NUL bytes are text to the core (the CLI refuses such a
+    // file): an edit beside them keeps them. An edit that writes one is
+    // refused with its position: no text file holds one.
     let file = "a\0b\nc\n";
+    let r = apply_as(
+        "search-replace",
+        &block("n.bin", "c\n", "d\n"),
+        &files("n.bin", file),
+    );
+    assert_eq!(r.status, Status::Applied, "{}", r.feedback);
+    assert_eq!(content(&r, "n.bin"), "a\0b\nd\n");
     let r = apply_as(
         "search-replace",
         &block("n.bin", "c\n", "d\0\n"),
         &files("n.bin", file),
     );
-    assert_eq!(r.status, Status::Applied, "{}", r.feedback);
-    assert_eq!(content(&r, "n.bin"), "a\0b\nd\0\n");
+    assert_eq!(r.status, Status::Failed, "{}", r.feedback);
+    assert!(r.feedback.contains("NUL byte at its line 1, column 2"), "{}", r.feedback);
 
     let call = "{\"command\": \"create\", \"path\": \"x\\u0000y\", \"file_text\": \"z\"}";
     let r = apply_as("tool-call", call, &BTreeMap::new());
