@@ -9,7 +9,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { bracketMatching, defaultHighlightStyle, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { oneDarkHighlightStyle } from './codemirror/dark.js';
-import { patchbayMatches, tagGutter } from './codemirror/patchbay.js';
+import { patchbayMatches, tagGutter } from 'patchbay/codemirror';
 import { languageFor, replyLanguage } from './codemirror/languages.js';
 
 const dark = window.matchMedia?.('(prefers-color-scheme: dark)');
