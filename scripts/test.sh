@@ -50,3 +50,4 @@ step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-un
 step "build package + web (wasm, glue, import check)" bash scripts/build-web.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'
 step "package: packed tarball, node + chromium" bash -c 'cd tests/package && node --test'
+step "editors: an outside Vite app with CodeMirror and Monaco, chromium" bash -c 'cd tests/editors-app && node --test'

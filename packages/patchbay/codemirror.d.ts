@@ -53,5 +53,7 @@ export declare function reviewExtensions(original: string, onChange?: (doc: stri
 export declare function acceptEdit(view: EditorView, matches: readonly Match[], index: number): boolean;
 /** Reverts every change edit `index` made in a review; false when it made none left to decide. */
 export declare function rejectEdit(view: EditorView, matches: readonly Match[], index: number): boolean;
+/** Replaces the document with `path`'s new text in `report` in one transaction; false when there is none. */
+export declare function acceptResult(view: EditorView, report: Report | null | undefined, path: string): boolean;
 /** Side by side: `original` left, `result` right, with revert buttons. */
 export declare function sideBySide(parent: HTMLElement, original: string, result: string, extensions?: Extension): MergeView;

@@ -275,6 +275,18 @@ export function rejectEdit(view, matches, index) {
   return chunks.length > 0;
 }
 
+/**
+ * Replaces the document with the new text of `path` in `report` in one
+ * transaction (one undo step with the history extension); false when the
+ * report has no new text for it.
+ */
+export function acceptResult(view, report, path) {
+  const content = report?.files?.find((f) => f.path === path)?.content;
+  if (typeof content !== 'string') return false;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: content }, userEvent: 'input.patchbay' });
+  return true;
+}
+
 /** Side-by-side: `original` left, `result` right, with revert buttons. */
 export function sideBySide(parent, original, result, extensions) {
   return new MergeView({
