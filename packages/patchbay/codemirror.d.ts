@@ -1,7 +1,7 @@
 import type { Extension, StateEffectType, Text } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import type { MergeView } from '@codemirror/merge';
-import type { Code, Level, Position, Report } from './index.js';
+import type { Code, Level, Position, Report, StreamEvent } from './index.js';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export declare const LEVELS: readonly Level[];
@@ -34,6 +34,8 @@ export declare function offsetOf(doc: Text, pos: Position): number;
 export declare const setMatches: StateEffectType<readonly Match[]>;
 /** The matches of `report` in the file at `path`: applied edits by level, failed ones at their closest region. */
 export declare function matchesFromReport(report: Report | null | undefined, path: string): Match[];
+/** The matches of a stream's events so far in the file at `path`: decorate them while the reply arrives. */
+export declare function matchesFromEvents(events: readonly StreamEvent[], path: string): Match[];
 /** Match decorations and their theme; add `tagGutter()` where tags are wanted. */
 export declare function patchbayMatches(): Extension;
 

@@ -148,6 +148,17 @@ export function matchesFromReport(report, path) {
   return out;
 }
 
+/**
+ * The matches of a stream's events so far (`StreamParser.push`, or a worker
+ * stream's `push`) in the file at `path`: each edit as soon as it is
+ * complete, located alone against the original; decorate them while the
+ * reply arrives, then the report's when it is finished.
+ */
+export function matchesFromEvents(events, path) {
+  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
+  return matchesFromReport({ files: [{ path, edits }] }, path);
+}
+
 // ---- tags ----------------------------------------------------------------
 
 /** Replaces the gutter's tags: an array, one `N:TAG` string a line (or null to clear). */

@@ -1,5 +1,5 @@
 import type { editor as monacoEditor } from 'monaco-editor';
-import type { ApplyOptions, Files, Level, Position, Report } from './index.js';
+import type { ApplyOptions, Files, Level, Position, Report, StreamEvent } from './index.js';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export declare const LEVELS: readonly Level[];
@@ -12,6 +12,8 @@ export declare function toMonaco(pos: Position): { lineNumber: number; column: n
 export declare function coveredLines(from: Position, to: Position): [number, number];
 /** The decorations of `report` for the file at `path`: applied edits by level, failed ones' closest region and first difference. */
 export declare function decorationsFromReport(report: Report | null | undefined, path: string): monacoEditor.IModelDeltaDecoration[];
+/** The decorations of a stream's events so far for `path`: show them while the reply arrives. */
+export declare function decorationsFromEvents(events: readonly StreamEvent[], path: string): monacoEditor.IModelDeltaDecoration[];
 /** Shows `report`'s decorations for `path` in `editor`; `.clear()` on the result removes them. */
 export declare function showReport(editor: monacoEditor.ICodeEditor, report: Report | null | undefined, path: string): monacoEditor.IEditorDecorationsCollection;
 /** The result of `reply` with the edits in `rejected` left out: the engine run again with `skip`. */

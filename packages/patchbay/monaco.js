@@ -73,6 +73,12 @@ export function decorationsFromReport(report, path) {
   return out;
 }
 
+/** The decorations of a stream's events so far (each edit located alone as soon as it is complete) for `path`. */
+export function decorationsFromEvents(events, path) {
+  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
+  return decorationsFromReport({ files: [{ path, edits }] }, path);
+}
+
 /** Shows `report`'s decorations for `path` in `editor`; returns the collection (`.clear()` removes them). */
 export function showReport(editor, report, path) {
   return editor.createDecorationsCollection(decorationsFromReport(report, path));

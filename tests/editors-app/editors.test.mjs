@@ -111,6 +111,8 @@ for (const kind of Object.keys(KINDS)) {
     const report = core.applyEdits({ [PATH]: text }, reply, OPTIONS);
     assert.deepEqual(got.report, report);
     assert.equal(got.streamed, 3);
+    // The streamed edits' decorations (each located alone) are the report's: no overlap here.
+    assert.deepEqual(got.whileStreaming, got.finished);
     assert.deepEqual(report.files[0].edits.map((r) => r.lines ?? r.closest.lines), [[15, 15], [19, 20], [9, 10]]);
     const want = expected(text, report);
     assert.equal(want.length, 5);

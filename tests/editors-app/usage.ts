@@ -7,10 +7,10 @@ import init, { applyEdits, type Position, type Report } from 'patchbay';
 import { connect, type WorkerStream } from 'patchbay/worker';
 import {
   LEVELS, acceptEdit, acceptResult, matchesFromReport, offsetOf, patchbayMatches, rejectEdit, reviewExtensions,
-  setMatches, setTags, sideBySide, tagGutter, tagsFromView, type Match,
+  matchesFromEvents, setMatches, setTags, sideBySide, tagGutter, tagsFromView, type Match,
 } from 'patchbay/codemirror';
 import {
-  acceptReport, coveredLines, decorationsFromReport, diffView, keepOnly, showReport, styleSheet, tagLineNumbers, toMonaco,
+  acceptReport, coveredLines, decorationsFromEvents, decorationsFromReport, diffView, keepOnly, showReport, styleSheet, tagLineNumbers, toMonaco,
 } from 'patchbay/monaco';
 
 export async function ide(parent: HTMLElement, worker: Worker): Promise<number> {
@@ -18,7 +18,8 @@ export async function ide(parent: HTMLElement, worker: Worker): Promise<number> 
   const files = { 'a.py': 'a = 1\r\nb = 2\r\n' };
   const reply = 'a.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n';
   const stream: WorkerStream = connect(worker).stream(files, { format: 'search-replace' });
-  await stream.push(reply);
+  const events = await stream.push(reply);
+  const early: number = matchesFromEvents(events, 'a.py').length + decorationsFromEvents(events, 'a.py').length;
   const report: Report = await stream.finish();
 
   const view = new EditorView({ parent, state: EditorState.create({ doc: files['a.py'], extensions: [patchbayMatches(), tagGutter()] }) });
@@ -45,6 +46,6 @@ export async function ide(parent: HTMLElement, worker: Worker): Promise<number> 
   diff.dispose();
   side.destroy();
   const direct: Report = applyEdits(files, reply);
-  return at + failed.length + Number(decided) + Number(accepted) + decorations.length + first + last + column + Number(ok)
+  return early + at + failed.length + Number(decided) + Number(accepted) + decorations.length + first + last + column + Number(ok)
     + LEVELS.length + direct.files.length;
 }

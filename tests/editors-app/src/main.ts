@@ -8,10 +8,10 @@ import { EditorView } from '@codemirror/view';
 import { history, undo } from '@codemirror/commands';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import init, { applyEdits, type Report } from 'patchbay';
+import init, { applyEdits, type Report, type StreamEvent } from 'patchbay';
 import { connect } from 'patchbay/worker';
-import { acceptResult, matchesFromReport, patchbayMatches, setMatches } from 'patchbay/codemirror';
-import { acceptReport, keepOnly, showReport, styleSheet } from 'patchbay/monaco';
+import { acceptResult, matchesFromEvents, matchesFromReport, patchbayMatches, setMatches } from 'patchbay/codemirror';
+import { acceptReport, decorationsFromEvents, decorationsFromReport, keepOnly, showReport, styleSheet } from 'patchbay/monaco';
 import { KINDS, OPTIONS, PATH, replyFor } from './texts.js';
 import type { extra } from './engine.ts';
 
@@ -65,11 +65,18 @@ async function run(kind: keyof typeof KINDS) {
   const reply = replyFor(text);
   // The reply as a model streams it, through the worker.
   const stream = engine.stream(files, OPTIONS);
-  let streamed = 0;
+  const events: StreamEvent[] = [];
   // In pieces of 13 characters (whole code points, as a decoder hands them on).
   const chars = Array.from(reply);
-  for (let at = 0; at < chars.length; at += 13) streamed += (await stream.push(chars.slice(at, at + 13).join(''))).length;
+  for (let at = 0; at < chars.length; at += 13) events.push(...(await stream.push(chars.slice(at, at + 13).join(''))));
+  const streamed = events.length;
+  // While the reply arrives each editor shows the edits complete so far: here all three.
+  const whileStreaming = [
+    JSON.stringify(matchesFromEvents(events, PATH)),
+    JSON.stringify(decorationsFromEvents(events, PATH)),
+  ];
   const report = await stream.finish();
+  const finished = [JSON.stringify(matchesFromReport(report, PATH)), JSON.stringify(decorationsFromReport(report, PATH))];
   const cm = codemirror(text, report);
   const mo = monacoEditor(text, report);
   // Keep/reject per edit: the engine run again with the rejected ones set aside.
@@ -85,7 +92,7 @@ async function run(kind: keyof typeof KINDS) {
   mo.model.undo();
   const monacoUndone = mo.model.getLinesContent();
   const out = {
-    report, streamed, codemirror: cm.lines, monaco: mo.lines, cmFirstDiff: cm.firstDiff, monacoFirstDiff: mo.firstDiff,
+    report, streamed, whileStreaming, finished, codemirror: cm.lines, monaco: mo.lines, cmFirstDiff: cm.firstDiff, monacoFirstDiff: mo.firstDiff,
     withoutFirst: withoutFirst.files[0]!.content ?? null, kept: kept.files[0]!.content ?? null,
     cmAccepted, cmUndone, monacoAccepted, monacoUndone,
   };
