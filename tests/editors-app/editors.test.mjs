@@ -41,6 +41,13 @@ before(async () => {
   const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz')));
   npm(['install', '--offline', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', tarball]);
   rmSync(packs, { recursive: true, force: true });
+  // The README's editor examples, verbatim, as modules of the app.
+  const readme = readFileSync(join(repo, 'packages', 'patchbay', 'README.md'), 'utf8');
+  for (const name of ['codemirror', 'monaco']) {
+    const code = new RegExp(`^\`\`\`js example=${name}\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(readme)?.[1];
+    assert.ok(code, `the README has an example=${name} block`);
+    writeFileSync(join(app, 'src', `readme-${name}.js`), code);
+  }
   execFileSync(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: app, stdio: 'pipe' });
   core = await import(pathToFileURL(join(app, 'node_modules', 'patchbay', 'index.js')).href);
   core.initSync();
@@ -136,6 +143,24 @@ for (const kind of Object.keys(KINDS)) {
     assert.deepEqual(problems, []);
   });
 }
+
+/** The text of the last editor of a kind on the page, line by line. */
+const lastEditorLines = (selector) => page.$$eval(selector, (es) => [...es.at(-1).children].map((l) => l.textContent.replace(/\u00a0/g, ' ')));
+
+test('the README\'s CodeMirror example runs as written', T, async () => {
+  await page.evaluate(() => window.readme('codemirror'));
+  assert.deepEqual(await lastEditorLines('body > div > .cm-editor .cm-content'), ['def f():', '    return 2', '']);
+  assert.deepEqual(problems, []);
+});
+
+test('the README\'s Monaco example runs as written: edit 2 rejected, the rest accepted', T, async () => {
+  await page.evaluate(() => window.readme('monaco'));
+  await page.waitForFunction(() => document.querySelectorAll('body > div .monaco-editor .view-lines').length > 0);
+  const lines = await page.$$eval('body > div .monaco-editor .view-lines', (es) =>
+    [...es.at(-1).querySelectorAll('.view-line')].map((l) => [Number.parseFloat(l.style.top), l.textContent.replace(/\u00a0/g, ' ')]));
+  assert.deepEqual(lines.sort((a, b) => a[0] - b[0]).map(([, t]) => t), ['a = 10', 'b = 2', '']);
+  assert.deepEqual(problems, []);
+});
 
 test('no synchronous request, and no module fetched twice by the page or by the worker', T, async () => {
   assert.deepEqual(warnings.filter((w) => /XMLHttpRequest/.test(w)), []);

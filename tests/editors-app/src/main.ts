@@ -6,7 +6,7 @@
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { history, undo } from '@codemirror/commands';
-import * as monaco from 'monaco-editor/editor/editor.api';
+import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import init, { applyEdits, type Report, type StreamEvent } from 'patchbay';
 import { connect } from 'patchbay/worker';
@@ -154,5 +154,11 @@ async function resources() {
   return { page, worker: await engine.resources() };
 }
 
-Object.assign(window, { run, bench, resources, kinds: Object.keys(KINDS) });
+/** The package README's editor examples, written here by the test before the build (`readme-NAME.js`). */
+const readmeExamples = import.meta.glob('./readme-*.js');
+async function readme(name: string) {
+  await readmeExamples[`./readme-${name}.js`]!();
+}
+
+Object.assign(window, { run, bench, resources, readme, kinds: Object.keys(KINDS) });
 document.body.dataset.ready = 'true';
