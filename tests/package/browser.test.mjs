@@ -19,6 +19,8 @@ let server, base, context, page, profile;
 const requests = [];
 const problems = [];
 const warnings = [];
+// Chromium's deprecation reports (the Audits domain): a synchronous request on the main thread is one.
+const deprecations = [];
 
 before(async () => {
   const { dir } = installPackage();
@@ -75,6 +77,9 @@ w.onerror = (e) => { document.body.dataset.result = 'error: ' + e.message; };
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Audits.enable');
+  cdp.on('Audits.issueAdded', ({ issue }) => deprecations.push(issue.details?.deprecationIssueDetails?.type ?? issue.code));
 }, { timeout: 180_000 });
 
 after(async () => {
@@ -115,6 +120,7 @@ for (const [name, file] of [['a page', 'rest.html'], ['a module worker', 'rest-i
 test('keep/reject with skip runs in the first part: no second download, no synchronous request', T, async () => {
   requests.length = 0;
   warnings.length = 0;
+  deprecations.length = 0;
   await page.goto(`${base}skip.html`);
   await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
   const [kept, restLoaded] = JSON.parse(await page.evaluate(() => document.body.dataset.result));
@@ -123,5 +129,15 @@ test('keep/reject with skip runs in the first part: no second download, no synch
   assert.equal(restLoaded, false);
   assert.deepEqual(requests.filter((r) => r.endsWith('.wasm')), ['/node_modules/patchbay/core/patchbay_wasm_bg.wasm']);
   assert.deepEqual(warnings.filter((w) => /XMLHttpRequest/.test(w)), []);
+  assert.deepEqual(deprecations.filter((d) => /XMLHttpRequestSynchronous/.test(d)), []);
   assert.deepEqual(problems, []);
+});
+
+test('the deprecation report catches a synchronous request on the page (the check above can fail)', T, async () => {
+  deprecations.length = 0;
+  await page.goto(`${base}rest.html`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  await page.waitForTimeout(200);
+  assert.ok(deprecations.some((d) => /XMLHttpRequestSynchronous/.test(d)), JSON.stringify(deprecations));
+  problems.length = 0;
 });
