@@ -8,8 +8,9 @@
 // in node); accept makes each editor hold the new text, one undo the
 // original; no console error and no synchronous request. `tsc --strict`
 // (skipLibCheck off) checks a usage file of both adapters on lib ES2022 and
-// ESNext. Needs `scripts/setup.sh editors-app` (npm ci here) and
-// `scripts/build-package.sh`.
+// ESNext; the README's editor examples run as written. Needs
+// `scripts/setup.sh editors e2e browser` (npm ci here, playwright-core from
+// tests/e2e, Debian's Chromium) and `scripts/build-package.sh`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
