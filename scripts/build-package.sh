@@ -4,7 +4,8 @@
 # wasm-bindgen glue, and the package version taken from the workspace. The
 # package's own sources (package.json, index.js, syntax.js, tokens.js,
 # worker.js, their .d.ts, README.md) are committed; what this writes into
-# core/, syntax/ and tokens/ is build output (gitignored). The core module
+# core/, syntax/ and tokens/, and the licence files, is build output
+# (gitignored). The core module
 # is written in two parts, split by binaryen's wasm-split (split_core).
 # Prints each module's size; with PATCHBAY_SYNTAX_SIZES=1 also the syntax
 # module's without grammars and per grammar (scripts/syntax-sizes.sh).
@@ -87,6 +88,10 @@ node -e '
   const p = JSON.parse(fs.readFileSync(f, "utf8"));
   if (p.version !== process.argv[2]) { p.version = process.argv[2]; fs.writeFileSync(f, JSON.stringify(p, null, 2) + "\n"); }
 ' "$pkg/package.json" "$version"
+
+# The licence texts the `license` field names, from the repository root
+# (npm packs only what `files` lists; these are build output too).
+cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 size 'core, first part' "$pkg/core/patchbay_wasm_bg.wasm"
 size 'core, second part' "$pkg/core/patchbay_wasm_rest.wasm"

@@ -6,8 +6,8 @@
 // before it is ready, and moves the rest into the second part, loaded when a
 // call first needs it (packages/patchbay/rest.js). What runs here is the
 // first part's promise: Aider's two formats (SEARCH/REPLACE and whole
-// files), auto-detected and named, applied whole and streamed, with their
-// failures' feedback (the corpus holds both kinds of case), and the token
+// files), auto-detected and named, applied whole and streamed, with edits
+// set aside (`skip`, what an editor's review asks), with their failures' feedback (the corpus holds both kinds of case), and the token
 // estimate of every file and reply. The other formats, the udiff tools,
 // rendering, comparison, the tagged view (which serves the hashline and
 // line-range formats), the truncation check, the planner and the model loop
@@ -58,6 +58,9 @@ for (const name of readdirSync(corpus).sort()) {
   // As an editor asks: auto-detected, the open file's path for a reply that names none, partial or not.
   const defaultPath = Object.keys(files)[0] ?? null;
   for (const partial of [false, true]) glue.applyEdits(files, reply, { format: 'auto', partial, defaultPath });
+  // A review keeps or rejects edits by asking again with some set aside
+  // (`skip`): on a page's main thread it must not wait for the second part.
+  for (const skip of [[], [1], [2, 3]]) glue.applyEdits(files, reply, { format: spec.format, skip });
   // Streamed as the page and a model loop do: the format named and auto,
   // in chunks of a few bytes and of a line or so.
   for (const [given, chunk] of [[options, 17], [{}, 7], [{}, 64]]) {

@@ -11,6 +11,7 @@
 #   scripts/setup.sh e2e        node packages of tests/e2e
 #   scripts/setup.sh web        node packages of web/ (esbuild, CodeMirror, lz-string)
 #   scripts/setup.sh package    node packages of tests/package (typescript)
+#   scripts/setup.sh editors    node packages of tests/editors-app (Vite, CodeMirror, Monaco, typescript)
 #   scripts/setup.sh tools      GNU patch, diff and git (the udiff tests run them)
 #   scripts/setup.sh headers    libstdc++, glibc and Linux UAPI headers (the syntax tests outline them)
 #   scripts/setup.sh mcp        the MCP test clients: a Python venv (mcp, jsonschema) and tests/mcp's node packages
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package tools headers mcp)
+[ ${#parts[@]} -eq 0 ] && parts=(rust wasm browser e2e web package editors tools headers mcp)
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -171,9 +172,14 @@ setup_mcp() {
   npm_packages tests/mcp
 }
 
+# The outside web IDE (tests/editors-app): Vite, CodeMirror, Monaco and
+# typescript, pinned in its own lock file; the test installs the packed
+# package into it.
+setup_editors() { npm_packages tests/editors-app; }
+
 for part in "${parts[@]}"; do
   case "$part" in
-    rust | wasm | browser | e2e | web | package | tools | headers | mcp) "setup_$part" ;;
-    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, tools, headers, mcp)" >&2; exit 2 ;;
+    rust | wasm | browser | e2e | web | package | editors | tools | headers | mcp) "setup_$part" ;;
+    *) echo "setup: unknown part '$part' (expected rust, wasm, browser, e2e, web, package, editors, tools, headers, mcp)" >&2; exit 2 ;;
   esac
 done

@@ -52,3 +52,4 @@ step "build package + web (wasm, glue, import check)" bash scripts/build-web.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'
 step "real llama-server: run, arena, page (node --test)" bash scripts/real-server-test.sh
 step "package: packed tarball, node + chromium" bash -c 'cd tests/package && node --test'
+step "editors: an outside Vite app with CodeMirror and Monaco, chromium" bash -c 'cd tests/editors-app && node --test'

@@ -141,6 +141,10 @@ const options = {
   logLevel: 'warning',
   metafile: true,
   plugins: [arenaTasksPlugin],
+  // The package is a link to packages/patchbay: its imports of @codemirror/*
+  // (patchbay/codemirror's peer dependencies) resolve to the page's copies,
+  // one instance of each, as an installed package's would.
+  nodePaths: [join(web, 'node_modules')],
 };
 
 rmSync(dist, { recursive: true, force: true });

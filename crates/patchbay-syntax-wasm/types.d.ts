@@ -4,6 +4,35 @@
 export type FormatName = "search-replace" | "whole" | "apply-patch" | "hashline" | "lines" | "tool-call" | "udiff" | "auto";
 
 /**
+ * An edit that applied: where it is in the original and (in a report,
+ * not a stream's early receipt) in the new text.
+ */
+export type AppliedReceipt = ReceiptFields & { status: "applied", from: number, to: number, fromPos: Position, toPos: Position, closest?: undefined, };
+
+/**
+ * The region of a file most like an edit's old text that was not found.
+ */
+
+export type Closest = { 
+/**
+ * Its 1-based inclusive lines in the original.
+ */
+lines: [number, number], 
+/**
+ * `lines` as UTF-16 offsets and as positions, like a receipt's.
+ */
+from: number, to: number, fromPos: Position, toPos: Position, 
+/**
+ * How similar it is to the old text, in percent (0-100).
+ */
+similarity: number, 
+/**
+ * Where it first differs from the old text; none when they differ
+ * only in what the matcher's levels ignore.
+ */
+firstDifference?: FirstDifference, };
+
+/**
  * Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
  * CLI.
  * A code is never reused for another meaning; new ones are added at the end.
@@ -17,6 +46,12 @@ export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "o
 
 export type EditStatus = "applied" | "failed" | "skipped";
 
+/**
+ * An edit that failed: its code and why; a `not_found` one the closest
+ * region.
+ */
+export type FailedReceipt = ReceiptFields & { status: "failed", code: Code, message: string, resultFrom?: undefined, resultTo?: undefined, resultFromPos?: undefined, resultToPos?: undefined, };
+
 export type FileReport = { path: string, status: FileStatus, edits: Array<Receipt>, 
 /**
  * The new text of an applied or created file.
@@ -28,6 +63,14 @@ content?: string, };
  */
 
 export type FileStatus = "applied" | "created" | "deleted" | "failed" | "skipped";
+
+/**
+ * The first character where a closest region and an edit's old text
+ * differ: a line and UTF-16 column in the file (as a [`Position`]) and
+ * in the old text (line 1 its first line).
+ */
+
+export type FirstDifference = { fileLine: number, fileCol: number, editLine: number, editCol: number, };
 
 /**
  * A language patchbay-syntax knows. Every variant exists whatever the
@@ -83,7 +126,7 @@ leading?: Span,
  */
 lines: [number, number], 
 /**
- * Index of the enclosing symbol in [`Outline::symbols`].
+ * Index of the enclosing symbol in [`crate::Outline::symbols`].
  */
 parent?: number, 
 /**
@@ -94,6 +137,17 @@ depth: number,
  * `span` in UTF-16 offsets (JS string indices), for editors.
  */
 from: number, to: number, };
+
+/**
+ * A place in a text the way editors address it: `line` counts from 1,
+ * `col` is the UTF-16 code units before it on its line. Lines end at
+ * `\n` or `\r\n` (a lone `\r` is not a break), so a position means the
+ * same character whatever an editor does to line breaks. A BOM is not
+ * part of line 1 (Monaco drops it; CodeMirror keeps it as a character
+ * of its own, one unit before column 0).
+ */
+
+export type Position = { line: number, col: number, };
 
 /**
  * A reasoning section at the start of a reply, skipped by every format.
@@ -118,10 +172,16 @@ opened: boolean,
 closed: boolean, };
 
 /**
+ * One edit's receipt, by `status`: narrow on it to reach what that
+ * status always carries.
+ */
+export type Receipt = AppliedReceipt | FailedReceipt | SkippedReceipt;
+
+/**
  * The typed receipt for one edit.
  */
 
-export type Receipt = { 
+export type ReceiptFields = { 
 /**
  * 1-based number of the edit in the output.
  */
@@ -154,6 +214,21 @@ from?: number, to?: number,
  * `ApplyOptions::skip`.
  */
 resultFrom?: number, resultTo?: number, 
+/**
+ * `from` and `to` as line and column: what an editor that keeps its
+ * own line breaks (CodeMirror normalises `\r\n` to one character,
+ * Monaco a mixed file) places by. See [`Position`].
+ */
+fromPos?: Position, toPos?: Position, 
+/**
+ * `resultFrom` and `resultTo` as line and column in the new text.
+ */
+resultFromPos?: Position, resultToPos?: Position, 
+/**
+ * For an edit whose old text was not found: the most similar region
+ * of the file, as data (the message says the same in words).
+ */
+closest?: Closest, 
 /**
  * The earlier edits of the reply this one builds on: its old text is
  * not in the original but in the text they produce (sequential
@@ -188,6 +263,12 @@ name: string, kind: SymbolKind,
  * 1-based, inclusive, leading comments and attributes included.
  */
 startLine: number, endLine: number, };
+
+/**
+ * An edit that located but was not applied (held back, set aside, or a
+ * dry check).
+ */
+export type SkippedReceipt = ReceiptFields & { status: "skipped", code: Code, message: string, };
 
 /**
  * A symbol cut out of a file. Its JSON is what `patchbay slice --json`

@@ -4,7 +4,13 @@
 export type FormatName = "search-replace" | "whole" | "apply-patch" | "hashline" | "lines" | "tool-call" | "udiff" | "auto";
 
 /**
- * Options of [`apply`]: the format (`auto` detects it) and the transaction.
+ * An edit that applied: where it is in the original and (in a report,
+ * not a stream's early receipt) in the new text.
+ */
+export type AppliedReceipt = ReceiptFields & { status: "applied", from: number, to: number, fromPos: Position, toPos: Position, closest?: undefined, };
+
+/**
+ * Options of [`apply()`]: the format (`auto` detects it) and the transaction.
  */
 
 export type ApplyOptions = Partial<{ format: FormatName, partial: boolean, 
@@ -31,7 +37,7 @@ strict: boolean,
 tags: TagOptions, 
 /**
  * What the model was shown (the `lines` format's `seen-lines` or
- * `file-crc` snapshot, see [`seen`]); the format's plain line numbers are
+ * `file-crc` snapshot, see [`formats::lines::seen`]); the format's plain line numbers are
  * held to it, and refused without it.
  */
 seen: SeenLines | null, 
@@ -44,7 +50,7 @@ seen: SeenLines | null,
 stopReason: StopReason | null, 
 /**
  * Codex's rule: an added file replaces an existing one and a move may
- * land on one (see [`transaction::Options::overwrite`]).
+ * land on one (see [`apply::transaction::Options::overwrite`]).
  */
 overwrite: boolean, 
 /**
@@ -106,6 +112,29 @@ export type CheckOptions = Partial<{ protocol: Protocol, stopReason: string | nu
  */
 
 export type Checked = { check: OutputCheck, continuation: string, };
+
+/**
+ * The region of a file most like an edit's old text that was not found.
+ */
+
+export type Closest = { 
+/**
+ * Its 1-based inclusive lines in the original.
+ */
+lines: [number, number], 
+/**
+ * `lines` as UTF-16 offsets and as positions, like a receipt's.
+ */
+from: number, to: number, fromPos: Position, toPos: Position, 
+/**
+ * How similar it is to the old text, in percent (0-100).
+ */
+similarity: number, 
+/**
+ * Where it first differs from the old text; none when they differ
+ * only in what the matcher's levels ignore.
+ */
+firstDifference?: FirstDifference, };
 
 /**
  * Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
@@ -202,11 +231,17 @@ reason: string | null, promptTokens: number | null, outputTokens: number | null,
 totalNs: number | null, loadNs: number | null, promptNs: number | null, evalNs: number | null, };
 
 /**
- * Seed 003's output check: the reply is `items` of about `per_item`
+ * The output check: the reply is `items` of about `per_item`
  * tokens each.
  */
 
 export type ExpectedOutput = Partial<{ perItem: number, items: number, }>;
+
+/**
+ * An edit that failed: its code and why; a `not_found` one the closest
+ * region.
+ */
+export type FailedReceipt = ReceiptFields & { status: "failed", code: Code, message: string, resultFrom?: undefined, resultTo?: undefined, resultFromPos?: undefined, resultToPos?: undefined, };
 
 /**
  * A model family: which vocabulary the count should match.
@@ -284,6 +319,14 @@ fatal: boolean, };
  */
 
 export type FindingKind = "truncated" | "no_numbers" | "old_count" | "new_count" | "missing_prefix" | "blank_line" | "unsupported" | "no_path" | "path_escape" | "file_missing" | "file_exists" | "creates" | "deletes" | "no_context" | "found" | "offset" | "by_hint" | "git_anchor" | "tolerated" | "reread" | "ambiguous" | "not_found";
+
+/**
+ * The first character where a closest region and an edit's old text
+ * differ: a line and UTF-16 column in the file (as a [`Position`]) and
+ * in the old text (line 1 its first line).
+ */
+
+export type FirstDifference = { fileLine: number, fileCol: number, editLine: number, editCol: number, };
 
 /**
  * One format's canonical edit.
@@ -581,6 +624,17 @@ export type PlannedSection = { tokens: number, selected: boolean,
 reason: string, name: string, kind: string, startLine: number, endLine: number, };
 
 /**
+ * A place in a text the way editors address it: `line` counts from 1,
+ * `col` is the UTF-16 code units before it on its line. Lines end at
+ * `\n` or `\r\n` (a lone `\r` is not a break), so a position means the
+ * same character whatever an editor does to line breaks. A BOM is not
+ * part of line 1 (Monaco drops it; CodeMirror keeps it as a character
+ * of its own, one unit before column 0).
+ */
+
+export type Position = { line: number, col: number, };
+
+/**
  * The labels of a reply protocol.
  */
 
@@ -641,10 +695,16 @@ opened: boolean,
 closed: boolean, };
 
 /**
+ * One edit's receipt, by `status`: narrow on it to reach what that
+ * status always carries.
+ */
+export type Receipt = AppliedReceipt | FailedReceipt | SkippedReceipt;
+
+/**
  * The typed receipt for one edit.
  */
 
-export type Receipt = { 
+export type ReceiptFields = { 
 /**
  * 1-based number of the edit in the output.
  */
@@ -677,6 +737,21 @@ from?: number, to?: number,
  * `ApplyOptions::skip`.
  */
 resultFrom?: number, resultTo?: number, 
+/**
+ * `from` and `to` as line and column: what an editor that keeps its
+ * own line breaks (CodeMirror normalises `\r\n` to one character,
+ * Monaco a mixed file) places by. See [`Position`].
+ */
+fromPos?: Position, toPos?: Position, 
+/**
+ * `resultFrom` and `resultTo` as line and column in the new text.
+ */
+resultFromPos?: Position, resultToPos?: Position, 
+/**
+ * For an edit whose old text was not found: the most similar region
+ * of the file, as data (the message says the same in words).
+ */
+closest?: Closest, 
 /**
  * The earlier edits of the reply this one builds on: its old text is
  * not in the original but in the text they produce (sequential
@@ -826,6 +901,12 @@ lines: Array<[number, number]>, }>;
  */
 
 export type SeenLines = { [key in string]: SeenFile };
+
+/**
+ * An edit that located but was not applied (held back, set aside, or a
+ * dry check).
+ */
+export type SkippedReceipt = ReceiptFields & { status: "skipped", code: Code, message: string, };
 
 /**
  * Outcome of the whole transaction.

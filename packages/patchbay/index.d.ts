@@ -35,3 +35,13 @@ export declare function initSync(input?: SyncInitInput, options?: InitSyncOption
 export declare function loadRest(input?: InitInput | Promise<InitInput>): Promise<void>;
 /** Whether the core module's second part is loaded. */
 export declare function restLoaded(): boolean;
+
+declare global {
+  /**
+   * `StreamParser` is disposable (`using`); this names `Symbol.dispose` for a
+   * program whose `lib` is older than ESNext (ES2022), as the ESNext lib does.
+   */
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}

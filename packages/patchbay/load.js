@@ -23,9 +23,13 @@ export async function wasmInput(input, url) {
 /** The input for wasm-bindgen's initSync: bytes or a compiled module. */
 export function wasmInputSync(input, url) {
   if (input !== undefined) return input;
-  const fs = url.protocol === 'file:' ? nodeFs() : undefined;
+  const node = url.protocol === 'file:' && globalThis.process?.versions?.node;
+  const fs = node ? nodeFs() : undefined;
   if (!fs) {
-    throw new TypeError('initSync() needs the module: pass its bytes or a WebAssembly.Module (only node can read it itself)');
+    const why = node
+      ? `node ${node} cannot read it synchronously (node 20.16 and 22.3 on can): pass readFileSync of the .wasm, or await init()`
+      : 'only node can read it itself';
+    throw new TypeError(`initSync() needs the module: pass its bytes or a WebAssembly.Module (${why})`);
   }
   return fs.readFileSync(url);
 }

@@ -15,7 +15,7 @@ import init, * as api from './index.js';
 import { Mailbox } from './mailbox.js';
 import { restInFlight } from './rest.js';
 
-/** The functions a worker answers (StreamParser holds state: use it in the worker itself). */
+/** The functions a worker answers; a `StreamParser` lives in the worker behind `connect().stream()`. */
 export const METHODS = Object.freeze([
   'applyEdits', 'detectFormat', 'render', 'formats', 'estimateTokens', 'compare', 'planBudget',
   'tagView', 'crcView', 'checkOutput', 'promptKit', 'diagnoseUdiff', 'repairUdiff', 'simulatePatchFuzz',
@@ -24,9 +24,43 @@ export const METHODS = Object.freeze([
 
 const errors = { TypeError, RangeError };
 
-/** The function a request names: a core method, else one of `extra`'s own. */
-function methodOf(method, extra) {
+/** Parsers a worker keeps open at once: a page that never finishes or frees one cannot make it grow without bound. */
+export const MAX_STREAMS = 64;
+
+/** The stream requests (`stream.open`, `.push`, `.finish`, `.free`), on the parsers of one `serve`. */
+function streams() {
+  const open = new Map();
+  const take = (id) => {
+    const parser = open.get(id);
+    if (!parser) throw new TypeError(`no open stream ${JSON.stringify(id)}: it was finished or freed`);
+    return parser;
+  };
+  const close = (id) => {
+    open.get(id)?.free();
+    open.delete(id);
+  };
+  return {
+    'stream.open'(id, files, options) {
+      if (open.has(id)) throw new TypeError(`stream ${id} is open already`);
+      if (open.size >= MAX_STREAMS) throw new RangeError(`${MAX_STREAMS} streams are open in this worker: finish or free one first`);
+      open.set(id, new api.StreamParser(files, options));
+    },
+    'stream.push': (id, chunk) => take(id).push(chunk),
+    'stream.finish'(id) {
+      try {
+        return take(id).finish();
+      } finally {
+        close(id);
+      }
+    },
+    'stream.free': (id) => close(id),
+  };
+}
+
+/** The function a request names: a core method, a stream's, else one of `extra`'s own. */
+function methodOf(method, extra, stream) {
   if (METHODS.includes(method)) return api[method];
+  if (typeof method === 'string' && Object.hasOwn(stream, method)) return stream[method];
   if (typeof method === 'string' && Object.hasOwn(extra, method) && typeof extra[method] === 'function') return extra[method];
   throw new TypeError(`unknown method ${JSON.stringify(method)}`);
 }
@@ -39,6 +73,7 @@ function methodOf(method, extra) {
  */
 export function serve(scope = globalThis, input, extra = {}, options) {
   const ready = init(input, options);
+  const stream = streams();
   let box = null;
   scope.addEventListener('message', async (event) => {
     const { id, method, args, mailbox } = event.data ?? {};
@@ -49,7 +84,7 @@ export function serve(scope = globalThis, input, extra = {}, options) {
       // A failed load is the call's to report (it loads the part again).
       const rest = restInFlight();
       if (rest) await rest.catch(() => {});
-      const fn = methodOf(method, extra);
+      const fn = methodOf(method, extra, stream);
       const list = Array.isArray(args) ? args : [];
       const value = await fn(...list);
       // The core's answers are JSON-compatible by construction; the extras' may not be.
@@ -110,7 +145,22 @@ export function connect(worker, extra = [], { frame = isolatedFrame() } = {}) {
       worker.postMessage({ id, method, args });
       if (framed) watch();
     });
-  const client = { call, answeredInFrame: 0, terminate: () => (worker.terminate ?? worker.close).call(worker) };
+  let streamIds = 1;
+  // A parser in the worker: requests of one stream arrive in the order they
+  // are posted, so a push needs no wait for the open; a failed open fails
+  // each later request of the stream with its error.
+  const stream = (files, options) => {
+    const id = streamIds++;
+    const opened = call('stream.open', id, files, options);
+    opened.catch(() => {});
+    const after = (method, ...args) => opened.then(() => call(method, id, ...args));
+    return {
+      push: (chunk) => after('stream.push', chunk),
+      finish: () => after('stream.finish'),
+      free: () => after('stream.free').then(() => undefined),
+    };
+  };
+  const client = { call, stream, answeredInFrame: 0, terminate: () => (worker.terminate ?? worker.close).call(worker) };
   for (const m of [...METHODS, ...extra]) client[m] = (...args) => call(m, ...args);
   return client;
 }

@@ -1,4 +1,4 @@
-// The CodeMirror extension (web/src/codemirror/patchbay.js) on a page of its
+// The CodeMirror extension (patchbay/codemirror) on a page of its
 // own, web/examples/codemirror: the N:TAG gutter, the match decorations by
 // level and the failed edit's closest region, and accept/reject in the
 // unified review. Expected values come from the wasm module in node.

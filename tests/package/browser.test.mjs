@@ -13,15 +13,29 @@ import { installPackage, repo } from './install.mjs';
 import { examples, resolved } from './examples.mjs';
 
 const { chromium } = createRequire(join(repo, 'tests', 'e2e', 'package.json'))('playwright-core');
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
+// Pages without a charset in the header: each says its own (`<meta charset>`), as the README's does.
+const types = { '.html': 'text/html', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 let server, base, context, page, profile;
 const requests = [];
 const problems = [];
+const warnings = [];
+// Chromium's deprecation reports (the Audits domain): a synchronous request on the main thread is one.
+const deprecations = [];
 
 before(async () => {
   const { dir } = installPackage();
   const ex = examples();
-  writeFileSync(join(dir, 'browser.html'), `<!doctype html><meta charset="utf-8"><title>patchbay</title><body>${ex.browser}</body>`);
+  // Verbatim: the example is a whole page.
+  writeFileSync(join(dir, 'browser.html'), ex.browser);
+  // A review's keep/reject (`skip`) before the second part was asked for: it must not load it.
+  writeFileSync(join(dir, 'skip-page.js'), resolved(`import init, { applyEdits, restLoaded } from 'patchbay';
+await init(undefined, { restWhen: 'first-use' });
+const files = { 'a.py': 'a = 1\\nb = 2\\n' };
+const reply = 'a.py\\n<<<<<<< SEARCH\\na = 1\\n=======\\na = 10\\n>>>>>>> REPLACE\\na.py\\n<<<<<<< SEARCH\\nb = 2\\n=======\\nb = 20\\n>>>>>>> REPLACE\\n';
+const kept = [[], [1], [2], [1, 2]].map((skip) => applyEdits(files, reply, { skip }).files[0].content ?? null);
+document.body.dataset.result = JSON.stringify([kept, restLoaded()]);
+`));
+  writeFileSync(join(dir, 'skip.html'), '<!doctype html><meta charset="utf-8"><title>skip</title><body><script type="module" src="./skip-page.js"></script></body>');
   writeFileSync(join(dir, 'worker.js'), resolved(ex.worker));
   writeFileSync(join(dir, 'worker-page.js'), resolved(ex['worker-page']));
   writeFileSync(join(dir, 'worker.html'), '<!doctype html><meta charset="utf-8"><title>worker</title><body><script type="module" src="./worker-page.js"></script></body>');
@@ -62,6 +76,10 @@ w.onerror = (e) => { document.body.dataset.result = 'error: ' + e.message; };
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Audits.enable');
+  cdp.on('Audits.issueAdded', ({ issue }) => deprecations.push(issue.details?.deprecationIssueDetails?.type ?? issue.code));
 }, { timeout: 180_000 });
 
 after(async () => {
@@ -76,7 +94,7 @@ test('a plain page imports the package and gets UTF-16 offsets', T, async () => 
   await page.goto(`${base}browser.html`);
   await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
   const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
-  assert.deepEqual(result, ['applied', 'b = "漢字 🎉"\r\n']);
+  assert.deepEqual(result, ['applied', 'b = "漢字 🎉"\r\n', { line: 2, col: 0 }]);
   assert.deepEqual(problems, []);
 });
 
@@ -98,3 +116,28 @@ for (const [name, file] of [['a page', 'rest.html'], ['a module worker', 'rest-i
     assert.deepEqual(problems.filter((p) => !/Synchronous XMLHttpRequest/.test(p)), []);
   });
 }
+
+test('keep/reject with skip runs in the first part: no second download, no synchronous request', T, async () => {
+  requests.length = 0;
+  warnings.length = 0;
+  deprecations.length = 0;
+  await page.goto(`${base}skip.html`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  const [kept, restLoaded] = JSON.parse(await page.evaluate(() => document.body.dataset.result));
+  // The engine's result for each choice, written out here.
+  assert.deepEqual(kept, ['a = 10\nb = 20\n', 'a = 1\nb = 20\n', 'a = 10\nb = 2\n', null]);
+  assert.equal(restLoaded, false);
+  assert.deepEqual(requests.filter((r) => r.endsWith('.wasm')), ['/node_modules/patchbay/core/patchbay_wasm_bg.wasm']);
+  assert.deepEqual(warnings.filter((w) => /XMLHttpRequest/.test(w)), []);
+  assert.deepEqual(deprecations.filter((d) => /XMLHttpRequestSynchronous/.test(d)), []);
+  assert.deepEqual(problems, []);
+});
+
+test('the deprecation report catches a synchronous request on the page (the check above can fail)', T, async () => {
+  deprecations.length = 0;
+  await page.goto(`${base}rest.html`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  await page.waitForTimeout(200);
+  assert.ok(deprecations.some((d) => /XMLHttpRequestSynchronous/.test(d)), JSON.stringify(deprecations));
+  problems.length = 0;
+});

@@ -44,20 +44,36 @@ test('codes, levels and format names are string unions', () => {
   assert.match(core, /export type FormatName = "search-replace" \|/);
 });
 
-test('tsc --noEmit --strict accepts a file that calls every export', () => {
-  const usage = join(installed.dir, 'usage.ts');
-  copyFileSync(fileURLToPath(new URL('usage.ts', import.meta.url)), usage);
-  writeFileSync(join(installed.dir, 'tsconfig.json'), JSON.stringify({
+/** Runs tsc --noEmit --strict (skipLibCheck false) on `file` with `lib`; fails with its output. */
+function typeCheck(file, lib) {
+  const name = `tsconfig.${lib[0]}.json`;
+  writeFileSync(join(installed.dir, name), JSON.stringify({
     compilerOptions: {
       strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext',
-      lib: ['es2022', 'esnext.disposable', 'dom', 'dom.iterable'], types: [], skipLibCheck: false,
+      lib, types: [], skipLibCheck: false,
     },
-    files: ['usage.ts'],
+    files: [file],
   }));
   const tsc = fileURLToPath(new URL('node_modules/typescript/bin/tsc', import.meta.url));
   try {
-    execFileSync(process.execPath, [tsc, '-p', installed.dir], { cwd: installed.dir, encoding: 'utf8' });
+    execFileSync(process.execPath, [tsc, '-p', join(installed.dir, name)], { cwd: installed.dir, encoding: 'utf8' });
   } catch (e) {
-    assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
+    assert.fail(`tsc (lib ${lib.join(', ')}) failed:\n${e.stdout}${e.stderr}`);
   }
+}
+
+test('tsc --noEmit --strict accepts a file that calls every export', () => {
+  copyFileSync(fileURLToPath(new URL('usage.ts', import.meta.url)), join(installed.dir, 'usage.ts'));
+  typeCheck('usage.ts', ['es2022', 'esnext.disposable', 'dom', 'dom.iterable']);
+  typeCheck('usage.ts', ['esnext', 'dom', 'dom.iterable']);
+});
+
+test('the declarations compile with lib ES2022, which has no Symbol.dispose', () => {
+  // The same calls but the `using` block, which needs the disposable lib
+  // in the caller's own code.
+  const usage = readFileSync(fileURLToPath(new URL('usage.ts', import.meta.url)), 'utf8');
+  const without = usage.replace(/\n  \{\n    using [\s\S]*?\n  \}\n/, '\n');
+  assert.notEqual(without, usage, 'the using block was found');
+  writeFileSync(join(installed.dir, 'usage-es2022.ts'), without);
+  typeCheck('usage-es2022.ts', ['es2022', 'dom', 'dom.iterable']);
 });

@@ -6,7 +6,7 @@ import init, {
   crcView, checkOutput, promptKit, diagnoseUdiff, repairUdiff, simulatePatchFuzz, StreamParser,
   EditLoop, parseModels, parseModelInfo, parseProps, chooseContext, showBody, serverError, serverPaths, thinkFor, arenaResults, arenaVerdict,
   type RunScore, type ArenaResults, type Request, type Outcome, type LoopConfig, type ModelEntry, type ModelInfo, type ContextChoice, type ChatEvent,
-  type Report, type Receipt, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
+  type Report, type Receipt, type AppliedReceipt, type Position, type Closest, type Code, type Level, type FormatName, type ApplyOptions, type StreamEvent,
   type Files, type Plan, type Comparison, type Checked, type Kit, type HunkDiagnosis, type FuzzReport,
 } from 'patchbay';
 import initSyntax, { languages, outline, sections, slice, splice, parseCheck, applyToSlice, type Outline, type Slice, type SliceResult, type OutlineSymbol } from 'patchbay/syntax';
@@ -29,6 +29,18 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const codes: (Code | undefined)[] = receipts.map((r) => r.code);
   const levels: (Level | undefined)[] = receipts.map((r) => r.strategy);
   const spans: number[] = receipts.map((r) => (r.to ?? 0) - (r.from ?? 0));
+  // Narrowed by status: an applied receipt's range is never optional, a
+  // failed one's code and closest region are where the type says.
+  const applied: AppliedReceipt[] = receipts.filter((r): r is AppliedReceipt => r.status === 'applied');
+  const placed: Position[] = applied.flatMap((r) => [r.fromPos, r.toPos]);
+  const widths: number[] = applied.map((r) => r.to - r.from + (r.resultToPos?.col ?? 0));
+  const near: number[] = receipts.flatMap((r) => {
+    if (r.status !== 'failed') return [];
+    const code: Code = r.code;
+    const region: Closest | undefined = r.closest;
+    const at = region?.firstDifference;
+    return [code.length + (region ? region.fromPos.line + region.similarity : 0) + (at ? at.fileCol + at.editLine : 0)];
+  });
   const name: FormatName = detectFormat('@@ -1 +1 @@\n-a\n+b\n').format;
   const rendered: string = render(name, 'a.txt', 'a\n', 'b\n');
   const all: FormatName[] = formats();
@@ -89,10 +101,19 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const own: unknown = await pb.outline('a.py');
   const remote: Report = await pb.applyEdits(files, rendered, options);
   const viaCall: string = await pb.call('tagView', 'a\n', { len: 2 });
+  const extras = { outline: async (path: string) => path.length, kinds: (n: number) => ['fn', 'class'].slice(0, n) };
+  serve(self, undefined, extras);
+  const typed = connect<typeof extras>(worker, ['outline', 'kinds']);
+  const own2: number = await typed.outline('a.py');
+  const kinds: string[] = await typed.kinds(1);
+  const streamed = pb.stream(files, { format: 'auto' });
+  const got: StreamEvent[] = await streamed.push('src/app.py\n```\n');
+  const done: Report = await streamed.finish();
+  await pb.stream(files).free();
   pb.terminate();
 
-  return codes.length + levels.length + spans.length + all.length + n + cmp.formats.length + plan.window + view.length
+  return codes.length + levels.length + spans.length + placed.length + widths.length + near.length + all.length + n + cmp.formats.length + plan.window + view.length
     + checked.continuation.length + kit.format.length + hunks.length + repaired.length + fuzz.length + events.length
     + final.files.length + langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length
-    + exact + remote.files.length + viaCall.length + METHODS.length + looped + arena + Number(own !== undefined);
+    + exact + own2 + kinds.length + got.length + done.files.length + remote.files.length + viaCall.length + METHODS.length + looped + arena + Number(own !== undefined);
 }

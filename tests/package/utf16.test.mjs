@@ -99,3 +99,55 @@ test('strings reach the module whole: ASCII, non-ASCII at any place, long, lone 
     assert.equal(got, want, JSON.stringify(text.slice(0, 40)));
   }
 });
+
+/** The text as CodeMirror holds it: every `\r\n` one `\n`, here with a BOM dropped as Monaco does. */
+const editorText = (t) => t.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+/** A position's offset in that text, the way CodeMirror's `doc.line(n).from + col` finds it. */
+function editorOffset(t, { line, col }) {
+  const lines = editorText(t).split('\n');
+  assert.ok(line >= 1 && line <= lines.length && col <= lines[line - 1].length, `${line}:${col} is off the text`);
+  return lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col;
+}
+/** A raw offset as the editor counts it: the BOM and the `\r` of each `\r\n` before it taken out. */
+const asEditor = (t, offset) => editorText(t.slice(0, offset)).length;
+
+for (const [kind, file] of [
+  ['CRLF', text],
+  ['mixed, BOM, no final newline', '\uFEFF# 漢字\r\nx = "😀"\ny = 2\r\nz = 3\nw = "e\u0301"'],
+]) {
+  test(`positions place every receipt in the editor's text (${kind})`, () => {
+    const reply = [
+      'a.py', '<<<<<<< SEARCH', 'y = 2', '=======', 'y = "🎉"', 'y2 = 0', '>>>>>>> REPLACE',
+      'a.py', '<<<<<<< SEARCH', file.includes('末尾') ? 'w = "末尾"' : 'w = "e\u0301"', '=======', 'w = 1', '>>>>>>> REPLACE',
+      'a.py', '<<<<<<< SEARCH', 'z = 3', 'w = "zzz"', '=======', 'x = 1', '>>>>>>> REPLACE', '',
+    ].join('\n');
+    const report = pb.applyEdits({ 'a.py': file }, reply, { partial: true });
+    const content = report.files[0].content;
+    const [first, second, missed] = report.files[0].edits;
+    for (const r of [first, second]) {
+      assert.equal(r.status, 'applied');
+      assert.equal(editorOffset(file, r.fromPos), asEditor(file, r.from));
+      assert.equal(editorOffset(file, r.toPos), asEditor(file, r.to));
+      assert.equal(editorOffset(content, r.resultFromPos), asEditor(content, r.resultFrom));
+      assert.equal(editorOffset(content, r.resultToPos), asEditor(content, r.resultTo));
+    }
+    const edited = editorText(content);
+    assert.equal(edited.slice(editorOffset(content, first.resultFromPos), editorOffset(content, first.resultToPos)), 'y = "🎉"\ny2 = 0\n');
+    assert.equal(first.fromPos.line, editorText(file).split('\n').indexOf('y = 2') + 1);
+    // The missed edit's closest region is data: lines 4-5, differing on line 5 after `w = "` (5 units).
+    assert.equal(missed.code, 'not_found');
+    const c = missed.closest;
+    assert.deepEqual(c.lines, [4, 5]);
+    assert.deepEqual(c.fromPos, { line: 4, col: 0 });
+    assert.equal(editorOffset(file, c.toPos), asEditor(file, c.to));
+    assert.equal(file.slice(c.from, c.to).replace(/\r\n/g, '\n').replace(/\n$/, ''), editorText(file).split('\n').slice(3, 5).join('\n'));
+    assert.deepEqual(c.firstDifference, { fileLine: 5, fileCol: 5, editLine: 2, editCol: 5 });
+  });
+}
+
+test('the message for an edit without a file names what a JS caller sets', () => {
+  const report = pb.applyEdits({ 'a.py': text }, '<<<<<<< SEARCH\ny = 2\n=======\ny = 3\n>>>>>>> REPLACE\n', { format: 'search-replace' });
+  const r = report.files[0]?.edits[0] ?? report;
+  assert.match(r.message ?? report.feedback, /defaultPath/);
+  assert.doesNotMatch(r.message ?? report.feedback, /pass --file/);
+});

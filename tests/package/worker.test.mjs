@@ -40,6 +40,38 @@ test('an error thrown by the core keeps its type across the channel', async () =
   await assert.rejects(pb.applyEdits({ 'a.txt': 5 }, ''), TypeError);
 });
 
+test('a stream parser in the worker gives the events and report the page-side parser gives', async () => {
+  const { default: init, StreamParser } = await import(module('index.js'));
+  await init();
+  const files = { 'a.txt': 'one\ntwo\n', 'b.txt': 'x\n' };
+  const reply = 'a.txt\n<<<<<<< SEARCH\ntwo\n=======\n2\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\nmissing\n=======\ny\n>>>>>>> REPLACE\n';
+  const local = new StreamParser(files, { format: 'search-replace' });
+  const remote = pb.stream(files, { format: 'search-replace' });
+  const chunks = reply.match(/[\s\S]{1,11}/g);
+  for (const chunk of chunks) assert.deepEqual(await remote.push(chunk), local.push(chunk));
+  const report = await remote.finish();
+  assert.deepEqual(report, local.finish());
+  assert.equal(report.files.find((f) => f.path === 'b.txt').edits[0].code, 'not_found');
+  // Finished, the stream is gone from the worker: a push is a TypeError.
+  await assert.rejects(remote.push('more'), TypeError);
+});
+
+test('a stream that cannot open fails each of its requests; freed streams do not pile up', async () => {
+  const bad = pb.stream({ 'a.txt': 'x\n' }, { format: 'no-such-format' });
+  await assert.rejects(bad.push('a'), RangeError);
+  await assert.rejects(bad.finish(), RangeError);
+  const { MAX_STREAMS } = await import(module('worker.js'));
+  for (let i = 0; i < MAX_STREAMS * 2; i++) {
+    const s = pb.stream({ 'a.txt': 'x\n' });
+    await s.push('a.txt\n');
+    await s.free();
+  }
+  const open = Array.from({ length: MAX_STREAMS }, () => pb.stream({ 'a.txt': 'x\n' }));
+  await Promise.all(open.map((s) => s.push('')));
+  await assert.rejects(pb.stream({ 'a.txt': 'x\n' }).push(''), RangeError);
+  await Promise.all(open.map((s) => s.free()));
+});
+
 // Shared memory (mailbox.js): on a cross-origin isolated page the answers
 // are also written where the page can take them in an animation frame,
 // before the browser delivers their message. Here the worker is a thread

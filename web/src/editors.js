@@ -11,7 +11,7 @@ import {
   bracketMatching, defaultHighlightStyle, foldEffect, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting,
 } from '@codemirror/language';
 import { oneDarkHighlightStyle } from './codemirror/dark.js';
-import { patchbayMatches, tagGutter } from './codemirror/patchbay.js';
+import { patchbayMatches, tagGutter } from 'patchbay/codemirror';
 import { languageFor, replyLanguage } from './codemirror/languages.js';
 
 const dark = window.matchMedia?.('(prefers-color-scheme: dark)');

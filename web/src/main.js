@@ -3,7 +3,7 @@
 // the newest answer wins and older ones are dropped.
 import './style.css';
 import { createEngine } from './engine/index.js';
-import { LEVELS, LEVEL_NOTES, matchesFromReport, setMatches } from './codemirror/patchbay.js';
+import { LEVELS, LEVEL_NOTES, matchesFromReport, offsetOf, setMatches } from 'patchbay/codemirror';
 import { createFileEditor, createReplyEditor, foldReasoning, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
@@ -251,15 +251,14 @@ function pickReceipt(r) {
   }
   const m = matchesFromReport(page.report, r.path).find((x) => x.index === r.index);
   if (!m) return;
-  if (m.failed) selectLines(m.fromLine, m.toLine);
-  else selectRange(m.from, m.to);
+  selectRange(m.from, m.to);
 }
 
-/** Selects and scrolls to UTF-16 offsets `from`-`to` of the file editor (an applied edit's receipt). */
+/** Selects and scrolls to positions `from`-`to` of the file editor (an edit's range, or its closest region). */
 function selectRange(from, to) {
   const { view } = fileEditor;
-  const end = view.state.doc.length;
-  view.dispatch({ selection: { anchor: Math.min(from, end), head: Math.min(to, end) }, scrollIntoView: true });
+  const doc = view.state.doc;
+  view.dispatch({ selection: { anchor: offsetOf(doc, from), head: offsetOf(doc, to) }, scrollIntoView: true });
   view.focus();
 }
 

@@ -1,12 +1,12 @@
 // The result against the original, three ways: a unified diff with
 // Accept/Reject on each change (@codemirror/merge through the extension in
-// codemirror/patchbay.js), side by side, and the plain result text. Above
+// patchbay/codemirror), side by side, and the plain result text. Above
 // them, Keep/Reject for each edit: a rejected edit is set aside by the
 // engine (`skip`), which gives the result of the reply without it, so the
 // line breaks and the file's end are the engine's, not patched up here.
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { reviewExtensions, sideBySide } from './codemirror/patchbay.js';
+import { reviewExtensions, sideBySide } from 'patchbay/codemirror';
 import { createPlainEditor, reviewBasics } from './editors.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // The tags toggle: the file as the model sees it. In the gutter (`N:TAG`
 // beside each line), as the hashline view's text, or as the `lines`
 // format's numbered view with the file's CRC-32; the text can be copied.
-import { setTags, tagsFromView } from './codemirror/patchbay.js';
+import { setTags, tagsFromView } from 'patchbay/codemirror';
 import { copyButton } from './copy.js';
 
 const $ = (id) => document.getElementById(id);

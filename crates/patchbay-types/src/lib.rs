@@ -38,9 +38,33 @@ impl TypeVisitor for Decls {
             decl
         };
         let docs = T::docs().map(|d| format!("{d}\n")).unwrap_or_default();
-        self.out.push((name, format!("{docs}export {decl}")));
+        if name == "Receipt" {
+            self.out.extend(receipt_union(&docs, &decl));
+        } else {
+            self.out.push((name, format!("{docs}export {decl}")));
+        }
         T::visit_dependencies(self);
     }
+}
+
+/// The receipt as a union discriminated by `status` (what serde's one
+/// struct cannot say): its fields as ts-rs writes them, under the name
+/// `ReceiptFields`, narrowed for each status. An applied receipt always
+/// has its range (offsets and positions), a failed or held-back one its
+/// code, a failed one its message.
+fn receipt_union(docs: &str, decl: &str) -> Vec<(String, String)> {
+    let fields = decl.replacen("type Receipt =", "type ReceiptFields =", 1);
+    let union = "/**\n * One edit's receipt, by `status`: narrow on it to reach what that\n * status always carries.\n */\nexport type Receipt = AppliedReceipt | FailedReceipt | SkippedReceipt;";
+    let applied = "/**\n * An edit that applied: where it is in the original and (in a report,\n * not a stream's early receipt) in the new text.\n */\nexport type AppliedReceipt = ReceiptFields & { status: \"applied\", from: number, to: number, fromPos: Position, toPos: Position, closest?: undefined, };";
+    let failed = "/**\n * An edit that failed: its code and why; a `not_found` one the closest\n * region.\n */\nexport type FailedReceipt = ReceiptFields & { status: \"failed\", code: Code, message: string, resultFrom?: undefined, resultTo?: undefined, resultFromPos?: undefined, resultToPos?: undefined, };";
+    let skipped = "/**\n * An edit that located but was not applied (held back, set aside, or a\n * dry check).\n */\nexport type SkippedReceipt = ReceiptFields & { status: \"skipped\", code: Code, message: string, };";
+    vec![
+        ("AppliedReceipt".into(), applied.into()),
+        ("FailedReceipt".into(), failed.into()),
+        ("Receipt".into(), union.into()),
+        ("ReceiptFields".into(), format!("{docs}export {fields}")),
+        ("SkippedReceipt".into(), skipped.into()),
+    ]
 }
 
 /// `type X = { ... };` as `type X = Partial<{ ... }>;`.

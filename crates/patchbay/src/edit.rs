@@ -338,10 +338,78 @@ pub struct Receipt {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub result_to: Option<usize>,
+    /// `from` and `to` as line and column: what an editor that keeps its
+    /// own line breaks (CodeMirror normalises `\r\n` to one character,
+    /// Monaco a mixed file) places by. See [`Position`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub from_pos: Option<Position>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub to_pos: Option<Position>,
+    /// `resultFrom` and `resultTo` as line and column in the new text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub result_from_pos: Option<Position>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub result_to_pos: Option<Position>,
+    /// For an edit whose old text was not found: the most similar region
+    /// of the file, as data (the message says the same in words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub closest: Option<Closest>,
     /// The earlier edits of the reply this one builds on: its old text is
     /// not in the original but in the text they produce (sequential
     /// formats), and it applied together with them.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<usize>>"))]
     pub builds_on: Vec<usize>,
+}
+
+/// A place in a text the way editors address it: `line` counts from 1,
+/// `col` is the UTF-16 code units before it on its line. Lines end at
+/// `\n` or `\r\n` (a lone `\r` is not a break), so a position means the
+/// same character whatever an editor does to line breaks. A BOM is not
+/// part of line 1 (Monaco drops it; CodeMirror keeps it as a character
+/// of its own, one unit before column 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Position {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// The region of a file most like an edit's old text that was not found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Closest {
+    /// Its 1-based inclusive lines in the original.
+    pub lines: [usize; 2],
+    /// `lines` as UTF-16 offsets and as positions, like a receipt's.
+    pub from: usize,
+    pub to: usize,
+    pub from_pos: Position,
+    pub to_pos: Position,
+    /// How similar it is to the old text, in percent (0-100).
+    pub similarity: u32,
+    /// Where it first differs from the old text; none when they differ
+    /// only in what the matcher's levels ignore.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub first_difference: Option<FirstDifference>,
+}
+
+/// The first character where a closest region and an edit's old text
+/// differ: a line and UTF-16 column in the file (as a [`Position`]) and
+/// in the old text (line 1 its first line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FirstDifference {
+    pub file_line: usize,
+    pub file_col: usize,
+    pub edit_line: usize,
+    pub edit_col: usize,
 }

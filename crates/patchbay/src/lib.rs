@@ -34,7 +34,9 @@ pub use apply::matcher::Level;
 pub use apply::report::{FileReport, FileStatus, Report, Status};
 pub use apply::text::file_crc;
 pub use apply::transaction::Options;
-pub use edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
+pub use edit::{
+    Check, Closest, Code, Edit, EditStatus, FirstDifference, Op, Parsed, Position, Receipt,
+};
 pub use formats::hashline::tags::TagOptions;
 pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
 pub use formats::{FormatName, ParseOptions, UnknownFormat};

@@ -7,7 +7,7 @@ import { EditorView, lineNumbers } from '@codemirror/view';
 import { connect } from 'patchbay/worker';
 import {
   acceptEdit, matchesFromReport, patchbayMatches, rejectEdit, reviewExtensions, setMatches, setTags, tagGutter, tagsFromView,
-} from '../../src/codemirror/patchbay.js';
+} from 'patchbay/codemirror';
 
 export const FILE = 'def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n\n\ndef describe(w, h):\n    print(area(w, h), perimeter(w, h))\n';
 

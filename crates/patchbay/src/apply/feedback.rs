@@ -12,7 +12,7 @@
 use crate::apply::fold::{is_blank, visible_ws};
 use crate::apply::matcher::{Found, Level, Shift};
 use crate::apply::report::{Report, Status};
-use crate::edit::{Code, EditStatus};
+use crate::edit::{Closest, Code, EditStatus, FirstDifference, Position};
 use crate::fixed::fixed;
 use std::collections::HashMap;
 
@@ -159,7 +159,42 @@ pub fn not_found_brief(w: &Words, path: &str, lines: usize) -> String {
     )
 }
 
-pub fn not_found<S: AsRef<str>>(w: &Words, path: &str, file: &[&str], old: &[S]) -> String {
+/// The closest region of `file` to the old text `block`, and where they
+/// first differ, as data; `from`/`to` and their positions are the
+/// transaction's to set (they need the file's UTF-16 line starts).
+pub fn closest_region(file: &[&str], block: &[&str]) -> Option<Closest> {
+    let (s, ratio) = closest(file, block)?;
+    let end = (s + block.len()).min(file.len());
+    let first_difference = first_difference(&file[s..end], block).map(|(i, chars)| {
+        let units = |l: &str| -> usize { l.chars().take(chars).map(char::len_utf16).sum() };
+        FirstDifference {
+            file_line: s + i + 1,
+            file_col: units(file.get(s + i).copied().unwrap_or("")),
+            edit_line: i + 1,
+            edit_col: units(block.get(i).copied().unwrap_or("")),
+        }
+    });
+    let origin = Position { line: 0, col: 0 };
+    Some(Closest {
+        lines: [s + 1, end],
+        from: 0,
+        to: 0,
+        from_pos: origin,
+        to_pos: origin,
+        // Rounded as the message writes it.
+        similarity: fixed(f64::from(ratio * 100.0), 0).parse().unwrap_or(0),
+        first_difference,
+    })
+}
+
+/// The message for an edit whose old text is not in the file, and its
+/// closest region as data: computed once, for both.
+pub fn not_found<S: AsRef<str>>(
+    w: &Words,
+    path: &str,
+    file: &[&str],
+    old: &[S],
+) -> (String, Option<Closest>) {
     let block: Vec<&str> = old.iter().map(|s| s.as_ref()).collect();
     let mut msg = format!(
         "{} ({} line{}) was not found in {path}, not even with whitespace, indentation and look-alike characters ignored.",
@@ -167,40 +202,52 @@ pub fn not_found<S: AsRef<str>>(w: &Words, path: &str, file: &[&str], old: &[S])
         block.len(),
         if block.len() == 1 { "" } else { "s" }
     );
-    match closest(file, &block) {
-        None => msg.push_str(
+    let closest = closest_region(file, &block);
+    let Some(c) = &closest else {
+        msg.push_str(
             " No line of it occurs in the file: check the file name, or read the file again.",
-        ),
-        Some((s, ratio)) => {
-            let end = (s + block.len()).min(file.len());
-            msg.push_str(&format!(
-                " Closest region: lines {}-{} ({}% similar).",
-                s + 1,
-                end,
-                fixed(f64::from(ratio * 100.0), 0)
-            ));
-            if let Some((i, col)) = first_difference(&file[s..end], &block) {
-                let f = file.get(s + i).copied().unwrap_or("");
-                let b = block.get(i).copied().unwrap_or("");
-                // Aligned: `  file:   x` over `  SEARCH: x`.
-                let pad = " ".repeat(w.short.len().saturating_sub(3).max(1));
-                msg.push_str(&format!(
-                    "\nFirst difference at line {} ({} line {}), column {}:\n  file:{pad}{}\n  {}: {}\nCopy the lines exactly as they are in the file.",
-                    s + i + 1,
-                    w.short,
-                    i + 1,
-                    col,
-                    visible_ws(f),
-                    w.short,
-                    visible_ws(b)
-                ));
-            }
-        }
+        );
+        return (msg, None);
+    };
+    msg.push_str(&format!(
+        " Closest region: lines {}-{} ({}% similar).",
+        c.lines[0], c.lines[1], c.similarity
+    ));
+    if let Some(d) = c.first_difference {
+        let f = file.get(d.file_line - 1).copied().unwrap_or("");
+        let b = block.get(d.edit_line - 1).copied().unwrap_or("");
+        // The column in characters, as a reader counts them.
+        let col = char_col(f, d.file_col);
+        // Aligned: `  file:   x` over `  SEARCH: x`.
+        let pad = " ".repeat(w.short.len().saturating_sub(3).max(1));
+        msg.push_str(&format!(
+            "\nFirst difference at line {} ({} line {}), column {}:\n  file:{pad}{}\n  {}: {}\nCopy the lines exactly as they are in the file.",
+            d.file_line,
+            w.short,
+            d.edit_line,
+            col,
+            visible_ws(f),
+            w.short,
+            visible_ws(b)
+        ));
     }
-    msg
+    (msg, closest)
 }
 
-/// First differing (line index, 1-based char column) between two blocks.
+/// The 1-based character column of UTF-16 column `units` of `line`.
+fn char_col(line: &str, units: usize) -> usize {
+    let mut seen = 0;
+    1 + line
+        .chars()
+        .take_while(|c| {
+            seen += c.len_utf16();
+            seen <= units
+        })
+        .count()
+}
+
+/// First differing (line index, chars in common before it) between two
+/// blocks.
 fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
     for i in 0..file.len().max(block.len()) {
         let (f, b) = (
@@ -208,8 +255,8 @@ fn first_difference(file: &[&str], block: &[&str]) -> Option<(usize, usize)> {
             block.get(i).copied().unwrap_or(""),
         );
         if f != b {
-            let col = f.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() + 1;
-            return Some((i, col));
+            let same = f.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+            return Some((i, same));
         }
     }
     None
@@ -444,11 +491,19 @@ mod tests {
             "def g(y):",
             "    return y",
         ];
-        let msg = not_found(
+        let (msg, closest) = not_found(
             &crate::formats::search_replace::WORDS,
             "m.py",
             &file,
             &["def f(x):", "    return x + 2"],
+        );
+        let c = closest.expect("a closest region");
+        assert_eq!(c.lines, [2, 3]);
+        let d = c.first_difference.expect("a difference");
+        // `    return x + ` is 15 characters, the same on both sides.
+        assert_eq!(
+            (d.file_line, d.file_col, d.edit_line, d.edit_col),
+            (3, 15, 2, 15)
         );
         assert!(msg.contains("Closest region: lines 2-3"), "{msg}");
         assert!(
@@ -478,7 +533,7 @@ mod tests {
     fn messages_speak_the_format_of_the_reply() {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
-        let msg = not_found(crate::formats::words("udiff"), "m.py", &file, &old);
+        let (msg, _) = not_found(crate::formats::words("udiff"), "m.py", &file, &old);
         assert!(
             msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
             "{msg}"
@@ -488,7 +543,7 @@ mod tests {
             msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
             "{msg}"
         );
-        let msg = not_found(crate::formats::words("search-replace"), "m.py", &file, &old);
+        let (msg, _) = not_found(crate::formats::words("search-replace"), "m.py", &file, &old);
         assert!(
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"

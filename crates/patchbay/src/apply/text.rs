@@ -11,6 +11,7 @@
 //! Also here: conversions between byte offsets, 0-based line/column and UTF-16
 //! code-unit offsets (what JavaScript editors such as CodeMirror count in).
 
+use crate::edit::Position;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -484,12 +485,49 @@ impl Utf16Lines {
         }
     }
 
-    /// Sets `from`/`to` on every receipt that has `lines`.
+    /// Where 0-based line `i` starts, as a [`Position`]; past the last line,
+    /// the text's end (after a final newline, the empty line editors show
+    /// there).
+    pub fn position(&self, text: &Text, i: usize) -> Position {
+        if i < text.len() {
+            return Position {
+                line: i + 1,
+                col: 0,
+            };
+        }
+        match text.len() {
+            0 => Position { line: 1, col: 0 },
+            n if text.ends_with_newline() => Position {
+                line: n + 1,
+                col: 0,
+            },
+            n => Position {
+                line: n,
+                col: utf16_units(text.line(n - 1).as_bytes()),
+            },
+        }
+    }
+
+    /// The offsets and positions of 1-based inclusive `lines`, clamped to
+    /// the text as [`Utf16Lines::range`] does.
+    pub fn span(&self, text: &Text, lines: [usize; 2]) -> ([usize; 2], [Position; 2]) {
+        let from = lines[0].saturating_sub(1);
+        let to = lines[1].max(from);
+        let at = [self.position(text, from), self.position(text, to)];
+        (self.range(text, lines), at)
+    }
+
+    /// Sets `from`/`to` and their positions on every receipt that has
+    /// `lines`, and on its closest region.
     pub fn mark(&self, text: &Text, receipts: &mut [crate::edit::Receipt]) {
         for r in receipts {
             if let Some(lines) = r.lines {
-                let [from, to] = self.range(text, lines);
+                let ([from, to], [a, b]) = self.span(text, lines);
                 (r.from, r.to) = (Some(from), Some(to));
+                (r.from_pos, r.to_pos) = (Some(a), Some(b));
+            }
+            if let Some(c) = &mut r.closest {
+                ([c.from, c.to], [c.from_pos, c.to_pos]) = self.span(text, c.lines);
             }
         }
     }

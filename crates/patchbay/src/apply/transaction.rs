@@ -18,7 +18,7 @@ use crate::apply::matcher::{FindOptions, Haystack, Level};
 use crate::apply::paths;
 use crate::apply::report::{FileReport, FileStatus, Report, Status};
 use crate::apply::text::{Text, Utf16Lines};
-use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Receipt};
+use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Position, Receipt};
 use std::collections::{BTreeMap, HashMap};
 
 mod chain;
@@ -112,7 +112,7 @@ pub fn target_path(edit: &Edit, default: Option<&str>) -> Result<String, (Code, 
     match edit.path.as_deref().or(default) {
         None => Err((
             Code::Malformed,
-            "the edit names no file; put its path on the line before it (or pass --file)".into(),
+            "the edit names no file; put its path on the line before it (or the caller sets a default file: `defaultPath` in JS, `--file` on the command line)".into(),
         )),
         Some(p) => paths::normalize(p).map_err(|m| (Code::PathEscape, m)),
     }
@@ -280,6 +280,7 @@ fn file_reports(
                 mark_results(&lines, &text, content, &placed, &mut f.edits);
             }
         }
+        place_the_rest(&mut f, original.is_none());
         let Some(to) = rename.filter(|to| apply && *to != f.path && f.status != FileStatus::Failed)
         else {
             out.push(f);
@@ -452,6 +453,7 @@ pub fn run_alone<'a>(
             let lines = w.utf16.get_or_init(|| Utf16Lines::new(&w.text));
             lines.mark(&w.text, std::slice::from_mut(&mut r));
         }
+        place_at_start(&mut r);
         out.push((w.path.clone(), r));
     }
     out
@@ -493,6 +495,11 @@ fn receipt(
         to: None,
         result_from: None,
         result_to: None,
+        from_pos: None,
+        to_pos: None,
+        result_from_pos: None,
+        result_to_pos: None,
+        closest: None,
         builds_on: vec![],
     };
     match bad {
@@ -587,6 +594,7 @@ fn locate(
             if refusal.level.is_some() {
                 r.strategy = refusal.level;
             }
+            r.closest = refusal.closest.map(|c| *c);
             fail(r, refusal.code, refusal.message);
         }
     }
@@ -692,11 +700,12 @@ struct Placed {
     merged: Vec<usize>,
 }
 
-/// Sets `resultFrom`/`resultTo` of each placed edit's receipt: its start in
-/// the new text is its start in the original moved by what the edits before
-/// it added or removed, so only the new lines are counted, not the file.
-/// A text without a final newline may have lost the terminator before an
-/// edit that deleted its last lines: offsets are clamped to its length.
+/// Sets `resultFrom`/`resultTo` (and their positions) of each placed
+/// edit's receipt: its start in the new text is its start in the original
+/// moved by what the edits before it added or removed, so only the new
+/// lines are counted, not the file. A text without a final newline may
+/// have lost the terminator before an edit that deleted its last lines:
+/// offsets are clamped to its length, positions to its end.
 fn mark_results(
     lines: &Utf16Lines,
     text: &Text,
@@ -710,22 +719,104 @@ fn mark_results(
     } else {
         count(content.as_bytes())
     };
-    let mut shift = 0isize;
+    let end_pos = std::cell::OnceCell::new();
+    let (mut shift, mut line_shift) = (0isize, 0isize);
     for p in placed {
         let (from, to) = (
             lines.line_start(text, p.lines.start),
             lines.line_start(text, p.lines.end),
         );
-        let units = count(&content.as_bytes()[p.bytes.clone()]);
+        let new = &content.as_bytes()[p.bytes.clone()];
+        let units = count(new);
         let at = from.saturating_add_signed(shift).min(end);
+        let first = (p.lines.start + 1).saturating_add_signed(line_shift);
+        let (head, tail) = new_lines(new);
+        let clamp = |units_at: usize, pos: Position| {
+            if units_at >= end {
+                *end_pos.get_or_init(|| end_position(content))
+            } else {
+                pos
+            }
+        };
+        let a = clamp(
+            from.saturating_add_signed(shift),
+            Position {
+                line: first,
+                col: 0,
+            },
+        );
+        let b = clamp(
+            at + units,
+            Position {
+                line: first + head,
+                col: count(tail),
+            },
+        );
         // Receipts are in reply order, so by index.
         for idx in std::iter::once(&p.idx).chain(&p.merged) {
             if let Ok(k) = receipts.binary_search_by_key(idx, |r| r.index) {
-                (receipts[k].result_from, receipts[k].result_to) =
-                    (Some(at), Some((at + units).min(end)));
+                let r = &mut receipts[k];
+                (r.result_from, r.result_to) = (Some(at), Some((at + units).min(end)));
+                (r.result_from_pos, r.result_to_pos) = (Some(a), Some(b));
             }
         }
         shift += units as isize - to.saturating_sub(from) as isize;
+        let added = head + usize::from(!tail.is_empty());
+        line_shift += added as isize - p.lines.len() as isize;
+    }
+}
+
+/// Gives every applied receipt that changed no lines of an existing file
+/// its ranges too, so that an applied receipt always has them: a file it
+/// created is an insertion at the start of an empty one, whose result is
+/// the whole new text; a view, a move or a deletion keeps the empty range
+/// at the start (a deleted file's new text is empty).
+fn place_the_rest(f: &mut FileReport, created: bool) {
+    let start = Position { line: 1, col: 0 };
+    let whole = match (&f.content, created) {
+        (Some(c), true) => (
+            crate::apply::text::utf16_units(c.as_bytes()),
+            end_position(c),
+        ),
+        _ => (0, start),
+    };
+    for r in f
+        .edits
+        .iter_mut()
+        .filter(|r| r.status == EditStatus::Applied)
+    {
+        place_at_start(r);
+        if r.result_from.is_none() {
+            (r.result_from, r.result_from_pos) = (Some(0), Some(start));
+            (r.result_to, r.result_to_pos) = (Some(whole.0), Some(whole.1));
+        }
+    }
+}
+
+/// An applied receipt without a range in the original (a created file, a
+/// view, a move) gets the empty one at its start.
+fn place_at_start(r: &mut Receipt) {
+    let start = Some(Position { line: 1, col: 0 });
+    if r.status == EditStatus::Applied && r.from.is_none() {
+        (r.from, r.to, r.from_pos, r.to_pos) = (Some(0), Some(0), start, start);
+    }
+}
+
+/// The line breaks in `new` and what follows the last one (empty when it
+/// ends with a break).
+fn new_lines(new: &[u8]) -> (usize, &[u8]) {
+    let head = memchr::memchr_iter(b'\n', new).count();
+    let tail = memchr::memrchr(b'\n', new).map_or(new, |k| &new[k + 1..]);
+    (head, tail)
+}
+
+/// Where `content` ends, as a position (a BOM is not part of line 1).
+fn end_position(content: &str) -> Position {
+    let body = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let (head, tail) = new_lines(body.as_bytes());
+    Position {
+        line: head + 1,
+        col: crate::apply::text::utf16_units(tail),
     }
 }
 

@@ -3,7 +3,9 @@
 //! every report holds whatever the reply. Each test binary uses a part.
 #![allow(dead_code)]
 
-use patchbay::{apply, parse_reply, ApplyOptions, FileStatus, Op, Report, Status};
+use patchbay::{
+    apply, parse_reply, ApplyOptions, EditStatus, FileStatus, Op, Receipt, Report, Status,
+};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -99,6 +101,9 @@ pub fn apply_checked(
         if matches!(f.status, FileStatus::Applied | FileStatus::Created) && !only_views {
             prop_assert!(f.content.is_some(), "{} {:?} has no text", f.path, f.status);
         }
+        for r in &f.edits {
+            receipt_holds_its_status(r)?;
+        }
         if report.status != Status::Applied && !opt.partial {
             let unchanged = f.content.is_none() || f.content.as_ref() == before.get(&f.path);
             prop_assert!(
@@ -110,4 +115,27 @@ pub fn apply_checked(
         }
     }
     Ok(report)
+}
+
+/// What the package's `Receipt` union promises for each status: an applied
+/// receipt has its range in the original and in the new text, a failed or
+/// held-back one a code and a message.
+pub fn receipt_holds_its_status(r: &Receipt) -> Result<(), TestCaseError> {
+    match r.status {
+        EditStatus::Applied => {
+            let range = [r.from, r.to, r.result_from, r.result_to];
+            let at = [r.from_pos, r.to_pos, r.result_from_pos, r.result_to_pos];
+            prop_assert!(range.iter().all(Option::is_some), "{:?}", r);
+            prop_assert!(at.iter().all(Option::is_some), "{:?}", r);
+        }
+        EditStatus::Failed | EditStatus::Skipped => {
+            prop_assert!(r.code.is_some() && r.message.is_some(), "{:?}", r);
+            prop_assert!(
+                r.result_from.is_none() && r.result_from_pos.is_none(),
+                "{:?}",
+                r
+            );
+        }
+    }
+    Ok(())
 }

@@ -140,17 +140,17 @@ fn missed(
                 )
                     .into();
             }
-            let mut msg = if t.detailed() {
+            let (mut msg, closest) = if t.detailed() {
                 feedback::not_found(words, t.path, hay.lines(), b.old)
             } else {
-                feedback::not_found_brief(words, t.path, b.old.len())
+                (feedback::not_found_brief(words, t.path, b.old.len()), None)
             };
             if b.at_end {
                 msg.push_str(
                     "\nThe block is marked `*** End of File`: it must end at the file's last line.",
                 );
             }
-            Refusal::searched(Code::NotFound, msg)
+            Refusal::not_found((msg, closest))
         }
         Miss::Ambiguous {
             level,

@@ -26,7 +26,7 @@ use crate::apply::feedback::{self, Words};
 use crate::apply::locate::readings::{choose_in, conflict_message, Choice};
 use crate::apply::matcher::{FindOptions, Haystack, Level};
 use crate::apply::text::Text;
-use crate::edit::{Check, Code, Op, Reading};
+use crate::edit::{Check, Closest, Code, Op, Reading};
 use crate::formats::lines::seen::{Relocator, SeenLines};
 use std::cell::OnceCell;
 
@@ -81,6 +81,9 @@ pub struct Refusal {
     /// A search that found nothing: it counts towards the file's
     /// [`feedback::DETAILED`] misses that get a closest region.
     pub searched: bool,
+    /// The closest region of an old text that was not found (boxed: a
+    /// refusal travels through every locator's `Result`).
+    pub closest: Option<Box<Closest>>,
 }
 
 impl Refusal {
@@ -88,6 +91,14 @@ impl Refusal {
         Refusal {
             searched: true,
             ..(code, message).into()
+        }
+    }
+
+    /// A search that found nothing, with the closest region it found.
+    pub(crate) fn not_found((message, closest): (String, Option<Closest>)) -> Refusal {
+        Refusal {
+            closest: closest.map(Box::new),
+            ..Refusal::searched(Code::NotFound, message)
         }
     }
 }
@@ -99,6 +110,7 @@ impl From<Failure> for Refusal {
             message,
             level: None,
             searched: false,
+            closest: None,
         }
     }
 }
@@ -282,9 +294,5 @@ fn substring(
         return Err((Code::FileMissing, msg).into());
     }
     let fo = rules.find(hint);
-    match str_replace(t.text, t.hay, t.path, old_new, hint, fo, t.detailed()) {
-        Ok(spot) => Ok(spot),
-        Err((Code::NotFound, msg)) => Err(Refusal::searched(Code::NotFound, msg)),
-        Err(failure) => Err(failure.into()),
-    }
+    str_replace(t.text, t.hay, t.path, old_new, hint, fo, t.detailed())
 }

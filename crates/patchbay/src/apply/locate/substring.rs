@@ -7,7 +7,7 @@
 //! Cost: one vectorised scan of the file for occurrences, `O(N)`; the file
 //! is copied only when it is not already LF text with a final newline.
 
-use super::{Failure, Spot};
+use super::{Failure, Refusal, Spot};
 use crate::apply::feedback;
 use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
 use crate::apply::text::{split_lines, Text};
@@ -32,14 +32,15 @@ pub fn str_replace<'a>(
     hint: Option<usize>,
     fo: FindOptions,
     detailed: bool,
-) -> Result<Spot, Failure> {
+) -> Result<Spot, Refusal> {
     let old = old.replace("\r\n", "\n");
     let new = new.replace("\r\n", "\n");
     if old.is_empty() {
         return Err((
             Code::Malformed,
             "old_str is empty; quote the text to replace".into(),
-        ));
+        )
+            .into());
     }
     let flat = Flat::of(text);
     let hits = occurrences(flat.text(), &old);
@@ -155,7 +156,7 @@ fn on_ladder<'a>(
     (old, new): (&str, &str),
     fo: FindOptions,
     detailed: bool,
-) -> Result<Spot, Failure> {
+) -> Result<Spot, Refusal> {
     let old_lines = split_lines(old);
     let hay = hay.get_or_init(|| Haystack::new(text.shared_lines()));
     let lines = hay.lines();
@@ -173,15 +174,15 @@ fn on_ladder<'a>(
         }) => Err((
             Code::Ambiguous,
             feedback::ambiguous(TOOL, path, lines, &candidates, len, level),
-        )),
-        Err(_) if detailed => Err((
-            Code::NotFound,
-            feedback::not_found(TOOL, path, lines, &old_lines),
-        )),
-        Err(_) => Err((
-            Code::NotFound,
+        )
+            .into()),
+        Err(_) if detailed => Err(Refusal::not_found(feedback::not_found(
+            TOOL, path, lines, &old_lines,
+        ))),
+        Err(_) => Err(Refusal::not_found((
             feedback::not_found_brief(TOOL, path, old_lines.len()),
-        )),
+            None,
+        ))),
     }
 }
 
@@ -255,6 +256,7 @@ mod tests {
             FindOptions::default(),
             true,
         )
+        .map_err(|r| (r.code, r.message))
     }
 
     #[test]

@@ -1,13 +1,18 @@
-// A CodeMirror 6 extension that shows what patchbay did to a file: the
-// `N:TAG` tags a hashline reply cites, in a gutter; the range each edit of
-// a reply matched, coloured by the matcher level that found it; for an edit
-// that failed, the closest region and the first differing character; and a
-// review of the result with accept/reject per change, on @codemirror/merge.
-// It knows nothing of the page: feed it a report (`matchesFromReport`) and
-// tags (`setTags`) through its effects.
-import { StateEffect, StateField } from '@codemirror/state';
+// patchbay/codemirror: a CodeMirror 6 extension that shows what patchbay did
+// to a file: the `N:TAG` tags a hashline reply cites, in a gutter; the range
+// each edit of a reply matched, coloured by the matcher level that found it;
+// for an edit that failed, the closest region and the first differing
+// character; and a review of the result with accept/reject per edit and per
+// change, on @codemirror/merge. It knows nothing of the page: feed it a
+// report (`matchesFromReport`) and tags (`setTags`) through its effects.
+//
+// Everything is placed by the receipts' positions (`{ line, col }`), never by
+// their offsets: CodeMirror holds every `\r\n` as one character, so offsets
+// into the original text drift on a CRLF file; and nothing is read from the
+// feedback's words (a failed edit's closest region is data).
+import { StateEffect, StateField, Text } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
-import { MergeView, acceptChunk, getChunks, rejectChunk, unifiedMergeView } from '@codemirror/merge';
+import { MergeView, acceptChunk, getChunks, getOriginalDoc, rejectChunk, unifiedMergeView } from '@codemirror/merge';
 
 /** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
 export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
@@ -25,12 +30,23 @@ export const LEVEL_NOTES = {
 // ---- matches -------------------------------------------------------------
 
 /**
- * Replaces the decorated matches. Each: `{index, from, to, level}` for an
- * applied edit (the receipt's UTF-16 offsets into the original: `from` where
- * the first replaced line starts, `to` past the last one's line break,
- * `from == to` an insertion), `{index, fromLine, toLine, failed: true, code,
- * diffLine?, diffColumn?}` for a failed edit's closest region (lines 1-based
- * inclusive, as its message names them).
+ * The offset of a receipt's position (`{ line, col }`) in `doc`, clamped to
+ * it. A BOM is not part of line 1 in a position, but a document that keeps
+ * it holds it as its first character.
+ */
+export function offsetOf(doc, pos) {
+  const line = doc.line(Math.min(Math.max(1, pos.line), doc.lines));
+  const bom = line.number === 1 && doc.sliceString(0, 1) === '\uFEFF' ? 1 : 0;
+  return Math.min(line.from + bom + Math.max(0, pos.col), line.to);
+}
+
+/**
+ * Replaces the decorated matches (from `matchesFromReport`). Each: `{index,
+ * from, to, level}` for an applied edit (positions: `from` where the first
+ * replaced line starts, `to` past the last one's line break, `from == to`
+ * an insertion), `{index, from, to, failed: true, code, similarity,
+ * difference?}` for a failed edit's closest region (`difference`: the
+ * position of the first differing character).
  */
 export const setMatches = StateEffect.define();
 
@@ -54,26 +70,20 @@ function whitespaceMarks(line, out) {
 
 /** The first differing character outlined (past the end of the line: a marker there). */
 function firstDifference(doc, m, out) {
-  if (!(m.diffLine >= 1 && m.diffLine <= doc.lines)) return;
-  const line = doc.line(m.diffLine);
-  const at = Math.min(line.from + Math.max(0, m.diffColumn - 1), line.to);
-  if (at < line.to) {
+  if (!m.difference || m.difference.line > doc.lines) return;
+  const at = offsetOf(doc, m.difference);
+  if (at < doc.lineAt(at).to) {
     out.push(Decoration.mark({ class: 'pb-first-diff', attributes: { title: 'first differing character' } }).range(at, at + 1));
   } else {
     out.push(Decoration.widget({ widget: new EndMarker(), side: 1 }).range(at));
   }
 }
 
-/** The document's lines a match covers (clamped to the document): by offsets, or a failed match's line numbers. */
+/** The document's lines a match covers (clamped to the document). */
 function* matchLines(doc, m) {
-  if (m.failed) {
-    const last = Math.min(Math.max(m.toLine, m.fromLine), doc.lines);
-    for (let n = Math.max(1, m.fromLine); n <= last; n++) yield doc.line(n);
-    return;
-  }
-  const from = Math.min(Math.max(0, m.from), doc.length);
+  const from = offsetOf(doc, m.from);
   // `to` sits past the last line's break: the line before it is the last one (an insertion: the line at `from`).
-  const end = Math.min(Math.max(from, m.to - 1), doc.length);
+  const end = Math.max(from, offsetOf(doc, m.to) - (m.to.col === 0 && m.to.line > m.from.line ? 1 : 0));
   for (let line = doc.lineAt(from); ; line = doc.line(line.number + 1)) {
     yield line;
     if (line.to >= end || line.number === doc.lines) return;
@@ -116,29 +126,37 @@ const matchField = StateField.define({
 });
 
 /**
- * The matches of `report` (camelCase, as the engine returns it) in the file
- * at `path`: applied edits by level, failed ones at the closest region their
- * message names ("Closest region: lines A-B", "First difference at line L
- * ..., column C").
+ * The matches of `report` (as the engine returns it) in the file at `path`:
+ * applied edits by level, failed ones at their closest region, from the
+ * receipts' positions.
  */
 export function matchesFromReport(report, path) {
   const file = report?.files?.find((f) => f.path === path);
   const out = [];
   for (const r of file?.edits ?? []) {
-    if (r.status === 'applied' && r.from !== undefined) {
-      out.push({ index: r.index, from: r.from, to: r.to, level: r.strategy ?? 'exact' });
-    } else if (r.status === 'failed') {
-      const region = /Closest region: lines (\d+)-(\d+)/.exec(r.message ?? '');
-      const first = /First difference at line (\d+)[^,]*, column (\d+)/.exec(r.message ?? '');
-      const lines = region ? [Number(region[1]), Number(region[2])] : r.lines;
-      if (!lines) continue;
+    if (r.status === 'applied' && r.fromPos) {
+      out.push({ index: r.index, from: r.fromPos, to: r.toPos, level: r.strategy ?? 'exact' });
+    } else if (r.status === 'failed' && r.closest) {
+      const c = r.closest;
+      const d = c.firstDifference;
       out.push({
-        index: r.index, fromLine: lines[0], toLine: lines[1], failed: true, code: r.code,
-        diffLine: first ? Number(first[1]) : undefined, diffColumn: first ? Number(first[2]) : undefined,
+        index: r.index, from: c.fromPos, to: c.toPos, failed: true, code: r.code, similarity: c.similarity,
+        difference: d ? { line: d.fileLine, col: d.fileCol } : undefined,
       });
     }
   }
   return out;
+}
+
+/**
+ * The matches of a stream's events so far (`StreamParser.push`, or a worker
+ * stream's `push`) in the file at `path`: each edit as soon as it is
+ * complete, located alone against the original; decorate them while the
+ * reply arrives, then the report's when it is finished.
+ */
+export function matchesFromEvents(events, path) {
+  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
+  return matchesFromReport({ files: [{ path, edits }] }, path);
 }
 
 // ---- tags ----------------------------------------------------------------
@@ -195,7 +213,13 @@ export function tagGutter() {
 
 /** The applied match whose original range a diff chunk touches (or borders: insertions), or undefined. */
 function matchOfChunk(chunk, matches) {
-  return matches.find((m) => !m.failed && m.from <= chunk.toA && m.to >= chunk.fromA);
+  return matches.find((m) => !m.failed && m.fromA <= chunk.toA && m.toA >= chunk.fromA);
+}
+
+/** The applied matches with their offsets in the original document of a review (`fromA`, `toA`). */
+function inOriginal(original, matches) {
+  const doc = Text.of(original.split(/\r\n?|\n/));
+  return matches.filter((m) => !m.failed).map((m) => ({ ...m, fromA: offsetOf(doc, m.from), toA: offsetOf(doc, m.to) }));
 }
 
 /** The result's changed lines labelled with the edit (and coloured by the level) that made them. */
@@ -227,10 +251,11 @@ function chunkLabels(matches) {
  * hears every decision (the document is the result as reviewed so far).
  */
 export function reviewExtensions(original, onChange, matches = []) {
+  const placed = inOriginal(original, matches);
   return [
     unifiedMergeView({ original, mergeControls: true, highlightChanges: true, gutter: true,
       diffConfig: { scanLimit: 20_000, timeout: 200 } }),
-    chunkLabels(matches),
+    chunkLabels(placed),
     EditorView.updateListener.of((u) => u.docChanged && onChange?.(u.state.sliceDoc())),
   ];
 }
@@ -243,7 +268,8 @@ export function reviewExtensions(original, onChange, matches = []) {
  */
 function chunksOfEdit(state, matches, index) {
   const chunks = getChunks(state)?.chunks ?? [];
-  return chunks.filter((c) => matchOfChunk(c, matches)?.index === index).reverse();
+  const placed = inOriginal(getOriginalDoc(state).toString(), matches);
+  return chunks.filter((c) => matchOfChunk(c, placed)?.index === index).reverse();
 }
 
 /** Accepts every change edit `index` made in a review (`reviewExtensions`); false when it made none left to decide. */
@@ -258,6 +284,18 @@ export function rejectEdit(view, matches, index) {
   const chunks = chunksOfEdit(view.state, matches, index);
   for (const c of chunks) rejectChunk(view, c.fromB);
   return chunks.length > 0;
+}
+
+/**
+ * Replaces the document with the new text of `path` in `report` in one
+ * transaction (one undo step with the history extension); false when the
+ * report has no new text for it.
+ */
+export function acceptResult(view, report, path) {
+  const content = report?.files?.find((f) => f.path === path)?.content;
+  if (typeof content !== 'string') return false;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: content }, userEvent: 'input.patchbay' });
+  return true;
 }
 
 /** Side-by-side: `original` left, `result` right, with revert buttons. */
