@@ -31,6 +31,8 @@ pub struct ArenaOptions {
     pub rounds: usize,
     pub num_ctx: Option<usize>,
     pub reply_limit: usize,
+    pub max_reply_bytes: Option<usize>,
+    pub idle_timeout: std::time::Duration,
     pub seed: u64,
     pub think: bool,
     pub early_stop: bool,
@@ -57,7 +59,7 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
     let url = o.url.as_deref().unwrap_or(default_url(o.provider));
     let mut scores = vec![];
     for name in &o.models {
-        let model = Model::new(url, o.provider, name);
+        let model = Model::new(url, o.provider, name, o.idle_timeout);
         let facts = model.facts().map_err(Failure::Io)?;
         let ctx =
             patchbay::edit_loop::wire::choose_context(o.provider, o.num_ctx, facts.context_length);
@@ -141,6 +143,7 @@ fn one_run(
         rounds: o.rounds,
         early_stop: o.early_stop,
         tokenizer,
+        max_reply_bytes: o.max_reply_bytes,
         ..LoopConfig::default()
     };
     let started = Instant::now();
