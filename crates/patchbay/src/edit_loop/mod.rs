@@ -397,7 +397,10 @@ impl EditLoop {
     /// longer line is [`wire::ChatEvent::Overflow`], which caps the reply.
     pub fn decoder(&self, provider: wire::Provider) -> wire::Decoder {
         let cap = self.reply_cap();
-        wire::Decoder::bounded(provider, cap.saturating_mul(2).saturating_add(LINE_OVERHEAD))
+        wire::Decoder::bounded(
+            provider,
+            cap.saturating_mul(2).saturating_add(LINE_OVERHEAD),
+        )
     }
 
     /// The request of the next round, or `None` once the loop is finished.
@@ -633,7 +636,10 @@ impl EditLoop {
             self.after_early_stop(&open.events)
         } else if ending.cut() {
             let why = match (&open.capped, ending.finished) {
-                (Some(_), _) => format!("it passed {} bytes, the most a reply may take", self.reply_cap()),
+                (Some(_), _) => format!(
+                    "it passed {} bytes, the most a reply may take",
+                    self.reply_cap()
+                ),
                 (None, true) => "it reached the reply limit".into(),
                 (None, false) => "the connection closed before the final chunk".into(),
             };

@@ -770,7 +770,11 @@ fn a_flood_stops_at_the_cap_and_counts_as_cut() {
                 text: "é".repeat(25),
             },
             ChatEvent::Content {
-                text: if k == 0 { first.clone() } else { "flood ".repeat(8) },
+                text: if k == 0 {
+                    first.clone()
+                } else {
+                    "flood ".repeat(8)
+                },
             },
         ];
         let p = l.push_chat(&mut chat);
@@ -795,7 +799,10 @@ fn a_flood_stops_at_the_cap_and_counts_as_cut() {
     assert!(o.record.cut && !o.record.early_stop);
     assert_eq!(o.record.ending.reason.as_deref(), Some("length"));
     assert!(
-        o.record.warnings.iter().any(|w| w.contains("passed 4000 bytes")),
+        o.record
+            .warnings
+            .iter()
+            .any(|w| w.contains("passed 4000 bytes")),
         "{:?}",
         o.record.warnings
     );
@@ -848,7 +855,10 @@ fn an_endless_line_caps_the_reply() {
         let o = l.end(&Ending::default());
         assert_eq!(o.decision, Decision::Continue);
         assert!(
-            o.record.warnings.iter().any(|w| w.contains("a line of more than")),
+            o.record
+                .warnings
+                .iter()
+                .any(|w| w.contains("a line of more than")),
             "{:?}",
             o.record.warnings
         );
