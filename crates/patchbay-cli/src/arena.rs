@@ -8,6 +8,7 @@
 
 use crate::http::Model;
 use crate::run::{default_url, drive, Show};
+use crate::term::shown;
 use crate::Failure;
 use patchbay::edit_loop::arena::{self, Results, RunScore};
 use patchbay::edit_loop::wire::{ollama, ChatOptions, Provider};
@@ -64,12 +65,12 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
         let ctx =
             patchbay::edit_loop::wire::choose_context(o.provider, o.num_ctx, facts.context_length);
         if let Some(w) = &ctx.warning {
-            eprintln!("patchbay: warning: {name}: {w}");
+            eprintln!("patchbay: warning: {}: {}", shown(name), shown(w));
         }
         let num_ctx = ctx.num_ctx;
         let think = ollama::think_for(&facts.capabilities, o.think);
         if let Some(n) = &facts.note {
-            eprintln!("patchbay: note: {n}");
+            eprintln!("patchbay: note: {}", shown(n));
         }
         for t in &tasks {
             for f in &o.formats {
@@ -83,11 +84,11 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
                     let s = one_run(o, &model, t, f, (num_ctx, facts.tokenizer), &chat);
                     eprintln!(
                         "{} {} {} #{}: {}",
-                        name,
+                        shown(name),
                         f,
-                        t.name,
+                        shown(&t.name),
                         trial + 1,
-                        arena::verdict(&s)
+                        shown(&arena::verdict(&s))
                     );
                     scores.push(RunScore {
                         trial: trial + 1,
@@ -116,7 +117,7 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
             .unwrap_or_else(|| o.out.with_extension("md")),
         &md,
     )?;
-    crate::out(&md);
+    crate::out(&shown(&md));
     Ok(0)
 }
 

@@ -7,6 +7,7 @@
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Root, Stamp};
 use crate::http::Model;
+use crate::term::shown;
 use crate::Failure;
 use patchbay::edit_loop::wire::{self, ollama, ChatEvent, ChatOptions, Provider};
 use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome, Pushed};
@@ -67,11 +68,11 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
     let ctx = wire::choose_context(o.provider, o.num_ctx, facts.context_length);
     let num_ctx = ctx.num_ctx;
     if let Some(w) = &ctx.warning {
-        eprintln!("patchbay: warning: {w}");
+        eprintln!("patchbay: warning: {}", shown(w));
     }
     let reload = ollama::reload_note(&facts.loaded, &o.model, num_ctx);
     for note in facts.note.iter().chain(reload.iter()) {
-        eprintln!("patchbay: note: {note}");
+        eprintln!("patchbay: note: {}", shown(note));
     }
     let _lock = if o.dry_run {
         None
@@ -222,7 +223,7 @@ impl Echo {
         while !text.is_char_boundary(k) {
             k -= 1;
         }
-        eprint!("{}", &text[..k]);
+        eprint!("{}", shown(&text[..k]));
         self.shown += k.max(1);
         if self.shown >= ECHO_LIMIT {
             eprint!("\n  ... thinking past {} KB is not shown", ECHO_LIMIT >> 10);
@@ -244,7 +245,7 @@ fn tell(p: &Pushed, chat: &[ChatEvent], echo: &mut Echo) {
             (EditStatus::Failed, Some(c)) => format!("failed: {c}"),
             (s, _) => format!("{s:?}").to_lowercase(),
         };
-        eprintln!("  edit {} {}: {what}", r.index, e.path);
+        eprintln!("  edit {} {}: {what}", r.index, shown(&e.path));
     }
     if p.capped {
         eprintln!("  stopping the reply: it reached the reply cap (--max-reply-bytes)");
@@ -284,16 +285,16 @@ fn report_round(o: &Outcome, wall: Duration, thinking: usize, show: Show) {
                 wall.as_secs_f64()
             );
             for c in &r.changed {
-                println!("  changed {c}");
+                println!("  changed {}", shown(c));
             }
             if r.noops > 0 {
                 println!("  {} edit(s) repeated applied ones (no-ops)", r.noops);
             }
             for w in &r.warnings {
-                println!("  warning: {w}");
+                println!("  warning: {}", shown(w));
             }
             if let (Decision::Retry, Some(rep)) = (&o.decision, &r.report) {
-                println!("{}", rep.feedback);
+                println!("{}", shown(&rep.feedback));
             }
         }
     }
@@ -304,7 +305,7 @@ fn decision_word(d: &Decision) -> String {
         Decision::Done => "done".into(),
         Decision::Retry => "edits failed, retrying with the feedback".into(),
         Decision::Continue => "reply cut, asking for the rest".into(),
-        Decision::GiveUp { reason } => format!("gave up: {reason}"),
+        Decision::GiveUp { reason } => format!("gave up: {}", shown(reason)),
     }
 }
 

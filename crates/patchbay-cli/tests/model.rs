@@ -806,3 +806,95 @@ fn a_silent_server_times_out_and_slow_bytes_do_not() {
     );
     assert_eq!(app(&sb), BOTH);
 }
+
+/// What a server says reaches the terminal with its control characters
+/// shown, not obeyed: a 500 page with `ESC ]0;TITLE BEL` and `ESC [2J`,
+/// in `run`'s error and in `arena`'s verdict line.
+#[test]
+fn a_servers_escapes_are_shown_not_obeyed() {
+    let sb = Sandbox::new("run-escapes");
+    sb.write("app.py", APP);
+    let page = "boom \x1b]0;TITLE\x07 then \x1b[2J cleared";
+    let d = double(vec![Reply {
+        text: page.into(),
+        status: Some(500),
+        ..Reply::default()
+    }]);
+    let want = "boom \\u{1b}]0;TITLE\\u{7} then \\u{1b}[2J cleared";
+    let o = run(&sb, &d, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("HTTP 500: {want}")), "{}", show(&o));
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+
+    let tasks = sb.path("tasks");
+    fs::create_dir_all(tasks.join("t1/before")).unwrap();
+    fs::write(
+        tasks.join("t1/task.json"),
+        r#"{"task":"Add exclamation marks."}"#,
+    )
+    .unwrap();
+    fs::write(tasks.join("t1/before/app.py"), APP).unwrap();
+    let url = d.url();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "arena",
+            "--url",
+            &url,
+            "--models",
+            "coder:7b",
+            "--formats",
+            "search-replace",
+        ])
+        .args([
+            "--num-ctx",
+            "4096",
+            "--reply-limit",
+            "512",
+            "--tasks",
+            "tasks",
+        ])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(err.contains(want), "{}", show(&o));
+    assert!(
+        !err.contains('\x1b') && !out.contains('\x1b'),
+        "{}",
+        show(&o)
+    );
+}
+
+/// A file name a model created reaches the terminal with its control
+/// characters shown.
+#[test]
+fn a_created_files_name_is_shown_not_obeyed() {
+    let sb = Sandbox::new("run-name");
+    sb.write("app.py", APP);
+    let name = "x\x1b[2Jy.py";
+    let d = double(vec![reply(
+        1,
+        &format!("{name}\n<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n"),
+        End::Stop,
+    )]);
+    let o = run(&sb, &d, &[]);
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(
+        !out.contains('\x1b') && !err.contains('\x1b'),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        out.contains("x\\u{1b}[2Jy.py") || err.contains("x\\u{1b}[2Jy.py"),
+        "{}",
+        show(&o)
+    );
+}

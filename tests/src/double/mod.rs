@@ -201,6 +201,9 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
         reply.prompt_tokens = Some(script::counted_prompt(&req));
     }
     let reply = &reply;
+    if let Some(status) = reply.status {
+        return w.text(status, &reply.text);
+    }
     w.pause = std::time::Duration::from_millis(reply.pause_ms);
     w.byte_pause = std::time::Duration::from_millis(reply.byte_ms);
     if let Some(mode) = reply.flood {

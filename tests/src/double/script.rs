@@ -140,6 +140,9 @@ pub struct Reply {
     pub flood: Option<super::flood::Flood>,
     /// The flood's bytes at most (then the reply ends as `end` says).
     pub flood_bytes: Option<u64>,
+    /// Answer with this status and `text` as a plain body instead of a
+    /// stream (a server failing with its own page).
+    pub status: Option<u16>,
 }
 
 impl Reply {
