@@ -98,7 +98,7 @@ counted: number, };
  * One thing a streamed reply said.
  */
 
-export type ChatEvent = { "kind": "content", text: string, } | { "kind": "thinking", text: string, } | { "kind": "done", ending: Ending, } | { "kind": "error", message: string, };
+export type ChatEvent = { "kind": "content", text: string, } | { "kind": "thinking", text: string, } | { "kind": "done", ending: Ending, } | { "kind": "error", message: string, } | { "kind": "overflow", limit: number, };
 
 /**
  * What [`check`] reads: the protocol the reply was asked to follow and the
@@ -504,7 +504,13 @@ partial: boolean,
 /**
  * `estimate:FAMILY` or an exact vocabulary's name.
  */
-tokenizer: string, }>;
+tokenizer: string, 
+/**
+ * The most bytes of reply text and thinking a round reads before it
+ * stops and counts the reply as cut; none: [`BYTES_PER_TOKEN`] for
+ * each token of `reply_limit`.
+ */
+maxReplyBytes: number | null, }>;
 
 /**
  * A chat message, as both APIs take it.
@@ -668,9 +674,15 @@ export type Pushed = {
  */
 events: Array<StreamEvent>, 
 /**
- * Stop generating: an edit failed and `early_stop` is on.
+ * Stop generating: an edit failed and `early_stop` is on, or the
+ * reply reached its cap (`capped`).
  */
-stop: boolean, };
+stop: boolean, 
+/**
+ * The reply reached [`EditLoop::reply_cap`] (or a server line the
+ * decoder's limit): the rest is unread and the reply counts as cut.
+ */
+capped: boolean, };
 
 /**
  * A reasoning section at the start of a reply, skipped by every format.

@@ -8,6 +8,7 @@
 
 use crate::http::Model;
 use crate::run::{default_url, drive, Show};
+use crate::term::shown;
 use crate::Failure;
 use patchbay::edit_loop::arena::{self, Results, RunScore};
 use patchbay::edit_loop::wire::{ollama, ChatOptions, Provider};
@@ -31,6 +32,8 @@ pub struct ArenaOptions {
     pub rounds: usize,
     pub num_ctx: Option<usize>,
     pub reply_limit: usize,
+    pub max_reply_bytes: Option<usize>,
+    pub idle_timeout: std::time::Duration,
     pub seed: u64,
     pub think: bool,
     pub early_stop: bool,
@@ -57,17 +60,17 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
     let url = o.url.as_deref().unwrap_or(default_url(o.provider));
     let mut scores = vec![];
     for name in &o.models {
-        let model = Model::new(url, o.provider, name);
+        let model = Model::new(url, o.provider, name, o.idle_timeout);
         let facts = model.facts().map_err(Failure::Io)?;
         let ctx =
             patchbay::edit_loop::wire::choose_context(o.provider, o.num_ctx, facts.context_length);
         if let Some(w) = &ctx.warning {
-            eprintln!("patchbay: warning: {name}: {w}");
+            eprintln!("patchbay: warning: {}: {}", shown(name), shown(w));
         }
         let num_ctx = ctx.num_ctx;
         let think = ollama::think_for(&facts.capabilities, o.think);
         if let Some(n) = &facts.note {
-            eprintln!("patchbay: note: {n}");
+            eprintln!("patchbay: note: {}", shown(n));
         }
         for t in &tasks {
             for f in &o.formats {
@@ -81,11 +84,11 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
                     let s = one_run(o, &model, t, f, (num_ctx, facts.tokenizer), &chat);
                     eprintln!(
                         "{} {} {} #{}: {}",
-                        name,
+                        shown(name),
                         f,
-                        t.name,
+                        shown(&t.name),
                         trial + 1,
-                        arena::verdict(&s)
+                        shown(&arena::verdict(&s))
                     );
                     scores.push(RunScore {
                         trial: trial + 1,
@@ -114,7 +117,7 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
             .unwrap_or_else(|| o.out.with_extension("md")),
         &md,
     )?;
-    crate::out(&md);
+    crate::out(&shown(&md));
     Ok(0)
 }
 
@@ -141,6 +144,7 @@ fn one_run(
         rounds: o.rounds,
         early_stop: o.early_stop,
         tokenizer,
+        max_reply_bytes: o.max_reply_bytes,
         ..LoopConfig::default()
     };
     let started = Instant::now();

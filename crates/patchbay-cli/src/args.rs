@@ -591,6 +591,14 @@ pub struct ServerFlags {
     /// Reply tokens at most
     #[arg(long, value_name = "N", default_value_t = 2048)]
     pub reply_limit: usize,
+    /// Reply bytes read at most (text and thinking), for a server that
+    /// ignores the reply limit: past them reading stops and the reply
+    /// counts as cut (default: 64 a token of --reply-limit)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_reply_bytes: Option<u64>,
+    /// Seconds to wait for the server's next byte before giving up
+    #[arg(long, value_name = "S", default_value_t = 120.0, value_parser = idle_seconds)]
+    pub idle_timeout: f64,
     /// Let a thinking model think
     #[arg(long)]
     pub think: bool,
@@ -611,6 +619,8 @@ impl RunArgs {
             rounds: s.rounds,
             num_ctx: s.num_ctx,
             reply_limit: s.reply_limit,
+            max_reply_bytes: s.max_reply_bytes.map(|n| n as usize),
+            idle_timeout: std::time::Duration::from_secs_f64(s.idle_timeout),
             seed: self.seed,
             think: s.think,
             early_stop: !s.no_early_stop,
@@ -643,6 +653,8 @@ impl ArenaArgs {
             rounds: s.rounds,
             num_ctx: s.num_ctx,
             reply_limit: s.reply_limit,
+            max_reply_bytes: s.max_reply_bytes.map(|n| n as usize),
+            idle_timeout: std::time::Duration::from_secs_f64(s.idle_timeout),
             seed: self.seed,
             think: s.think,
             early_stop: !s.no_early_stop,
@@ -664,6 +676,16 @@ pub struct CompletionsArgs {
 pub struct HelpArgs {
     /// The command to explain
     pub command: Option<String>,
+}
+
+/// `--idle-timeout`: positive seconds, at most a day (a finite `Duration`).
+fn idle_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v > 0.0 && v <= 86_400.0 {
+        Ok(v)
+    } else {
+        Err("expected seconds above 0 and at most 86400".into())
+    }
 }
 
 /// The format names `--format` takes (with `auto` for reading).

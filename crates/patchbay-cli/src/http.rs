@@ -14,6 +14,13 @@
 //! arrives (a server that drops it) is sent once more, on a fresh
 //! connection: nothing of it was answered, so nothing is doubled that the
 //! caller saw.
+//!
+//! Every read from the socket waits at most the idle timeout
+//! (`--idle-timeout`, ureq's per-read timeout): a server that goes silent,
+//! before its answer's head or in the middle of a stream, ends the request
+//! with a message naming the option, instead of a wait without end. How
+//! much of a reply is read is the edit loop's decision (its reply cap and
+//! the decoder's line limit): this file stops when the loop says stop.
 
 use patchbay::edit_loop::wire::{
     self, ollama, openai, ChatEvent, ChatOptions, Decoder, Ending, Provider,
@@ -28,6 +35,8 @@ pub struct Model {
     pub base: String,
     pub provider: Provider,
     pub name: String,
+    /// The longest wait for the next byte.
+    idle: Duration,
 }
 
 /// What the server says about the model before a run.
@@ -45,10 +54,12 @@ pub struct ModelFacts {
 }
 
 impl Model {
-    pub fn new(base: &str, provider: Provider, name: &str) -> Model {
+    /// `idle` bounds each wait for the server's next byte.
+    pub fn new(base: &str, provider: Provider, name: &str, idle: Duration) -> Model {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(10)))
+            .timeout_per_read(Some(idle))
             .build()
             .into();
         Model {
@@ -56,6 +67,7 @@ impl Model {
             base: base.trim_end_matches('/').to_owned(),
             provider,
             name: name.to_owned(),
+            idle,
         }
     }
 
@@ -72,10 +84,13 @@ impl Model {
         let url = self.url(path);
         let mut resp = self.send(&url, body.map(|b| b.to_string()).as_deref())?;
         let status = resp.status().as_u16();
-        let text = resp
-            .body_mut()
-            .read_to_string()
-            .map_err(|e| format!("{url}: reading the answer failed: {e}"))?;
+        let text = resp.body_mut().read_to_string().map_err(|e| {
+            if timed_out(&e) {
+                self.silent()
+            } else {
+                format!("{url}: reading the answer failed: {e}")
+            }
+        })?;
         Ok((status, text))
     }
 
@@ -160,16 +175,18 @@ impl Model {
         })
     }
 
-    /// Streams one chat: reply text goes to `on_text` chunk by chunk (it
-    /// returns `false` to stop generating: the connection is closed, which
-    /// makes the server stop), thinking to `on_thinking`. A read error in
-    /// the middle is a cut (the ending is not `finished`).
+    /// Streams one chat through `dec` (the loop's, bounded by its reply
+    /// cap): each read's events go to `on_chat`, which returns `false` to
+    /// stop reading (the connection is closed, which makes the server
+    /// stop); an error the server reports in the stream ends the chat with
+    /// it. A read error in the middle is a cut (the ending is not
+    /// `finished`); a server silent for the idle timeout is an error.
     pub fn chat(
         &self,
         messages: &[Message],
         opt: &ChatOptions,
-        on_text: &mut dyn FnMut(&str) -> bool,
-        on_thinking: &mut dyn FnMut(&str),
+        dec: &mut Decoder,
+        on_chat: &mut dyn FnMut(&mut Vec<ChatEvent>) -> bool,
     ) -> Result<Ending, String> {
         let (path, body) = wire::chat_request(self.provider, &self.name, messages, opt);
         let url = self.url(path);
@@ -182,30 +199,38 @@ impl Model {
                 _ => wire::error_message(status, &text),
             });
         }
-        let mut dec = Decoder::new(self.provider);
         let mut reader = resp.body_mut().as_reader();
         let mut buf = vec![0u8; 8192];
-        // The events are taken in order up to a stop; what came after it
-        // in the same read counts as unread, so a stopped reply ends the
+        // The loop takes the events in order up to a stop; what came after
+        // it in the same read counts as unread, so a stopped reply ends the
         // same way however the network chunked it (cut, without counts).
         loop {
             let n = match reader.read(&mut buf) {
-                Ok(0) | Err(_) => break,
+                Ok(0) => break,
                 Ok(n) => n,
+                Err(e) if timed_out(&e) => return Err(self.silent()),
+                Err(_) => break,
             };
-            for ev in dec.push(&buf[..n]) {
-                if !handle(ev, on_text, on_thinking)? {
-                    return Ok(Ending::default());
-                }
-            }
-        }
-        let (rest, ending) = dec.finish();
-        for ev in rest {
-            if !handle(ev, on_text, on_thinking)? {
+            let mut events = dec.push(&buf[..n]);
+            let more = on_chat(&mut events);
+            server_failed(&events)?;
+            if !more {
                 return Ok(Ending::default());
             }
         }
-        Ok(ending)
+        let (mut rest, ending) = dec.finish();
+        let more = on_chat(&mut rest);
+        server_failed(&rest)?;
+        Ok(if more { ending } else { Ending::default() })
+    }
+
+    /// The idle timeout passed without a byte from the server.
+    fn silent(&self) -> String {
+        format!(
+            "the server at {} sent nothing for {} s (--idle-timeout); it may be stuck or overloaded: look at its log, or allow more with --idle-timeout",
+            self.base,
+            self.idle.as_secs_f64()
+        )
     }
 
     /// Sends a GET (no body) or a JSON POST on a connection of its own, and
@@ -259,6 +284,7 @@ impl Model {
             Provider::Openai => "is the server running (LM Studio's server, `llama-server --port ...`)? Pass --url with its address",
         };
         match e {
+            ureq::Error::Timeout(ureq::Timeout::PerRead) => self.silent(),
             ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
                 format!("no server answers at {}: {hint}", self.base)
             }
@@ -280,21 +306,27 @@ fn lost_before_answer(e: &ureq::Error) -> bool {
     ))
 }
 
-/// Hands one event to the callbacks; `Ok(false)` stops generating.
-fn handle(
-    ev: ChatEvent,
-    on_text: &mut dyn FnMut(&str) -> bool,
-    on_thinking: &mut dyn FnMut(&str),
-) -> Result<bool, String> {
-    match ev {
-        ChatEvent::Content { text } => Ok(on_text(&text)),
-        ChatEvent::Thinking { text } => {
-            on_thinking(&text);
-            Ok(true)
-        }
-        ChatEvent::Done { .. } => Ok(true),
-        ChatEvent::Error { message } => {
-            Err(format!("the server failed during the reply: {message}"))
-        }
+/// A read that waited the idle timeout (ureq's per-read timeout, carried
+/// inside an I/O error by the body reader).
+fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let ureq_error = e.downcast_ref::<ureq::Error>().or_else(|| {
+        (e.downcast_ref::<std::io::Error>())
+            .and_then(|io| io.get_ref())
+            .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+    });
+    matches!(
+        ureq_error,
+        Some(ureq::Error::Timeout(ureq::Timeout::PerRead))
+    )
+}
+
+/// The first error the server reported inside the stream.
+fn server_failed(events: &[ChatEvent]) -> Result<(), String> {
+    match events.iter().find_map(|e| match e {
+        ChatEvent::Error { message } => Some(message),
+        _ => None,
+    }) {
+        Some(m) => Err(format!("the server failed during the reply: {m}")),
+        None => Ok(()),
     }
 }

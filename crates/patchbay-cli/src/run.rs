@@ -7,9 +7,10 @@
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Root, Stamp};
 use crate::http::Model;
+use crate::term::shown;
 use crate::Failure;
-use patchbay::edit_loop::wire::{self, ollama, ChatOptions, Provider};
-use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome};
+use patchbay::edit_loop::wire::{self, ollama, ChatEvent, ChatOptions, Provider};
+use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome, Pushed};
 use patchbay::EditStatus;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,10 @@ pub struct RunOptions {
     pub rounds: usize,
     pub num_ctx: Option<usize>,
     pub reply_limit: usize,
+    /// The reply cap in bytes (none: the core's, from the reply limit).
+    pub max_reply_bytes: Option<usize>,
+    /// The longest wait for the server's next byte.
+    pub idle_timeout: Duration,
     pub seed: Option<u64>,
     pub think: bool,
     pub early_stop: bool,
@@ -57,16 +62,17 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         o.url.as_deref().unwrap_or(default_url(o.provider)),
         o.provider,
         &o.model,
+        o.idle_timeout,
     );
     let facts = model.facts().map_err(Failure::Io)?;
     let ctx = wire::choose_context(o.provider, o.num_ctx, facts.context_length);
     let num_ctx = ctx.num_ctx;
     if let Some(w) = &ctx.warning {
-        eprintln!("patchbay: warning: {w}");
+        eprintln!("patchbay: warning: {}", shown(w));
     }
     let reload = ollama::reload_note(&facts.loaded, &o.model, num_ctx);
     for note in facts.note.iter().chain(reload.iter()) {
-        eprintln!("patchbay: note: {note}");
+        eprintln!("patchbay: note: {}", shown(note));
     }
     let _lock = if o.dry_run {
         None
@@ -82,6 +88,7 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         rounds: o.rounds,
         early_stop: o.early_stop,
         tokenizer: facts.tokenizer,
+        max_reply_bytes: o.max_reply_bytes,
         ..LoopConfig::default()
     };
     let mut lp =
@@ -157,45 +164,94 @@ pub fn drive(
             );
         }
         let started = Instant::now();
-        let mut thinking = 0usize;
-        let mut on_text = |t: &str| {
-            let p = lp.push(t);
+        let mut echo = Echo::default();
+        let mut dec = lp.decoder(model.provider);
+        let mut on_chat = |chat: &mut Vec<ChatEvent>| {
+            let p = lp.push_chat(chat);
             if show == Show::Text {
-                for e in &p.events {
-                    let r = &e.receipt;
-                    let what = match (r.status, r.code) {
-                        (EditStatus::Failed, Some(c)) => format!("failed: {c}"),
-                        (s, _) => format!("{s:?}").to_lowercase(),
-                    };
-                    eprintln!("  edit {} {}: {what}", r.index, e.path);
-                }
-                if p.stop {
-                    eprintln!("  stopping the reply: an edit failed");
-                }
+                tell(&p, chat, &mut echo);
+            } else {
+                echo.count(chat);
             }
             !p.stop
         };
-        // A thinking model's reasoning goes to stderr, apart from the
-        // reply (which only the loop reads).
-        let mut on_thinking = |t: &str| {
-            if show == Show::Text {
-                if thinking == 0 {
-                    eprint!("  thinking: ");
-                }
-                eprint!("{t}");
-            }
-            thinking += t.len();
-        };
-        let ending = model.chat(&req.messages, &opt, &mut on_text, &mut on_thinking)?;
-        if show == Show::Text && thinking > 0 {
+        let ending = model.chat(&req.messages, &opt, &mut dec, &mut on_chat)?;
+        if show == Show::Text && echo.shown > 0 {
             eprintln!();
         }
+        let thinking = echo.total;
         let outcome = lp.end(&ending);
         write(&outcome.changes)?;
         report_round(&outcome, started.elapsed(), thinking, show);
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+/// The most thinking echoed a round: a thinking model's reasoning is for
+/// watching, and a server that streams it without end must not fill the
+/// terminal or a log.
+const ECHO_LIMIT: usize = 16 << 10;
+
+/// The thinking of a round: bytes taken, bytes echoed.
+#[derive(Default)]
+struct Echo {
+    total: usize,
+    shown: usize,
+}
+
+impl Echo {
+    fn count(&mut self, chat: &[ChatEvent]) {
+        for e in chat {
+            if let ChatEvent::Thinking { text } = e {
+                self.total += text.len();
+            }
+        }
+    }
+
+    /// Echoes thinking to stderr up to [`ECHO_LIMIT`], then says once that
+    /// the rest is not shown.
+    fn thinking(&mut self, text: &str) {
+        self.total += text.len();
+        if self.shown >= ECHO_LIMIT {
+            return;
+        }
+        if self.shown == 0 {
+            eprint!("  thinking: ");
+        }
+        let mut k = text.len().min(ECHO_LIMIT - self.shown);
+        while !text.is_char_boundary(k) {
+            k -= 1;
+        }
+        eprint!("{}", shown(&text[..k]));
+        self.shown += k.max(1);
+        if self.shown >= ECHO_LIMIT {
+            eprint!("\n  ... thinking past {} KB is not shown", ECHO_LIMIT >> 10);
+        }
+    }
+}
+
+/// What a read gave, as it arrives: thinking (bounded), each edit's
+/// receipt, and why the reply stops.
+fn tell(p: &Pushed, chat: &[ChatEvent], echo: &mut Echo) {
+    for e in chat {
+        if let ChatEvent::Thinking { text } = e {
+            echo.thinking(text);
+        }
+    }
+    for e in &p.events {
+        let r = &e.receipt;
+        let what = match (r.status, r.code) {
+            (EditStatus::Failed, Some(c)) => format!("failed: {c}"),
+            (s, _) => format!("{s:?}").to_lowercase(),
+        };
+        eprintln!("  edit {} {}: {what}", r.index, shown(&e.path));
+    }
+    if p.capped {
+        eprintln!("  stopping the reply: it reached the reply cap (--max-reply-bytes)");
+    } else if p.stop {
+        eprintln!("  stopping the reply: an edit failed");
+    }
 }
 
 fn report_round(o: &Outcome, wall: Duration, thinking: usize, show: Show) {
@@ -229,16 +285,16 @@ fn report_round(o: &Outcome, wall: Duration, thinking: usize, show: Show) {
                 wall.as_secs_f64()
             );
             for c in &r.changed {
-                println!("  changed {c}");
+                println!("  changed {}", shown(c));
             }
             if r.noops > 0 {
                 println!("  {} edit(s) repeated applied ones (no-ops)", r.noops);
             }
             for w in &r.warnings {
-                println!("  warning: {w}");
+                println!("  warning: {}", shown(w));
             }
             if let (Decision::Retry, Some(rep)) = (&o.decision, &r.report) {
-                println!("{}", rep.feedback);
+                println!("{}", shown(&rep.feedback));
             }
         }
     }
@@ -249,7 +305,7 @@ fn decision_word(d: &Decision) -> String {
         Decision::Done => "done".into(),
         Decision::Retry => "edits failed, retrying with the feedback".into(),
         Decision::Continue => "reply cut, asking for the rest".into(),
-        Decision::GiveUp { reason } => format!("gave up: {reason}"),
+        Decision::GiveUp { reason } => format!("gave up: {}", shown(reason)),
     }
 }
 

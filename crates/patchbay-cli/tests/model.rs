@@ -6,7 +6,7 @@
 mod common;
 
 use common::Sandbox;
-use patchbay_tests::double::{Double, End, ModelDef, Reply, Script};
+use patchbay_tests::double::{Double, End, Flood, ModelDef, Reply, Script};
 use std::fs;
 use std::process::{Command, Output, Stdio};
 
@@ -629,4 +629,272 @@ fn the_servers_context_and_the_first_count_shape_the_budget() {
         show(&o)
     );
     assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+}
+
+/// The address space `run` gets in the flood tests: a run that buffered
+/// a flood would pass it within a second (the double sends hundreds of MB
+/// a second) and abort; a bounded one stays far below.
+const AS_LIMIT: &str = "--as=1073741824";
+
+/// `run` under [`AS_LIMIT`], with its wall time.
+fn run_bounded(sb: &Sandbox, d: &Double, extra: &[&str]) -> (Output, std::time::Duration) {
+    let url = d.url();
+    let mut args = vec![
+        AS_LIMIT,
+        env!("CARGO_BIN_EXE_patchbay"),
+        "run",
+        "--url",
+        &url,
+        "--format",
+        "search-replace",
+        "--task",
+        "Add exclamation marks.",
+        "--num-ctx",
+        "4096",
+        "--reply-limit",
+        "512",
+        "--rounds",
+        "2",
+    ];
+    if !extra.contains(&"--model") {
+        args.extend(["--model", "coder:7b"]);
+    }
+    args.extend(extra);
+    args.push("app.py");
+    let started = std::time::Instant::now();
+    let o = Command::new("prlimit")
+        .args(&args)
+        .current_dir(&sb.dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (o, started.elapsed())
+}
+
+fn flood(mode: Flood, text: &str) -> Reply {
+    Reply {
+        text: text.into(),
+        flood: Some(mode),
+        ..Reply::default()
+    }
+}
+
+/// A server that ignores the reply limit (text, thinking, or one line
+/// without end, on both APIs): every round stops at the cap, counts as cut,
+/// applies nothing, and says so; memory stays bounded and thinking echoed
+/// to stderr stops at 16 KB.
+#[test]
+fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
+    let cases = [
+        (
+            Flood::Stream,
+            "ollama",
+            "coder:7b",
+            "the reply passed 32768 bytes",
+        ),
+        (
+            Flood::Stream,
+            "openai",
+            "coder:7b",
+            "the reply passed 32768 bytes",
+        ),
+        (
+            Flood::Thinking,
+            "ollama",
+            "thinker:8b",
+            "the reply passed 32768 bytes",
+        ),
+        (
+            Flood::Thinking,
+            "openai",
+            "coder:7b",
+            "the reply passed 32768 bytes",
+        ),
+        (
+            Flood::Line,
+            "ollama",
+            "coder:7b",
+            "a line of more than 131072 bytes",
+        ),
+        (
+            Flood::Line,
+            "openai",
+            "coder:7b",
+            "a line of more than 131072 bytes",
+        ),
+    ];
+    for (mode, provider, model, said) in cases {
+        let sb = Sandbox::new("run-flood");
+        sb.write("app.py", APP);
+        let d = double(vec![flood(mode, &greet())]);
+        let (o, wall) = run_bounded(
+            &sb,
+            &d,
+            &["--provider", provider, "--model", model, "--think"],
+        );
+        let what = format!("{mode:?} {provider}: {wall:?}\n{}", show(&o));
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        assert!(wall.as_secs() < 20, "{what}");
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert!(out.contains(said), "{what}");
+        assert!(
+            out.contains("the reply was cut and all 2 rounds are spent"),
+            "{what}"
+        );
+        assert!(
+            err.contains("stopping the reply: it reached the reply cap"),
+            "{what}"
+        );
+        assert_eq!(app(&sb), APP, "nothing of a cut reply applies");
+        if mode == Flood::Thinking && provider == "ollama" {
+            assert!(err.contains("thinking past 16 KB is not shown"), "{what}");
+            // Two rounds of 16 KB echoed, and the lines around them.
+            assert!(err.len() < 2 * (16 << 10) + 2048, "{}", err.len());
+        }
+    }
+}
+
+/// `--max-reply-bytes` sets the cap: a 50 MB reply under a 1 MB cap is cut
+/// at the cap.
+#[test]
+fn the_reply_cap_is_an_option() {
+    let sb = Sandbox::new("run-cap");
+    sb.write("app.py", APP);
+    let mut r = flood(Flood::Stream, &greet());
+    r.flood_bytes = Some(50 << 20);
+    let d = double(vec![r]);
+    let (o, _) = run_bounded(&sb, &d, &["--max-reply-bytes", "1000000"]);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("the reply passed 1000000 bytes"),
+        "{}",
+        show(&o)
+    );
+    let o = run(&sb, &d, &["--max-reply-bytes", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+}
+
+/// A server that goes silent mid-reply ends the run after the idle
+/// timeout, with the option named; bytes that keep coming, however slowly,
+/// are not idle.
+#[test]
+fn a_silent_server_times_out_and_slow_bytes_do_not() {
+    let sb = Sandbox::new("run-silent");
+    sb.write("app.py", APP);
+    let d = double(vec![flood(Flood::Silent, "app.py\n")]);
+    let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(wall.as_secs_f64() < 10.0, "{wall:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("sent nothing for 1 s (--idle-timeout)"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(app(&sb), APP);
+
+    let mut slow = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    (slow.chunk_chars, slow.byte_ms) = (Some(400), 3);
+    let d = double(vec![slow]);
+    let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(
+        wall.as_secs_f64() > 1.5,
+        "slower in all than the idle timeout: {wall:?}"
+    );
+    assert_eq!(app(&sb), BOTH);
+}
+
+/// What a server says reaches the terminal with its control characters
+/// shown, not obeyed: a 500 page with `ESC ]0;TITLE BEL` and `ESC [2J`,
+/// in `run`'s error and in `arena`'s verdict line.
+#[test]
+fn a_servers_escapes_are_shown_not_obeyed() {
+    let sb = Sandbox::new("run-escapes");
+    sb.write("app.py", APP);
+    let page = "boom \x1b]0;TITLE\x07 then \x1b[2J cleared";
+    let d = double(vec![Reply {
+        text: page.into(),
+        status: Some(500),
+        ..Reply::default()
+    }]);
+    let want = "boom \\u{1b}]0;TITLE\\u{7} then \\u{1b}[2J cleared";
+    let o = run(&sb, &d, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("HTTP 500: {want}")), "{}", show(&o));
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+
+    let tasks = sb.path("tasks");
+    fs::create_dir_all(tasks.join("t1/before")).unwrap();
+    fs::write(
+        tasks.join("t1/task.json"),
+        r#"{"task":"Add exclamation marks."}"#,
+    )
+    .unwrap();
+    fs::write(tasks.join("t1/before/app.py"), APP).unwrap();
+    let url = d.url();
+    let o = Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args([
+            "arena",
+            "--url",
+            &url,
+            "--models",
+            "coder:7b",
+            "--formats",
+            "search-replace",
+        ])
+        .args([
+            "--num-ctx",
+            "4096",
+            "--reply-limit",
+            "512",
+            "--tasks",
+            "tasks",
+        ])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(err.contains(want), "{}", show(&o));
+    assert!(
+        !err.contains('\x1b') && !out.contains('\x1b'),
+        "{}",
+        show(&o)
+    );
+}
+
+/// A file name a model created reaches the terminal with its control
+/// characters shown.
+#[test]
+fn a_created_files_name_is_shown_not_obeyed() {
+    let sb = Sandbox::new("run-name");
+    sb.write("app.py", APP);
+    let name = "x\x1b[2Jy.py";
+    let d = double(vec![reply(
+        1,
+        &format!("{name}\n<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n"),
+        End::Stop,
+    )]);
+    let o = run(&sb, &d, &[]);
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(
+        !out.contains('\x1b') && !err.contains('\x1b'),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        out.contains("x\\u{1b}[2Jy.py") || err.contains("x\\u{1b}[2Jy.py"),
+        "{}",
+        show(&o)
+    );
 }

@@ -70,7 +70,8 @@ impl EditLoop {
             think: self.think,
             seed: self.seed,
         };
-        self.open = Some((req.messages.clone(), opt, Decoder::new(self.provider)));
+        // The loop's decoder: its line limit follows the loop's reply cap.
+        self.open = Some((req.messages.clone(), opt, self.lp.decoder(self.provider)));
         to_js(&req)
     }
 

@@ -109,6 +109,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         403 => "Forbidden",
         404 => "Not Found",
+        500 => "Internal Server Error",
         _ => "Status",
     }
 }
@@ -121,6 +122,8 @@ pub struct Writer {
     pub pause: std::time::Duration,
     /// Advertise keep-alive instead of closing after the response.
     pub keep: bool,
+    /// Waited after each byte of a streamed response (slow bytes).
+    pub byte_pause: std::time::Duration,
 }
 
 impl Writer {
@@ -138,6 +141,7 @@ impl Writer {
             cors,
             pause: std::time::Duration::ZERO,
             keep: false,
+            byte_pause: std::time::Duration::ZERO,
         }
     }
 
@@ -208,6 +212,25 @@ impl Writer {
         parts: impl Iterator<Item = String>,
         cut: bool,
     ) -> io::Result<()> {
+        self.head(ctype)?;
+        for p in parts {
+            let b = p.as_bytes();
+            let mid = b.len() / 2;
+            for half in [&b[..mid], &b[mid..]] {
+                self.chunk(half)?;
+            }
+            if !self.pause.is_zero() {
+                std::thread::sleep(self.pause);
+            }
+        }
+        if cut {
+            return self.close();
+        }
+        self.last()
+    }
+
+    /// The head of a chunked 200 response.
+    pub fn head(&mut self, ctype: &str) -> io::Result<()> {
         let mut head = "HTTP/1.1 200 OK\r\n".to_string();
         for (n, v) in &self.cors {
             head.push_str(&format!("{n}: {v}\r\n"));
@@ -216,27 +239,56 @@ impl Writer {
             "Content-Type: {ctype}\r\nTransfer-Encoding: chunked\r\n{}\r\n",
             connection(self.keep)
         ));
-        self.conn.write_all(head.as_bytes())?;
-        for p in parts {
-            let b = p.as_bytes();
-            let mid = b.len() / 2;
-            for half in [&b[..mid], &b[mid..]] {
-                if !half.is_empty() {
-                    self.conn
-                        .write_all(format!("{:x}\r\n", half.len()).as_bytes())?;
-                    self.conn.write_all(half)?;
-                    self.conn.write_all(b"\r\n")?;
-                    self.conn.flush()?;
-                }
-            }
-            if !self.pause.is_zero() {
-                std::thread::sleep(self.pause);
-            }
+        self.conn.write_all(head.as_bytes())
+    }
+
+    /// One HTTP chunk (none for no bytes), flushed; with `byte_pause`, a
+    /// byte at a time.
+    pub fn chunk(&mut self, b: &[u8]) -> io::Result<()> {
+        if b.is_empty() {
+            return Ok(());
         }
-        if cut {
-            return self.conn.shutdown(std::net::Shutdown::Both);
+        let framed = [format!("{:x}\r\n", b.len()).as_bytes(), b, b"\r\n"].concat();
+        if self.byte_pause.is_zero() {
+            self.conn.write_all(&framed)?;
+            return self.conn.flush();
         }
+        for byte in framed {
+            self.conn.write_all(&[byte])?;
+            self.conn.flush()?;
+            std::thread::sleep(self.byte_pause);
+        }
+        Ok(())
+    }
+
+    /// The last chunk: the body ends.
+    pub fn last(&mut self) -> io::Result<()> {
         self.conn.write_all(b"0\r\n\r\n")?;
         self.conn.flush()
+    }
+
+    /// Drops the connection in the middle of the body.
+    pub fn close(&mut self) -> io::Result<()> {
+        self.conn.shutdown(std::net::Shutdown::Both)
+    }
+
+    /// Sends nothing more until the client closes or `deadline` passes.
+    pub fn wait_for_close(&mut self, deadline: std::time::Instant) -> io::Result<()> {
+        self.conn
+            .set_read_timeout(Some(std::time::Duration::from_millis(100)))?;
+        let mut buf = [0u8; 256];
+        while std::time::Instant::now() < deadline {
+            match self.conn.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => break,
+            }
+        }
+        self.close()
     }
 }

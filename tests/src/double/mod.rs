@@ -38,9 +38,11 @@
 //! either way.
 
 pub mod arena;
+pub mod flood;
 mod http;
 pub mod script;
 
+pub use flood::Flood;
 pub use script::{End, ModelDef, Reply, Script};
 
 use serde_json::{json, Value};
@@ -199,7 +201,14 @@ fn chat(s: &State, w: &mut http::Writer, body: &[u8], openai: bool) -> io::Resul
         reply.prompt_tokens = Some(script::counted_prompt(&req));
     }
     let reply = &reply;
+    if let Some(status) = reply.status {
+        return w.text(status, &reply.text);
+    }
     w.pause = std::time::Duration::from_millis(reply.pause_ms);
+    w.byte_pause = std::time::Duration::from_millis(reply.byte_ms);
+    if let Some(mode) = reply.flood {
+        return flood::serve(w, name, reply, mode, openai);
+    }
     let thinking = model.can_think() && think != Some(false) && !openai;
     if openai {
         let usage = req["stream_options"]["include_usage"].as_bool() == Some(true);

@@ -134,6 +134,15 @@ pub struct Reply {
     pub prompt_tokens: Option<usize>,
     /// Milliseconds waited after each streamed line (default none).
     pub pause_ms: u64,
+    /// Milliseconds waited after each byte of the stream (slow bytes).
+    pub byte_ms: u64,
+    /// Stream without end (bounded: see `flood.rs`) instead of `text`.
+    pub flood: Option<super::flood::Flood>,
+    /// The flood's bytes at most (then the reply ends as `end` says).
+    pub flood_bytes: Option<u64>,
+    /// Answer with this status and `text` as a plain body instead of a
+    /// stream (a server failing with its own page).
+    pub status: Option<u16>,
 }
 
 impl Reply {
@@ -302,6 +311,24 @@ fn wildcard(pattern: &str, s: &str) -> bool {
 const CREATED: &str = "2026-01-01T00:00:00.000000Z";
 /// Nanoseconds a generated chunk takes in the reported durations.
 const NS_A_CHUNK: u64 = 20_000_000;
+
+/// The lines that end a reply after its text (a final chunk, an error, or
+/// none for a cut), as the API sends them.
+pub fn ending_lines(model: &str, r: &Reply, openai: bool) -> Vec<String> {
+    let r = Reply {
+        text: String::new(),
+        thinking: String::new(),
+        ..r.clone()
+    };
+    let mut lines = if openai {
+        openai_events(model, &r, false)
+    } else {
+        ollama_lines(model, &r, false)
+    };
+    // A cut is the flood's last chunk without these lines.
+    lines.retain(|l| l != "<cut>");
+    lines
+}
 
 /// The NDJSON lines of a reply.
 pub fn ollama_lines(model: &str, r: &Reply, thinking: bool) -> Vec<String> {

@@ -4,6 +4,12 @@
 // it posts: reply text streams into the reply editor (so the page's receipts
 // and matches follow it live), each round's record lands in its entry, and
 // the run's result in the diff view.
+//
+// A flood stays off the page's thread: the worker merges a round's chunks
+// and forwards a bounded head of its text (engine/model.js), and this file
+// applies what arrives once an animation frame, at most FRAME_BYTES of it,
+// into editors that hold at most EDITOR_MAX; what is left out is said in
+// the round's note ("... 3.1 MB not shown").
 import { diagnose } from './doctor.js';
 
 const FIELDS = `
@@ -36,6 +42,20 @@ const FIELDS = `
   <ol id="ollama-rounds-list" data-testid="ollama-rounds-list"></ol>`;
 
 const $ = (id) => document.getElementById(id);
+
+/** Most reply text the reply editor and a round's entry hold. */
+const EDITOR_MAX = 512 << 10;
+/** Most text put into the editors in one animation frame. */
+const FRAME_BYTES = 128 << 10;
+/** Most receipts listed in a round's entry. */
+const RECEIPTS_SHOWN = 500;
+
+/** A count of characters as the note says it. */
+function size(n) {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
+  if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KB`;
+  return `${n} characters`;
+}
 
 /** The loop's settings from the panel (the arena runs with them too). */
 export function settings(api) {
@@ -174,6 +194,7 @@ class RoundList {
   constructor(list, api) {
     this.list = list;
     this.api = api;
+    this.frame = 0;
   }
 
   clear(original) {
@@ -190,45 +211,114 @@ class RoundList {
 
   /** A new round: its entry, and an empty reply editor the reply streams into. */
   start(request) {
+    this.drain();
     const li = document.createElement('li');
     li.dataset.round = String(request.round);
-    li.innerHTML = '<span class="status"></span> <span class="tokens"></span><details><summary>request</summary><pre class="request"></pre></details><details><summary>reply</summary><pre class="reply"></pre></details><details class="thinking" hidden><summary>thinking</summary><pre></pre></details><ul class="receipts"></ul>';
+    li.innerHTML = '<span class="status"></span> <span class="tokens"></span> <span class="note" data-testid="ollama-reply-note"></span><details><summary>request</summary><pre class="request"></pre></details><details><summary>reply</summary><pre class="reply"></pre></details><details class="thinking" hidden><summary>thinking</summary><pre></pre></details><ul class="receipts"></ul>';
     li.querySelector('.status').textContent = `round ${request.round} (${request.kind}): streaming`;
     li.querySelector('.tokens').textContent = `~${request.promptEstimate} prompt tokens estimated`;
     li.querySelector('.request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
     this.list.append(li);
-    this.current = { li, request, started: performance.now(), reply: '' };
+    this.current = { li, request, started: performance.now(), held: 0, hidden: 0, hiddenThinking: 0, hiddenReceipts: 0, receipts: 0, text: [], thinking: [], events: [] };
     this.api.setText(this.api.replyEditor, '');
   }
 
-  chunk({ chat, pushed }) {
+  /** Queues a chunk for the next animation frame. */
+  chunk({ chat, pushed, hidden = 0, hiddenThinking = 0, hiddenReceipts = 0 }) {
     const round = this.current;
     if (!round) return;
-    const text = chat.filter((c) => c.kind === 'content').map((c) => c.text).join('');
-    if (text) {
-      round.reply += text;
-      const view = this.api.replyEditor;
-      view.dispatch({ changes: { from: view.state.doc.length, insert: text } });
-      round.li.querySelector('.reply').textContent = round.reply;
+    for (const c of chat) {
+      if (c.kind === 'content') round.text.push(c.text);
+      else if (c.kind === 'thinking') round.thinking.push(c.text);
     }
-    const thinking = chat.filter((c) => c.kind === 'thinking').map((c) => c.text).join('');
+    round.events.push(...pushed.events);
+    round.hidden += hidden;
+    round.hiddenThinking += hiddenThinking;
+    round.hiddenReceipts += hiddenReceipts;
+    round.capped ||= pushed.capped;
+    this.frame ||= requestAnimationFrame(() => this.paint());
+  }
+
+  /** One frame's share of the queued text, thinking and receipts; the rest waits for the next frame. */
+  paint() {
+    this.frame = 0;
+    const round = this.current;
+    if (!round) return;
+    let budget = FRAME_BYTES;
+    let text = '';
+    while (round.text.length && budget > 0) {
+      const piece = round.text.shift();
+      const part = piece.length <= budget ? piece : piece.slice(0, budget);
+      if (part.length < piece.length) round.text.unshift(piece.slice(part.length));
+      text += part;
+      budget -= part.length;
+    }
+    this.show(round, text);
+    const thinking = round.thinking.splice(0).join('');
     if (thinking) {
       const box = round.li.querySelector('.thinking');
       box.hidden = false;
-      box.querySelector('pre').textContent += thinking;
+      box.querySelector('pre').append(thinking);
     }
-    for (const ev of pushed.events) {
+    this.receipts(round);
+    this.note(round);
+    if (round.text.length) this.frame = requestAnimationFrame(() => this.paint());
+  }
+
+  /** Appends reply text to the editor and the entry, up to EDITOR_MAX; counts the rest. */
+  show(round, text) {
+    const room = Math.max(0, EDITOR_MAX - round.held);
+    const part = text.length <= room ? text : text.slice(0, room);
+    round.hidden += text.length - part.length;
+    if (!part) return;
+    round.held += part.length;
+    const view = this.api.replyEditor;
+    view.dispatch({ changes: { from: view.state.doc.length, insert: part } });
+    round.li.querySelector('.reply').append(part);
+  }
+
+  receipts(round) {
+    const list = round.li.querySelector('.receipts');
+    for (const ev of round.events.splice(0)) {
+      if (round.receipts >= RECEIPTS_SHOWN) {
+        round.hiddenReceipts += 1;
+        continue;
+      }
+      round.receipts += 1;
       const r = ev.receipt;
       const item = document.createElement('li');
       item.textContent = `edit ${r.index} ${ev.path}: ${r.status}${r.code ? ` (${r.code})` : ''}`;
-      round.li.querySelector('.receipts').append(item);
+      list.append(item);
     }
+  }
+
+  /** What the round left out, and whether the reply reached its cap. */
+  note(round) {
+    const parts = [];
+    if (round.hidden) parts.push(`... ${size(round.hidden)} of the reply not shown`);
+    if (round.hiddenThinking) parts.push(`${size(round.hiddenThinking)} of thinking not shown`);
+    if (round.hiddenReceipts) parts.push(`${round.hiddenReceipts} more receipts not listed`);
+    if (round.capped) parts.push('the reply reached its cap: reading stopped there');
+    round.li.querySelector('.note').textContent = parts.join('; ');
+  }
+
+  /** Paints everything still queued (at a round's end, or Stop). */
+  drain() {
+    const round = this.current;
+    if (!round) return;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    const text = round.text.splice(0).join('');
+    this.show(round, text);
+    round.text = [];
+    this.paint();
   }
 
   /** Stop aborted the open round: nothing of it was judged or applied. */
   stopped() {
     const round = this.current;
     if (!round) return;
+    this.drain();
     round.li.querySelector('.status').textContent = `round ${round.request.round} (${round.request.kind}): stopped`;
     round.li.dataset.decision = 'stopped';
     this.current = null;
@@ -238,12 +328,15 @@ class RoundList {
   end({ outcome, tokensPerSecond, ms }) {
     const round = this.current;
     if (!round) return;
+    this.drain();
     const r = outcome.record;
     const d = outcome.decision;
     const word = d.decision === 'give_up' ? `give_up: ${d.reason}` : d.decision;
     const early = r.earlyStop ? ', stopped early' : '';
     const cut = r.cut ? ', cut' : '';
     round.li.querySelector('.status').textContent = `round ${r.round} (${r.kind}): ${word}${early}${cut}`;
+    const note = round.li.querySelector('.note');
+    if (r.warnings.length) note.textContent = [note.textContent, ...r.warnings].filter(Boolean).join('; ');
     const e = r.ending;
     const rate = tokensPerSecond === null ? '' : `, ${tokensPerSecond.toFixed(1)} tokens/s`;
     round.li.querySelector('.tokens').textContent =

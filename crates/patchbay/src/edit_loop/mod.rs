@@ -20,6 +20,13 @@
 //!    the rounds are spent. It returns the file changes of the round, all or
 //!    nothing, for the caller to write.
 //!
+//! A round's reply (its text and its thinking) may take
+//! [`EditLoop::reply_cap`] bytes: past that, or past a server line longer
+//! than the decoder's limit ([`EditLoop::decoder`]), the loop says stop
+//! and the reply counts as cut by the reply limit, so a server that
+//! ignores the limit or streams without end costs bounded memory in every
+//! transport.
+//!
 //! With `partial` (the default, Aider's rule) a round keeps the edits that
 //! applied and asks again only for the others, showing the changed files
 //! anew; an edit a previous round applied that the model sends again is a
@@ -91,7 +98,21 @@ pub struct LoopConfig {
     /// `estimate:FAMILY` or an exact vocabulary's name.
     #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub tokenizer: Tokenizer,
+    /// The most bytes of reply text and thinking a round reads before it
+    /// stops and counts the reply as cut; none: [`BYTES_PER_TOKEN`] for
+    /// each token of `reply_limit`.
+    pub max_reply_bytes: Option<usize>,
 }
+
+/// Bytes a reply may take for each token of its limit: sixteen times what
+/// a token of code averages (about four bytes), beyond the longest token
+/// of the common vocabularies, so only a server that ignores the limit
+/// reaches the cap.
+pub const BYTES_PER_TOKEN: usize = 64;
+
+/// What a server line may add to the reply it carries (JSON escapes and
+/// the chunk's fields), for the decoder's line limit.
+const LINE_OVERHEAD: usize = 64 << 10;
 
 impl Default for LoopConfig {
     fn default() -> Self {
@@ -104,6 +125,7 @@ impl Default for LoopConfig {
             early_stop: true,
             partial: true,
             tokenizer: Tokenizer::default(),
+            max_reply_bytes: None,
         }
     }
 }
@@ -199,8 +221,12 @@ pub struct FileChange {
 pub struct Pushed {
     /// Edits judged as they completed (each located alone).
     pub events: Vec<Event>,
-    /// Stop generating: an edit failed and `early_stop` is on.
+    /// Stop generating: an edit failed and `early_stop` is on, or the
+    /// reply reached its cap (`capped`).
     pub stop: bool,
+    /// The reply reached [`EditLoop::reply_cap`] (or a server line the
+    /// decoder's limit): the rest is unread and the reply counts as cut.
+    pub capped: bool,
 }
 
 /// The record of one round.
@@ -265,6 +291,37 @@ struct Open {
     stopped: bool,
     /// What fitting the prompt into the window did.
     warnings: Vec<String>,
+    /// Bytes of reply text and thinking taken so far.
+    received: usize,
+    /// Why reading stopped at the cap, when it did.
+    capped: Option<String>,
+}
+
+impl Open {
+    /// How much of `text` the cap leaves room for (at a character
+    /// boundary); records the cap when `text` does not fit whole.
+    fn budget(&mut self, text: &str, cap: usize) -> usize {
+        let left = cap.saturating_sub(self.received);
+        if text.len() <= left {
+            self.received += text.len();
+            return text.len();
+        }
+        let mut k = left;
+        while !text.is_char_boundary(k) {
+            k -= 1;
+        }
+        self.received += k;
+        self.capped = Some(format!(
+            "the reply passed {cap} bytes, the most a round reads ({}): reading stopped there, and the reply counts as cut",
+            cap_origin()
+        ));
+        k
+    }
+}
+
+/// How the default cap is derived, for the messages.
+fn cap_origin() -> String {
+    format!("{BYTES_PER_TOKEN} bytes for each token of the reply limit, unless set")
 }
 
 impl EditLoop {
@@ -273,6 +330,11 @@ impl EditLoop {
             crate::budget::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
                 message: crate::UnknownFormat(cfg.format.clone()).to_string(),
             })?;
+        if cfg.max_reply_bytes == Some(0) {
+            return Err(LoopError::BadConfig {
+                message: "the reply cap (max_reply_bytes) must be at least 1 byte".into(),
+            });
+        }
         if cfg.rounds == 0 || cfg.reply_limit == 0 || cfg.context_length <= cfg.reply_limit {
             return Err(LoopError::BadConfig {
                 message: format!("rounds ({}) and the reply limit ({}) must be at least 1, and the context ({}) larger than the reply limit", cfg.rounds, cfg.reply_limit, cfg.context_length),
@@ -322,6 +384,25 @@ impl EditLoop {
         self.finished
     }
 
+    /// The most bytes of reply text and thinking a round reads:
+    /// `max_reply_bytes`, else [`BYTES_PER_TOKEN`] for each token of the
+    /// reply limit.
+    pub fn reply_cap(&self) -> usize {
+        (self.cfg.max_reply_bytes)
+            .unwrap_or_else(|| self.cfg.reply_limit.saturating_mul(BYTES_PER_TOKEN))
+    }
+
+    /// A decoder of `provider`'s stream whose lines may take what the cap
+    /// allows plus the line's own fields and escapes (twice the cap): a
+    /// longer line is [`wire::ChatEvent::Overflow`], which caps the reply.
+    pub fn decoder(&self, provider: wire::Provider) -> wire::Decoder {
+        let cap = self.reply_cap();
+        wire::Decoder::bounded(
+            provider,
+            cap.saturating_mul(2).saturating_add(LINE_OVERHEAD),
+        )
+    }
+
     /// The request of the next round, or `None` once the loop is finished.
     /// Opens the round: its reply goes to [`EditLoop::push`].
     pub fn next_request(&mut self) -> Option<Request> {
@@ -350,6 +431,8 @@ impl EditLoop {
             events: vec![],
             stopped: false,
             warnings,
+            received: 0,
+            capped: None,
         });
         Some(req)
     }
@@ -414,22 +497,65 @@ impl EditLoop {
         }
     }
 
-    /// Takes a chunk of the reply. After a stop, chunks are ignored.
+    /// Takes a chunk of the reply, as much of it as the cap leaves. After
+    /// a stop or the cap, chunks are ignored.
     pub fn push(&mut self, chunk: &str) -> Pushed {
-        let early = self.cfg.early_stop;
-        let Some(open) = self.open.as_mut().filter(|o| !o.stopped) else {
-            return Pushed::default();
+        self.push_part(chunk).0
+    }
+
+    /// [`EditLoop::push`], and how many bytes of `chunk` it took.
+    fn push_part(&mut self, chunk: &str) -> (Pushed, usize) {
+        let (early, cap) = (self.cfg.early_stop, self.reply_cap());
+        let Some(open) = self.open_for_more() else {
+            return (Pushed::default(), 0);
         };
-        let events = open.stream.push(chunk);
+        let fits = open.budget(chunk, cap);
+        let events = open.stream.push(&chunk[..fits]);
         // A re-sent applied edit reads `already_applied`: not a failure.
         let failed = events.iter().any(|e| {
             e.receipt.status == EditStatus::Failed && e.receipt.code != Some(Code::AlreadyApplied)
         });
         open.stopped = early && failed;
         open.events.extend(events.iter().cloned());
-        Pushed {
+        let capped = open.capped.is_some();
+        let p = Pushed {
             events,
-            stop: open.stopped,
+            stop: open.stopped || capped,
+            capped,
+        };
+        (p, fits)
+    }
+
+    /// The open round while it still reads (not stopped, not capped).
+    fn open_for_more(&mut self) -> Option<&mut Open> {
+        (self.open.as_mut()).filter(|o| !o.stopped && o.capped.is_none())
+    }
+
+    /// Thinking counts toward the cap: cut to what it leaves.
+    fn take_thinking(&mut self, text: &mut String) -> Pushed {
+        let cap = self.reply_cap();
+        let Some(open) = self.open_for_more() else {
+            return Pushed::default();
+        };
+        text.truncate(open.budget(text, cap));
+        let capped = open.capped.is_some();
+        Pushed {
+            stop: capped,
+            capped,
+            ..Pushed::default()
+        }
+    }
+
+    /// A server line past the decoder's limit: the reply is capped there.
+    fn overflowed(&mut self, limit: usize) -> Pushed {
+        let Some(open) = self.open_for_more() else {
+            return Pushed::default();
+        };
+        open.capped = Some(format!("the server sent a line of more than {limit} bytes (twice the reply cap and 64 KB): reading stopped there, and the reply counts as cut"));
+        Pushed {
+            stop: true,
+            capped: true,
+            ..Pushed::default()
         }
     }
 
@@ -439,15 +565,26 @@ impl EditLoop {
     /// network chunked it (the CLI's transport stops reading there too).
     pub fn push_chat(&mut self, chat: &mut Vec<wire::ChatEvent>) -> Pushed {
         let mut all = Pushed::default();
-        for (i, e) in chat.iter().enumerate() {
-            if let wire::ChatEvent::Content { text } = e {
-                let p = self.push(text);
-                all.events.extend(p.events);
-                if p.stop {
-                    all.stop = true;
-                    chat.truncate(i + 1);
-                    break;
+        for i in 0..chat.len() {
+            let p = match &mut chat[i] {
+                wire::ChatEvent::Content { text } => {
+                    let (p, took) = self.push_part(text);
+                    // The event shows what the loop took.
+                    text.truncate(took);
+                    p
                 }
+                wire::ChatEvent::Thinking { text } => self.take_thinking(text),
+                wire::ChatEvent::Overflow { limit } => {
+                    let limit = *limit;
+                    self.overflowed(limit)
+                }
+                _ => continue,
+            };
+            all.events.extend(p.events);
+            if p.stop {
+                (all.stop, all.capped) = (true, p.capped);
+                chat.truncate(i + 1);
+                break;
             }
         }
         all
@@ -465,11 +602,23 @@ impl EditLoop {
             return self.no_round(ending, reason);
         };
         let unread = Ending::default();
-        let ending = if open.stopped { &unread } else { ending };
+        // A capped reply ends as the reply limit ends one: cut, its
+        // complete edits kept for the continuation, nothing applied.
+        let at_cap = Ending {
+            finished: true,
+            reason: Some("length".into()),
+            ..Ending::default()
+        };
+        let ending = match (open.stopped, &open.capped) {
+            (true, _) => &unread,
+            (false, Some(_)) => &at_cap,
+            (false, None) => ending,
+        };
         let (round, kind) = (self.round, self.kind);
         let text = open.stream.text().into_owned();
         let reply = text.get(self.prefix.len()..).unwrap_or("").to_owned();
         let mut warnings = open.warnings.clone();
+        warnings.extend(open.capped.clone());
         if let Some(w) = ending.prompt_tokens.and_then(|n| {
             accounting::truncation_warning(
                 &self.messages,
@@ -486,7 +635,15 @@ impl EditLoop {
         let judged = if open.stopped {
             self.after_early_stop(&open.events)
         } else if ending.cut() {
-            self.after_cut(&text, ending)
+            let why = match (&open.capped, ending.finished) {
+                (Some(_), _) => format!(
+                    "it passed {} bytes, the most a reply may take",
+                    self.reply_cap()
+                ),
+                (None, true) => "it reached the reply limit".into(),
+                (None, false) => "the connection closed before the final chunk".into(),
+            };
+            self.after_cut(&text, &why)
         } else {
             self.judge(&text)
         };
@@ -590,7 +747,7 @@ impl EditLoop {
 
     /// A cut reply: its complete edits are kept (joined to what comes
     /// next) and the model is asked for the rest from the cut edit on.
-    fn after_cut(&mut self, text: &str, ending: &Ending) -> Judged {
+    fn after_cut(&mut self, text: &str, why: &str) -> Judged {
         let opt = ApplyOptions {
             stop_reason: Some(StopReason::Length),
             ..self.opt.clone()
@@ -601,11 +758,6 @@ impl EditLoop {
         };
         let (parsed, noops) = self.without_noops(parsed);
         let report = transaction::run(name, &parsed, &self.files, &opt.transaction());
-        let why = if ending.finished {
-            "it reached the reply limit"
-        } else {
-            "the connection closed before the final chunk"
-        };
         let mut j = self.continuation(text, &parsed, report, why);
         j.noops = noops;
         j

@@ -746,3 +746,121 @@ fn a_calibrated_prompt_over_the_window_warns() {
         over.warnings
     );
 }
+
+/// A reply that floods past its cap (text and thinking both count) stops
+/// at the cap byte, ends as a cut by the reply limit, and applies nothing:
+/// the complete edit before the cap is kept for the continuation.
+#[test]
+fn a_flood_stops_at_the_cap_and_counts_as_cut() {
+    use wire::ChatEvent;
+    let c = LoopConfig {
+        max_reply_bytes: Some(4000),
+        ..cfg("search-replace")
+    };
+    let mut l = EditLoop::new(c, files()).unwrap();
+    assert_eq!(l.reply_cap(), 4000);
+    l.next_request().unwrap();
+    let first = sr(GREET_OLD, GREET_NEW);
+    let mut taken = 0usize;
+    let mut stopped_at = None;
+    // 10 MB offered; the loop must stop long before.
+    for k in 0..100_000 {
+        let mut chat = vec![
+            ChatEvent::Thinking {
+                text: "é".repeat(25),
+            },
+            ChatEvent::Content {
+                text: if k == 0 {
+                    first.clone()
+                } else {
+                    "flood ".repeat(8)
+                },
+            },
+        ];
+        let p = l.push_chat(&mut chat);
+        for e in &chat {
+            if let ChatEvent::Thinking { text } | ChatEvent::Content { text } = e {
+                taken += text.len();
+            }
+        }
+        if p.stop {
+            assert!(p.capped);
+            stopped_at = Some(k);
+            break;
+        }
+    }
+    assert!(stopped_at.is_some_and(|k| k < 100), "{stopped_at:?}");
+    // Every byte the events kept counts, up to the cap and not past it
+    // (a character split by the cap is left out whole).
+    assert!((3999..=4000).contains(&taken), "{taken}");
+    let o = l.end(&stop());
+    assert_eq!(o.decision, Decision::Continue);
+    assert!(o.changes.is_empty(), "nothing of a cut reply applies");
+    assert!(o.record.cut && !o.record.early_stop);
+    assert_eq!(o.record.ending.reason.as_deref(), Some("length"));
+    assert!(
+        o.record
+            .warnings
+            .iter()
+            .any(|w| w.contains("passed 4000 bytes")),
+        "{:?}",
+        o.record.warnings
+    );
+    let r2 = l.next_request().unwrap();
+    let asked = &r2.messages.last().unwrap().content;
+    assert!(asked.contains("it passed 4000 bytes"), "{asked}");
+}
+
+/// The default cap is the reply limit's tokens at `BYTES_PER_TOKEN`, and
+/// a zero cap is a bad configuration.
+#[test]
+fn the_cap_follows_the_reply_limit_unless_set() {
+    let l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+    assert_eq!(l.reply_cap(), 512 * 64);
+    let zero = LoopConfig {
+        max_reply_bytes: Some(0),
+        ..cfg("search-replace")
+    };
+    assert!(matches!(
+        EditLoop::new(zero, files()),
+        Err(LoopError::BadConfig { .. })
+    ));
+}
+
+/// One server line without end: the loop's decoder drops it past twice
+/// the cap and 64 KB, and the loop counts the reply as cut, having held
+/// no more than that line limit.
+#[test]
+fn an_endless_line_caps_the_reply() {
+    for provider in [wire::Provider::Ollama, wire::Provider::Openai] {
+        let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
+        l.next_request().unwrap();
+        let mut dec = l.decoder(provider);
+        let head: &[u8] = match provider {
+            wire::Provider::Ollama => b"{\"message\":{\"role\":\"assistant\",\"content\":\"",
+            wire::Provider::Openai => b"data: {\"choices\":[{\"delta\":{\"content\":\"",
+        };
+        let mut chat = dec.push(head);
+        let limit = 2 * 512 * 64 + (64 << 10);
+        let mut sent = head.len();
+        let chunk = vec![b'a'; 8192];
+        let mut p = l.push_chat(&mut chat);
+        while !p.stop && sent < 100 << 20 {
+            let mut chat = dec.push(&chunk);
+            sent += chunk.len();
+            p = l.push_chat(&mut chat);
+        }
+        assert!(p.stop && p.capped, "{provider:?}");
+        assert!(sent > limit && sent <= limit + chunk.len(), "{sent}");
+        let o = l.end(&Ending::default());
+        assert_eq!(o.decision, Decision::Continue);
+        assert!(
+            o.record
+                .warnings
+                .iter()
+                .any(|w| w.contains("a line of more than")),
+            "{:?}",
+            o.record.warnings
+        );
+    }
+}

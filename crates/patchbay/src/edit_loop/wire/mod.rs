@@ -8,7 +8,9 @@
 //! compatible: SSE `data:` lines). [`LineSplitter`] cuts the byte stream at
 //! `\n`; a chunk boundary may fall anywhere, even inside a UTF-8 character,
 //! since a multi-byte character never holds the byte `0x0A` and a line is
-//! decoded only once it is whole.
+//! decoded only once it is whole. A line longer than the splitter's limit
+//! is not kept: the splitter stops there and the decoder says
+//! [`ChatEvent::Overflow`], so an endless line costs bounded memory.
 
 pub mod ollama;
 pub mod openai;
@@ -167,6 +169,9 @@ pub enum ChatEvent {
     /// The server reported an error inside a 200 stream, or sent a line
     /// that is not what its API sends.
     Error { message: String },
+    /// A line grew past `limit` bytes without ending: nothing of it or
+    /// after it is read.
+    Overflow { limit: usize },
 }
 
 /// The path and JSON body of a streamed chat request to `provider`.
@@ -190,19 +195,41 @@ pub enum Decoder {
 }
 
 impl Decoder {
+    /// A decoder whose lines may take [`MAX_LINE`] bytes.
     pub fn new(provider: Provider) -> Decoder {
+        Decoder::bounded(provider, MAX_LINE)
+    }
+
+    /// A decoder whose lines may take `max_line` bytes (the edit loop's
+    /// [`crate::edit_loop::EditLoop::decoder`] derives it from the reply
+    /// cap).
+    pub fn bounded(provider: Provider, max_line: usize) -> Decoder {
+        let lines = LineSplitter::new(max_line);
         match provider {
-            Provider::Ollama => Decoder::Ollama(Default::default()),
-            Provider::Openai => Decoder::Openai(Default::default()),
+            Provider::Ollama => {
+                let mut d = ollama::ChatDecoder::default();
+                d.lines = lines;
+                Decoder::Ollama(d)
+            }
+            Provider::Openai => {
+                let mut d = openai::ChatDecoder::default();
+                d.lines = lines;
+                Decoder::Openai(d)
+            }
         }
     }
 
-    /// The events the bytes complete.
+    /// The events the bytes complete; [`ChatEvent::Overflow`] last when a
+    /// line outgrew the limit.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<ChatEvent> {
-        match self {
-            Decoder::Ollama(d) => d.push(bytes),
-            Decoder::Openai(d) => d.push(bytes),
+        let (mut out, lines) = match self {
+            Decoder::Ollama(d) => (d.push(bytes), &mut d.lines),
+            Decoder::Openai(d) => (d.push(bytes), &mut d.lines),
+        };
+        if lines.take_overflow() {
+            out.push(ChatEvent::Overflow { limit: lines.max });
         }
+        out
     }
 
     /// The end of the body: its last events and how the reply ended.
@@ -214,30 +241,78 @@ impl Decoder {
     }
 }
 
-/// Cuts a byte stream into lines; bytes of an unfinished line wait.
-#[derive(Debug, Clone, Default)]
+/// The longest line a [`Decoder::new`] keeps: a streamed chunk is a token
+/// or a few, and even a server that sends a whole reply in one line stays
+/// far below it.
+pub const MAX_LINE: usize = 4 << 20;
+
+/// Cuts a byte stream into lines; bytes of an unfinished line wait, up to
+/// `max` of them: a longer line ends the stream (`overflowed`).
+#[derive(Debug, Clone)]
 pub struct LineSplitter {
     buf: Vec<u8>,
+    max: usize,
+    /// A line outgrew `max`: nothing more is read.
+    over: bool,
+    /// The overflow is not told yet.
+    untold: bool,
+}
+
+impl Default for LineSplitter {
+    fn default() -> Self {
+        LineSplitter::new(MAX_LINE)
+    }
 }
 
 impl LineSplitter {
+    pub fn new(max: usize) -> LineSplitter {
+        LineSplitter {
+            buf: vec![],
+            max,
+            over: false,
+            untold: false,
+        }
+    }
+
     /// The lines completed by `bytes`, without their `\n` (or `\r\n`).
     /// A line that is not UTF-8 comes back as `Err` with its lossy text.
+    /// After a line outgrew the limit, nothing.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Result<String, String>> {
         let mut out = vec![];
+        if self.over {
+            return out;
+        }
         let mut rest = bytes;
         while let Some(k) = memchr::memchr(b'\n', rest) {
+            if self.buf.len() + k > self.max {
+                self.overflow();
+                return out;
+            }
             self.buf.extend_from_slice(&rest[..k]);
             rest = &rest[k + 1..];
             out.push(self.take());
+        }
+        if self.buf.len() + rest.len() > self.max {
+            self.overflow();
+            return out;
         }
         self.buf.extend_from_slice(rest);
         out
     }
 
+    /// Whether a line outgrew the limit since the last call (told once).
+    pub fn take_overflow(&mut self) -> bool {
+        std::mem::take(&mut self.untold)
+    }
+
+    fn overflow(&mut self) {
+        (self.over, self.untold) = (true, true);
+        self.buf = Vec::new();
+    }
+
     /// The last line, when the stream ended without a line break.
     pub fn finish(&mut self) -> Option<Result<String, String>> {
-        (!self.buf.is_empty()).then(|| self.take())
+        (!self.buf.is_empty() && !self.over).then(|| self.take())
     }
 
     fn take(&mut self) -> Result<String, String> {
@@ -288,6 +363,29 @@ mod tests {
                 assert_eq!(got, want, "cut at {cut}, {cut2}");
             }
         }
+    }
+
+    /// An endless line is dropped once past the limit, however it is
+    /// chunked: the splitter's buffer never holds more than the limit.
+    #[test]
+    fn a_line_past_the_limit_is_dropped_and_told_once() {
+        let mut s = LineSplitter::new(100);
+        assert_eq!(s.push(b"short\n").len(), 1);
+        for _ in 0..10_000 {
+            assert!(s.push(&[b'a'; 37]).is_empty());
+            assert!(s.buf.len() <= 100);
+        }
+        assert!(s.take_overflow());
+        assert!(!s.take_overflow());
+        assert!(s.push(b"\nlater\n").is_empty(), "nothing after an overflow");
+        assert_eq!(s.finish(), None);
+        let mut d = Decoder::bounded(Provider::Ollama, 64);
+        let line = format!("{{\"message\":{{\"content\":\"{}", "x".repeat(100));
+        assert_eq!(
+            d.push(line.as_bytes()),
+            vec![ChatEvent::Overflow { limit: 64 }]
+        );
+        assert!(d.push(b"\"}}\n").is_empty());
     }
 
     #[test]

@@ -202,7 +202,7 @@ pub fn reload_note(loaded: &[Loaded], model: &str, num_ctx: usize) -> Option<Str
 /// Reads `/api/chat`'s NDJSON stream.
 #[derive(Debug, Default)]
 pub struct ChatDecoder {
-    lines: LineSplitter,
+    pub(super) lines: LineSplitter,
     ending: Option<Ending>,
 }
 

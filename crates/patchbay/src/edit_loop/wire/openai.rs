@@ -104,7 +104,7 @@ pub fn parse_props(body: &str) -> Option<usize> {
 /// Reads the SSE stream of a chat completion.
 #[derive(Debug, Default)]
 pub struct ChatDecoder {
-    lines: LineSplitter,
+    pub(super) lines: LineSplitter,
     ending: Ending,
     done: bool,
 }
