@@ -41,6 +41,7 @@ step() {
 step "setup (toolchain, chromium, node packages)" bash scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all -- --check
 step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
+step "cargo doc -D warnings" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --lib
 step "cargo test --workspace" cargo test --workspace
 step "cargo test -p patchbay --features exact-tokens" cargo test -p patchbay --features exact-tokens
 step "hostile inputs, full size (release)" cargo test --release -p patchbay --test hostile

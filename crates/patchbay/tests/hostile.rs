@@ -304,7 +304,11 @@ fn nul_bytes_are_text_in_files_and_refused_in_paths() {
         &files("n.bin", file),
     );
     assert_eq!(r.status, Status::Failed, "{}", r.feedback);
-    assert!(r.feedback.contains("NUL byte at its line 1, column 2"), "{}", r.feedback);
+    assert!(
+        r.feedback.contains("NUL byte at its line 1, column 2"),
+        "{}",
+        r.feedback
+    );
 
     let call = "{\"command\": \"create\", \"path\": \"x\\u0000y\", \"file_text\": \"z\"}";
     let r = apply_as("tool-call", call, &BTreeMap::new());
