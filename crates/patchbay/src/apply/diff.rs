@@ -191,13 +191,20 @@ fn increasing(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
 }
 
 /// The pairs `(i, j)` of lines the diff keeps unchanged (`old[i] ==
-/// new[j]`), in order: the lines between [`changes_linear`]'s regions.
+/// new[j]`), in order: the lines between the changed regions. An edit's
+/// blocks are short, and Myers alone diffs them (what a first reply runs
+/// stays small in the module's first part); a long one gets
+/// [`changes_linear`].
 pub fn equal_pairs<T: AsRef<str>>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
     let old: Vec<&str> = old.iter().map(AsRef::as_ref).collect();
     let new: Vec<&str> = new.iter().map(AsRef::as_ref).collect();
+    let changes = match old.len() + new.len() <= GAP {
+        true => myers_changes(&old, &new),
+        false => changes_linear(&old, &new),
+    };
     let mut out = vec![];
     let (mut i, mut j) = (0, 0);
-    for c in changes_linear(&old, &new).into_iter().chain([Change {
+    for c in changes.into_iter().chain([Change {
         old: old.len()..old.len(),
         new: new.len()..new.len(),
     }]) {
