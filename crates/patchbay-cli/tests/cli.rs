@@ -934,7 +934,7 @@ fn stream_receipts_on_a_terminal_show_escapes() {
     sb.write("app.py", APP);
     sb.write(
         "out.txt",
-        &block("app.py", "def f():\n    return 9\x1b[2J\n", "x\n"),
+        block("app.py", "def f():\n    return 9\x1b[2J\n", "x\n"),
     );
     let cmd = format!(
         "{} apply --edits out.txt --stream",
