@@ -64,7 +64,7 @@ pub fn commit(root: &Root, changes: &[Change]) -> Result<(), CommitError> {
     for p in journal::sweep(&dirs_of(&plan)) {
         eprintln!(
             "patchbay: removed {}, which a killed run left",
-            root.shown(&p)
+            crate::term::shown(&root.shown(&p))
         );
     }
     // One file written where its folder exists: the rename alone is atomic.
@@ -185,7 +185,7 @@ fn keep_for_recovery(root: &Root, plan: &Plan, j: &Journal) {
         Ok(mut late) => {
             let _ = late.renaming(plan);
         }
-        Err(e) => eprintln!("patchbay: {e}"),
+        Err(e) => eprintln!("patchbay: {}", crate::term::shown(&e.to_string())),
     }
 }
 

@@ -107,7 +107,7 @@ impl Root {
             Err(_) => None,
         };
         if let Some(what) = crate::journal::recover(self)? {
-            eprintln!("patchbay: {what}");
+            eprintln!("patchbay: {}", crate::term::shown(&what));
         }
         Ok(f)
     }

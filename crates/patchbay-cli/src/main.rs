@@ -117,8 +117,16 @@ fn help(command: Option<&str>) -> Result<i32, Failure> {
     }
 }
 
-/// Writes to stdout; a closed pipe is not worth a panic.
+/// Writes to stdout; a closed pipe is not worth a panic. On a terminal,
+/// control characters (which may come from a reply or a file) are shown,
+/// not obeyed; into a pipe or a file the bytes go as they are, so a
+/// repaired diff or a tagged view stays exact.
 pub fn out(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    use std::io::{IsTerminal, Write};
+    let mut stdout = std::io::stdout().lock();
+    let text = match stdout.is_terminal() {
+        true => term::shown(text),
+        false => std::borrow::Cow::Borrowed(text),
+    };
+    let _ = stdout.write_all(text.as_bytes());
 }

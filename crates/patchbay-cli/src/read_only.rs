@@ -115,7 +115,7 @@ pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
                 Ok(0)
             }
             Err(e) => {
-                eprintln!("cannot repair: {e}");
+                eprintln!("cannot repair: {}", crate::term::shown(&e.to_string()));
                 Ok(1)
             }
         };

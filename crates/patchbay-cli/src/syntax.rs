@@ -159,7 +159,7 @@ fn too_large(file: &str, bytes: u64) -> Failure {
 
 /// A result the user can act on (no such symbol, a stale slice): exit 1.
 fn refuse(message: &str) -> Result<i32, Failure> {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", crate::term::shown(message));
     Ok(1)
 }
 

@@ -915,3 +915,46 @@ fn terminal_escapes_from_a_reply_are_printed_visible() {
         assert!(all.contains("\\u{1b}"), "{all:?}");
     }
 }
+
+/// On a terminal, what `--stream` prints as each edit completes (its path
+/// and message come from the reply) shows control characters as escapes;
+/// the same command into a pipe writes the bytes as they are. The terminal
+/// is a pseudo-terminal from util-linux's `script`.
+#[test]
+fn stream_receipts_on_a_terminal_show_escapes() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let sb = Sandbox::new("term-stream");
+    sb.write("app.py", APP);
+    sb.write(
+        "out.txt",
+        block("app.py", "def f():\n    return 9\x1b[2J\n", "x\n"),
+    );
+    let cmd = format!(
+        "{} apply --edits out.txt --stream",
+        env!("CARGO_BIN_EXE_patchbay")
+    );
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(&sb.dir)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("failed [not_found]"), "{shown}");
+    assert!(
+        !shown.contains('\x1b') && shown.contains("\\u{1b}"),
+        "{shown:?}"
+    );
+    let piped = apply(
+        &sb,
+        &block("app.py", "def f():\n    return 9\x1b[2J\n", "x\n"),
+        &["--stream"],
+    );
+    assert!(piped.stdout.contains('\x1b'), "{:?}", piped.stdout);
+}
