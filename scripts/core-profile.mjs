@@ -22,11 +22,11 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const FIRST_PART_FORMATS = ['search-replace', 'whole'];
-// Replies on rare paths run from the second part: a reasoning section's
-// drafts (its search runs on every reply and stays), an edit that builds
-// on an earlier one, hostile counts, NUL bytes and bare-word paths. Their
-// code would add some 12 KB gzipped to every page's first download.
-const RARE = ['gen-think-', 'gen-chain-', 'gen-hostile-'];
+// Cases whose reply is a unified diff (the ones that force `whole` on one)
+// stay out: the profile also reads every reply under `auto`, which reads
+// these as diffs, and the diff reader is the second part's (some 12 KB
+// gzipped of the first part otherwise).
+const RARE = ['gen-found-forced_whole_on_udiff'];
 const [glueFile, wasmFile, out] = process.argv.slice(2);
 if (!out) {
   console.error('usage: core-profile.mjs GLUE.js INSTRUMENTED.wasm OUT.profile');

@@ -139,9 +139,30 @@ pub fn closest(file: &[&str], block: &[&str]) -> Option<(usize, f32)> {
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
+/// How alike two texts are: twice the characters a shortest diff keeps,
+/// over both lengths (the ratio of `similar`'s `TextDiff`, without its
+/// text layer, which the module's first part would carry), each text cut
+/// at 2,000 characters.
 fn similarity(a: &str, b: &str) -> f32 {
-    let cap = |s: &str| -> String { s.chars().take(2000).collect() };
-    similar::TextDiff::from_chars(&cap(a), &cap(b)).ratio()
+    let a: Vec<char> = a.chars().take(2000).collect();
+    let b: Vec<char> = b.chars().take(2000).collect();
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let mut kept = Kept(0);
+    let _ = similar::algorithms::myers::diff(&mut kept, &a, 0..a.len(), &b, 0..b.len());
+    2.0 * kept.0 as f32 / (a.len() + b.len()) as f32
+}
+
+/// Counts the elements a diff keeps.
+struct Kept(usize);
+
+impl similar::algorithms::DiffHook for Kept {
+    type Error = std::convert::Infallible;
+    fn equal(&mut self, _old: usize, _new: usize, len: usize) -> Result<(), Self::Error> {
+        self.0 += len;
+        Ok(())
+    }
 }
 
 /// How many edits of a file that are not found get the closest region and
@@ -479,6 +500,28 @@ fn more_failures(rest: &[&&crate::edit::Receipt]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// The ratio is `similar`'s `TextDiff::ratio` on characters, computed
+    /// without its text layer: the same number on texts of every kind.
+    #[test]
+    fn similarity_is_textdiffs_ratio() {
+        let texts = [
+            "",
+            "a",
+            "abc",
+            "    return x + 1",
+            "    retrun x+1 ",
+            "日本語のテキスト",
+            "x\ny\nz",
+        ];
+        for a in texts {
+            for b in texts {
+                let want = similar::TextDiff::from_chars(a, b).ratio();
+                assert_eq!(super::similarity(a, b), want, "{a:?} {b:?}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

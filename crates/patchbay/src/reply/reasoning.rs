@@ -23,8 +23,32 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::ops::Range;
 
-/// The tags a reasoning section is written in.
-const TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
+/// A tag a reasoning section is written in: its name, opener and close.
+pub(crate) struct Tag {
+    pub name: &'static str,
+    pub open: &'static str,
+    pub close: &'static str,
+}
+
+/// The tags a reasoning section is written in (written out, not formatted:
+/// every reply is searched for them).
+const TAGS: [Tag; 3] = [
+    Tag {
+        name: "think",
+        open: "<think>",
+        close: "</think>",
+    },
+    Tag {
+        name: "thinking",
+        open: "<thinking>",
+        close: "</thinking>",
+    },
+    Tag {
+        name: "reasoning",
+        open: "<reasoning>",
+        close: "</reasoning>",
+    },
+];
 
 /// A reasoning section at the start of a reply, skipped by every format.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,23 +123,17 @@ pub fn masked(output: &str, range: Range<usize>) -> String {
     out
 }
 
-/// The opener tag `s` starts with (`think` for `<think>`).
-pub(crate) fn opener(s: &str) -> Option<&'static str> {
-    TAGS.into_iter().find(|t| {
-        s.strip_prefix('<')
-            .and_then(|r| r.strip_prefix(t))
-            .is_some_and(|r| r.starts_with('>'))
-    })
+/// The tag whose opener `s` starts with.
+pub(crate) fn opener(s: &str) -> Option<&'static Tag> {
+    TAGS.iter().find(|t| s.starts_with(t.open))
 }
 
 /// Whether the text so far may still turn out to open a section (it is
 /// blank, or a proper prefix of an opener): a stream waits on it.
 pub fn undecided(output: &str) -> bool {
     let t = output.trim_start();
-    TAGS.iter().any(|tag| {
-        let open = format!("<{tag}>");
-        open.len() > t.len() && open.starts_with(t)
-    })
+    TAGS.iter()
+        .any(|tag| tag.open.len() > t.len() && tag.open.starts_with(t))
 }
 
 /// Sections opened by their tags at the reply's start, one after another.
@@ -124,19 +142,24 @@ fn opened(output: &str) -> Option<Reasoning> {
     let first = opener(&output[at..])?;
     let mut last = first;
     loop {
-        let body = at + last.len() + 2;
-        let close = format!("</{last}>");
+        let body = at + last.open.len();
         // `str::find`, not `memmem`: the module's first part already holds
         // the standard searcher, and memmem's would add its own.
-        let Some(k) = output[body..].find(close.as_str()) else {
-            return Some(Reasoning::new(output, 0..output.len(), first, true, false));
+        let Some(k) = output[body..].find(last.close) else {
+            return Some(Reasoning::new(
+                output,
+                0..output.len(),
+                first.name,
+                true,
+                false,
+            ));
         };
-        let end = body + k + close.len();
+        let end = body + k + last.close.len();
         let rest = &output[end..];
         let next = end + rest.len() - rest.trim_start().len();
         match opener(&output[next..]) {
             Some(tag) => (at, last) = (next, tag),
-            None => return Some(Reasoning::new(output, 0..end, first, true, true)),
+            None => return Some(Reasoning::new(output, 0..end, first.name, true, true)),
         }
     }
 }
@@ -184,17 +207,13 @@ impl CloseScan {
         if self.opener_seen {
             return None;
         }
-        if TAGS.iter().any(|tag| t.contains(&format!("<{tag}>"))) {
+        if TAGS.iter().any(|tag| t.contains(tag.open)) {
             self.opener_seen = true;
             return None;
         }
-        let tag = TAGS.into_iter().find(|tag| {
-            t.strip_prefix("</")
-                .and_then(|r| r.strip_prefix(tag))
-                .is_some_and(|r| r == ">")
-        })?;
+        let tag = TAGS.iter().find(|tag| t == tag.close)?;
         let end = line.trim_end().len();
-        Some((tag, end))
+        Some((tag.name, end))
     }
 }
 

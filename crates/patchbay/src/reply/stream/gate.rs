@@ -4,7 +4,7 @@
 //! formats read the answer alone, at the offsets the whole reply has.
 
 use super::NewLines;
-use crate::reply::reasoning::{self, CloseScan};
+use crate::reply::reasoning::{self, CloseScan, Tag};
 
 /// Where the stream stands with respect to a reasoning section.
 #[derive(Default)]
@@ -13,7 +13,7 @@ pub(super) enum Gate {
     #[default]
     Undecided,
     /// A section opened with `tag`; its close was searched up to `from`.
-    Inside { tag: &'static str, from: usize },
+    Inside { tag: &'static Tag, from: usize },
     /// A section closed at `end`; what follows may open another.
     After { end: usize },
     /// No section opened: lines are read for the close of one that the
@@ -54,8 +54,8 @@ impl Gate {
                     }
                 },
                 Gate::Inside { tag, from } => {
-                    let close = format!("</{tag}>");
-                    match buf[*from..].find(close.as_str()) {
+                    let close = tag.close;
+                    match buf[*from..].find(close) {
                         Some(k) => {
                             *self = Gate::After {
                                 end: *from + k + close.len(),
@@ -96,17 +96,17 @@ impl Gate {
 }
 
 /// A section opened at `at` with `tag`.
-fn inside(tag: &'static str, at: usize) -> Gate {
+fn inside(tag: &'static Tag, at: usize) -> Gate {
     Gate::Inside {
         tag,
-        from: at + tag.len() + 2,
+        from: at + tag.open.len(),
     }
 }
 
 /// What the text from `from` on starts with: `None` while undecided, an
 /// opener with its position, or `Some(None)` for anything else.
 #[allow(clippy::option_option)]
-fn start_of(buf: &str, from: usize) -> Option<Option<(&'static str, usize)>> {
+fn start_of(buf: &str, from: usize) -> Option<Option<(&'static Tag, usize)>> {
     let rest = &buf[from..];
     if reasoning::undecided(rest) {
         return None;
