@@ -256,6 +256,19 @@ pub struct Edit {
     pub span: Range<usize>,
 }
 
+impl Edit {
+    /// An edit the reply's end cut off (`truncated`): it waits for the rest.
+    pub fn is_cut(&self) -> bool {
+        matches!(
+            self.op,
+            Op::Invalid {
+                code: Code::Truncated,
+                ..
+            }
+        )
+    }
+}
+
 /// The result of parsing a model output: everything the transaction needs,
 /// so that the reply is read once.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -190,7 +190,7 @@ pub fn run(
         .any(|w| w.receipts.iter().any(|r| r.status == EditStatus::Failed));
     // A reply that declared more edits (`EDITS: N`) than arrived complete
     // was cut between two edits, where no format can see the cut.
-    let complete = parsed.edits.iter().filter(|e| !is_cut(e)).count();
+    let complete = parsed.edits.iter().filter(|e| !e.is_cut()).count();
     let truncated = parsed.truncated || parsed.declared.is_some_and(|d| complete < d);
     let apply = !truncated && (!any_failed || opt.partial);
     let status = if truncated {
@@ -245,17 +245,6 @@ fn locate_all<'a>(
         w.receipts.push(r);
     }
     works.list
-}
-
-/// An edit the reply's end cut off.
-fn is_cut(e: &Edit) -> bool {
-    matches!(
-        e.op,
-        Op::Invalid {
-            code: Code::Truncated,
-            ..
-        }
-    )
 }
 
 /// Each file's report, its edits applied or held back; a move reports the
@@ -443,7 +432,7 @@ pub fn run_alone<'a>(
         }
         let planned = std::mem::take(&mut w.planned);
         w.history.extend(planned);
-        let cut = is_cut(edit);
+        let cut = edit.is_cut();
         // One edit: only a declared count it falls short of holds it back.
         let truncated = declared.is_some_and(|d| usize::from(!cut) < d);
         if truncated && r.status == EditStatus::Applied && !w.views.contains(&idx) {

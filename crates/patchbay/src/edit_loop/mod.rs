@@ -958,21 +958,11 @@ fn give_up(reason: String) -> Judged {
 /// reply would carry its opening twice (or, with no complete edit before
 /// it, a path line with nothing to name).
 fn kept_end(text: &str, parsed: &Parsed) -> usize {
-    let complete = match parsed.edits.iter().position(is_cut) {
+    let complete = match parsed.edits.iter().position(crate::edit::Edit::is_cut) {
         Some(k) => &parsed.edits[..k],
         None => &parsed.edits[..],
     };
     complete.last().map_or(0, |e| e.span.end.min(text.len()))
-}
-
-fn is_cut(e: &crate::edit::Edit) -> bool {
-    matches!(
-        e.op,
-        Op::Invalid {
-            code: Code::Truncated,
-            ..
-        }
-    )
 }
 
 /// A round's judgement before the rounds are counted.

@@ -541,13 +541,7 @@ fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
     let Some(last) = edits.last() else {
         return 0;
     };
-    let cut = matches!(
-        last.op,
-        Op::Invalid {
-            code: Code::Truncated,
-            ..
-        }
-    );
+    let cut = last.is_cut();
     let rest = buf.get(last.span.end..).unwrap_or("");
     let span = buf.get(last.span.clone()).unwrap_or("");
     if cut || !closed(name, span, rest) {
