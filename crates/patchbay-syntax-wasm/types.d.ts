@@ -33,9 +33,9 @@ similarity: number,
 firstDifference?: FirstDifference, };
 
 /**
- * Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
- * CLI.
- * A code is never reused for another meaning; new ones are added at the end.
+ * Failure codes. The names are a contract (docs/contracts.md): JSON,
+ * JS API, CLI. A code is never reused for another meaning; new ones
+ * are added at the end.
  */
 
 export type Code = "not_found" | "ambiguous" | "stale_tag" | "out_of_range" | "overlap" | "malformed" | "truncated" | "elided" | "path_escape" | "file_missing" | "file_exists" | "no_edits" | "already_applied" | "held_back" | "not_shown" | "syntax_error" | "path_unclear" | "file_changed";

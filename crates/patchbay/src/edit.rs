@@ -7,70 +7,63 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::Range;
 
-/// Failure codes. The names are a contract (docs/contracts.md): JSON, JS API,
-/// CLI.
-/// A code is never reused for another meaning; new ones are added at the end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum Code {
-    NotFound,
-    Ambiguous,
-    StaleTag,
-    OutOfRange,
-    Overlap,
-    Malformed,
-    Truncated,
-    Elided,
-    PathEscape,
-    FileMissing,
-    FileExists,
-    NoEdits,
+/// Declares [`Code`] and its names once: each variant's contract name is
+/// both its serde name and what [`Code::as_str`] gives.
+macro_rules! codes {
+    ($($(#[doc = $doc:literal])* $name:ident = $text:literal,)*) => {
+        /// Failure codes. The names are a contract (docs/contracts.md): JSON,
+        /// JS API, CLI. A code is never reused for another meaning; new ones
+        /// are added at the end.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+        pub enum Code {
+            $($(#[doc = $doc])* #[serde(rename = $text)] $name,)*
+        }
+
+        impl Code {
+            /// The code's contract name (`not_found`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$name => $text,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    NotFound = "not_found",
+    Ambiguous = "ambiguous",
+    StaleTag = "stale_tag",
+    OutOfRange = "out_of_range",
+    Overlap = "overlap",
+    Malformed = "malformed",
+    Truncated = "truncated",
+    Elided = "elided",
+    PathEscape = "path_escape",
+    FileMissing = "file_missing",
+    FileExists = "file_exists",
+    NoEdits = "no_edits",
     /// The SEARCH text is absent but the REPLACE text is already in the file:
     /// most likely the edit was applied before.
-    AlreadyApplied,
+    AlreadyApplied = "already_applied",
     /// The edit located, but the transaction failed elsewhere, so it was held
     /// back (all-or-nothing).
-    HeldBack,
+    HeldBack = "held_back",
     /// A line-addressed edit names lines the model was never shown (the
     /// caller's `seen` snapshot, `lines` format): read them first.
-    NotShown,
+    NotShown = "not_shown",
     /// The edit applied but left a syntax error the file did not have
     /// (patchbay-syntax's parse check, when it is set to fail).
-    SyntaxError,
+    SyntaxError = "syntax_error",
     /// The edit names no file of its own, and the prose right above it
     /// names another file than the one it would go to (the previous
     /// block's, or the default): refused rather than applied to a file the
     /// model may not have meant.
-    PathUnclear,
+    PathUnclear = "path_unclear",
     /// The file changed on disk between the read and the write (another
     /// process wrote it): nothing was written; read it again and redo the edit.
-    FileChanged,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::NotFound => "not_found",
-            Code::Ambiguous => "ambiguous",
-            Code::StaleTag => "stale_tag",
-            Code::OutOfRange => "out_of_range",
-            Code::Overlap => "overlap",
-            Code::Malformed => "malformed",
-            Code::Truncated => "truncated",
-            Code::Elided => "elided",
-            Code::PathEscape => "path_escape",
-            Code::FileMissing => "file_missing",
-            Code::FileExists => "file_exists",
-            Code::NoEdits => "no_edits",
-            Code::AlreadyApplied => "already_applied",
-            Code::HeldBack => "held_back",
-            Code::NotShown => "not_shown",
-            Code::SyntaxError => "syntax_error",
-            Code::PathUnclear => "path_unclear",
-            Code::FileChanged => "file_changed",
-        }
-    }
+    FileChanged = "file_changed",
 }
 
 impl fmt::Display for Code {
