@@ -305,10 +305,7 @@ fn refuse(parsed: &mut Parsed, rel: &str, default: Option<&str>, code: Code, msg
         let moves_there = matches!(&e.op, Op::Rename { to } if patchbay::apply::paths::normalize(to).as_deref() == Ok(rel));
         let hits = moves_there || matches!(target_path(e, default), Ok(p) if p == rel);
         if hits && !matches!(e.op, Op::Invalid { .. }) {
-            e.op = Op::Invalid {
-                code,
-                message: msg.to_owned(),
-            };
+            e.op = Op::invalid(code, msg.to_owned());
             n += 1;
         }
     }

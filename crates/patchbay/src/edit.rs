@@ -137,6 +137,12 @@ pub enum Op {
 }
 
 impl Op {
+    /// A part of the reply that should have been an edit but cannot be
+    /// used: it becomes a failed receipt with `code` and `message`.
+    pub fn invalid(code: Code, message: String) -> Op {
+        Op::Invalid { code, message }
+    }
+
     /// The first NUL byte of the text the edit writes, as its 1-based line
     /// and character column: the rule that refuses a file holding one
     /// refuses an edit that would write one.

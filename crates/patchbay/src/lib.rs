@@ -265,13 +265,10 @@ fn skip_reasoning(
         parsed.truncated = true;
         parsed.edits.push(Edit {
             path: None,
-            op: Op::Invalid {
-                code: Code::Truncated,
-                message: format!(
+            op: Op::invalid(Code::Truncated, format!(
                     "the reply ends inside its reasoning section (<{}> at line {}, never closed): it was cut off before its answer",
                     r.tag, r.lines[0]
-                ),
-            },
+                )),
             span: output.len()..output.len(),
         });
     }
@@ -292,13 +289,10 @@ fn cut_in_a_line(output: &str, parsed: &mut Parsed) {
     parsed.truncated = true;
     parsed.edits.push(Edit {
         path: None,
-        op: Op::Invalid {
-            code: Code::Truncated,
-            message: format!(
+        op: Op::invalid(Code::Truncated, format!(
                 "the reply ends inside the line `{}`, which begins an edit (or its end marker): it was cut off",
                 last.trim()
-            ),
-        },
+            )),
         span: output.len() - last.len()..output.len(),
     });
 }
@@ -312,10 +306,7 @@ fn cut_by_limit(output: &str, parsed: &mut Parsed) {
         return;
     }
     parsed.truncated = true;
-    let op = Op::Invalid {
-        code: Code::Truncated,
-        message: "the reply was cut off by its length limit (stop reason `length`), so this last edit may be incomplete; nothing was applied".into(),
-    };
+    let op = Op::invalid(Code::Truncated, "the reply was cut off by its length limit (stop reason `length`), so this last edit may be incomplete; nothing was applied".into());
     match parsed.edits.last_mut() {
         Some(last) => last.op = op,
         None => parsed.edits.push(Edit {

@@ -260,10 +260,7 @@ impl Section {
     }
 
     fn invalid(&mut self, message: String, span: Range<usize>) {
-        let op = Op::Invalid {
-            code: Code::Malformed,
-            message,
-        };
+        let op = Op::invalid(Code::Malformed, message);
         self.edit(op, span);
     }
 
@@ -575,10 +572,7 @@ fn patch(
     };
     parsed.edits.push(Edit {
         path,
-        op: Op::Invalid {
-            code: Code::Truncated,
-            message: format!("the output ends {what} without `*** End Patch`; the reply was cut off (or the patch was not closed)"),
-        },
+        op: Op::invalid(Code::Truncated, format!("the output ends {what} without `*** End Patch`; the reply was cut off (or the patch was not closed)")),
         span: start..output.len(),
     });
     lines.len()
@@ -593,13 +587,10 @@ fn unknown_action(line: &str, i: usize, l: &OutLine) -> Edit {
         .map(|(_, p)| p.trim().trim_matches(['`', '"', '\'']));
     Edit {
         path: path.filter(|p| !p.is_empty()).map(str::to_owned),
-        op: Op::Invalid {
-            code: Code::Malformed,
-            message: format!(
+        op: Op::invalid(Code::Malformed, format!(
                 "output line {}: `{line}` is not a patch action; the actions are `*** Add File:`, `*** Delete File:` and `*** Update File:` (followed by `*** Move to:` to rename)",
                 i + 1
-            ),
-        },
+            )),
         span: l.start..l.end,
     }
 }

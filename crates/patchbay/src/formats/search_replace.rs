@@ -208,10 +208,8 @@ fn block_op(lines: &[OutLine], h: usize, t: usize, n: usize) -> Result<Op, Strin
 /// The edit of the block from head `h` to its end line `t` (a tail, or a
 /// second divider that ended it).
 fn block_edit(lines: &[OutLine], path: &Option<String>, h: usize, t: usize, n: usize) -> Edit {
-    let op = block_op(lines, h, t, n).unwrap_or_else(|message| Op::Invalid {
-        code: Code::Malformed,
-        message,
-    });
+    let op =
+        block_op(lines, h, t, n).unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
     Edit {
         path: path.clone(),
         op,
@@ -476,7 +474,7 @@ fn invalid(
 ) -> Edit {
     Edit {
         path: path.clone(),
-        op: Op::Invalid { code, message },
+        op: Op::invalid(code, message),
         span,
     }
 }

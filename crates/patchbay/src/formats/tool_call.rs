@@ -169,19 +169,13 @@ impl Format for ToolCall {
                         lines.line_of(output, span.start).0
                     );
                     let path = scrape_path(&output[span.clone()]);
-                    let op = Op::Invalid {
-                        code: Code::Truncated,
-                        message,
-                    };
+                    let op = Op::invalid(Code::Truncated, message);
                     parsed.edits.push(Edit { path, op, span });
                 }
                 Piece::Broken(_, span) => {
                     let message = broken(output, &span, lines.line_of(output, span.start));
                     let path = scrape_path(&output[span.clone()]);
-                    let op = Op::Invalid {
-                        code: Code::Malformed,
-                        message,
-                    };
+                    let op = Op::invalid(Code::Malformed, message);
                     parsed.edits.push(Edit { path, op, span });
                 }
             }

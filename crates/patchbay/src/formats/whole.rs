@@ -110,13 +110,10 @@ impl Format for Whole {
                     parsed.truncated = true;
                     parsed.edits.push(Edit {
                         path,
-                        op: Op::Invalid {
-                            code: Code::Truncated,
-                            message: format!(
+                        op: Op::invalid(Code::Truncated, format!(
                                 "the fence opened on output line {} is never closed; the reply was cut off",
                                 i + 1
-                            ),
-                        },
+                            )),
                         span: lines[i].start..output.len(),
                     });
                     break;
@@ -165,12 +162,9 @@ fn take_unnamed(parsed: &mut Parsed, mut unnamed: Vec<(Edit, Option<String>)>) {
         }
         n => parsed.edits.push(Edit {
             path: None,
-            op: Op::Invalid {
-                code: Code::Malformed,
-                message: format!(
+            op: Op::invalid(Code::Malformed, format!(
                     "{n} fenced blocks and none names its file; put the file path on the line before each fence"
-                ),
-            },
+                )),
             span: unnamed[0].0.span.start..unnamed[n - 1].0.span.end,
         }),
     }

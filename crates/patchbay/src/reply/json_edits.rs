@@ -351,7 +351,7 @@ pub fn push_damaged(output: &str, piece: Piece, parsed: &mut Parsed) {
         .or_else(|| parsed.edits.last().and_then(|e| e.path.clone()));
     parsed.edits.push(Edit {
         path,
-        op: Op::Invalid { code, message },
+        op: Op::invalid(code, message),
         span,
     });
 }

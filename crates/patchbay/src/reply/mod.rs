@@ -21,7 +21,7 @@ pub mod stream;
 pub fn read(parsed: &mut Parsed, output: &str, lines: &[scan::OutLine]) {
     if let Some((span, message)) = counts::declared_too_large(output) {
         let code = crate::edit::Code::Malformed;
-        let op = crate::edit::Op::Invalid { code, message };
+        let op = crate::edit::Op::invalid(code, message);
         parsed.edits.push(crate::edit::Edit {
             path: None,
             op,

@@ -334,10 +334,8 @@ impl Format for Hashline {
             match piece {
                 Piece::Value(v, span) => {
                     for (m, path) in leaves(v).into_iter().filter(|(m, _)| is_edit(m)) {
-                        let op = op_of(&m, opt.tags).unwrap_or_else(|message| Op::Invalid {
-                            code: Code::Malformed,
-                            message,
-                        });
+                        let op = op_of(&m, opt.tags)
+                            .unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
                         parsed.edits.push(Edit {
                             path: path.or_else(|| path_of(&m)),
                             op,

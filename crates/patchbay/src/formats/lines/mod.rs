@@ -197,10 +197,7 @@ impl<'a> TextReader<'a> {
         });
         self.parsed.edits.push(Edit {
             path: b.path,
-            op: op.unwrap_or_else(|message| Op::Invalid {
-                code: Code::Malformed,
-                message,
-            }),
+            op: op.unwrap_or_else(|message| Op::invalid(Code::Malformed, message)),
             span: b.start..b.end,
         });
     }
@@ -217,10 +214,7 @@ impl<'a> TextReader<'a> {
             self.parsed.truncated = true;
             self.parsed.edits.push(Edit {
                 path: b.path,
-                op: Op::Invalid {
-                    code: Code::Truncated,
-                    message: format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`"),
-                },
+                op: Op::invalid(Code::Truncated, format!("the output ends inside the last block ({why}), so its new lines may be cut short; end the last block with `@@ end`")),
                 span: b.start..len,
             });
         }
@@ -295,10 +289,7 @@ fn parse_json(output: &str) -> Parsed {
             {
                 continue;
             }
-            let op = json_op(&m).unwrap_or_else(|message| Op::Invalid {
-                code: Code::Malformed,
-                message,
-            });
+            let op = json_op(&m).unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
             parsed.edits.push(Edit {
                 path: path.or_else(|| path_of(&m)),
                 op,

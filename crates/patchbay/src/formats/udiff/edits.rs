@@ -353,7 +353,7 @@ pub fn replace_readings(h: &Hunk, all: &[(Body, Level)]) -> Vec<(usize, Reading)
 
 /// The edit for one hunk of an existing file.
 fn hunk_op(h: &Hunk, strict: bool) -> Op {
-    let invalid = |code, message| Op::Invalid { code, message };
+    let invalid = |code, message| Op::invalid(code, message);
     if h.cut {
         return invalid(Code::Truncated, cut_message(h));
     }
@@ -465,13 +465,7 @@ fn file_ops(f: &FileDiff, strict: bool, mentions: &mut Vec<(usize, String)>) -> 
     }
     if f.hunks.is_empty() && f.rename.is_none() && !f.mode_only {
         let message = format!("the diff for {name} has no hunks; each change is a `@@ -START,COUNT +START,COUNT @@` line followed by its lines");
-        out.push((
-            Op::Invalid {
-                code: Code::Malformed,
-                message,
-            },
-            f.span.clone(),
-        ));
+        out.push((Op::invalid(Code::Malformed, message), f.span.clone()));
     }
     out
 }
@@ -479,7 +473,7 @@ fn file_ops(f: &FileDiff, strict: bool, mentions: &mut Vec<(usize, String)>) -> 
 /// A file's diff that cannot be used at all: unsupported, cut after its
 /// header, or a created or deleted file whose hunk was cut.
 fn refused(f: &FileDiff, name: &str) -> Option<Spanned> {
-    let invalid = |code, message| Op::Invalid { code, message };
+    let invalid = |code, message| Op::invalid(code, message);
     if let Some(why) = &f.unsupported {
         let op = invalid(Code::Malformed, format!("{name}: {why}"));
         return Some((op, f.span.clone()));
@@ -510,10 +504,7 @@ fn created(f: &FileDiff, name: &str, strict: bool) -> Op {
         if odd {
             why.push("a new file's hunk may only add lines (`+`)".into());
         }
-        return Op::Invalid {
-            code: Code::Malformed,
-            message: format!("{name}: {}", why.join("; ")),
-        };
+        return Op::invalid(Code::Malformed, format!("{name}: {}", why.join("; ")));
     }
     let text = f
         .hunks
