@@ -679,7 +679,7 @@ fn check_overlaps(w: &mut FileWork) {
 }
 
 /// Where one applied edit's new lines landed in the new text.
-struct Placed {
+struct Landed {
     idx: usize,
     /// The original lines it replaced, 0-based, half-open.
     lines: std::ops::Range<usize>,
@@ -699,7 +699,7 @@ fn mark_results(
     lines: &Utf16Lines,
     text: &Text,
     content: &str,
-    placed: &[Placed],
+    placed: &[Landed],
     receipts: &mut [Receipt],
 ) {
     let count = |b: &[u8]| crate::apply::text::utf16_units(b);
@@ -816,7 +816,7 @@ fn finish<'a>(
     mut w: FileWork<'a>,
     apply: bool,
     truncated: bool,
-) -> (FileReport, Vec<Placed>, Text<'a>) {
+) -> (FileReport, Vec<Landed>, Text<'a>) {
     let failed = w.receipts.iter().any(|r| r.status == EditStatus::Failed);
     if !apply {
         for r in w
@@ -866,7 +866,7 @@ fn finish<'a>(
 
 /// Builds the new text. Terminators follow [`terminators`] (one rule for
 /// every format); BOM and final-newline presence are kept.
-fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (String, Vec<Placed>) {
+fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (String, Vec<Landed>) {
     crate::order::sort_by_key(&mut planned[..], |p| (p.start, p.end > p.start, p.idx));
     let src = original.unwrap_or("");
     let n = text.len();
@@ -915,7 +915,7 @@ fn splice(original: Option<&str>, text: &Text, planned: &mut [Planned]) -> (Stri
             out.push_str(l);
             out.push_str(e);
         }
-        placed.push(Placed {
+        placed.push(Landed {
             idx: p.idx,
             lines: p.start..p.end.max(p.start),
             bytes: at..out.len(),

@@ -195,7 +195,7 @@ impl Chunk {
         true
     }
 }
-enum Kind {
+enum Action {
     Add {
         text: Vec<String>,
         blanks: usize,
@@ -212,7 +212,7 @@ enum Kind {
 struct Section {
     path: String,
     head: Range<usize>,
-    kind: Kind,
+    kind: Action,
     edits: Vec<Edit>,
 }
 
@@ -221,15 +221,15 @@ impl Section {
         let (path, kind) = match m {
             Mark::Add(p) => (
                 p,
-                Kind::Add {
+                Action::Add {
                     text: vec![],
                     blanks: 0,
                 },
             ),
-            Mark::Delete(p) => (p, Kind::Delete),
+            Mark::Delete(p) => (p, Action::Delete),
             Mark::Update(p) => (
                 p,
-                Kind::Update {
+                Action::Update {
                     chunk: Box::default(),
                     moved: None,
                 },
@@ -268,14 +268,14 @@ impl Section {
     fn feed(&mut self, l: &OutLine, no: usize, strict: bool) {
         let span = l.start..l.end;
         let problem = match &mut self.kind {
-            Kind::Delete => {
+            Action::Delete => {
                 let t = l.text.trim();
                 if t.is_empty() || (!strict && t.starts_with('-')) {
                     return;
                 }
                 format!("output line {no}: `*** Delete File: {}` takes no lines after it; to change the file, use `*** Update File:`", self.path)
             }
-            Kind::Add { text, blanks } => {
+            Action::Add { text, blanks } => {
                 if let Some(rest) = l.text.strip_prefix('+') {
                     text.extend(std::iter::repeat_n(String::new(), *blanks));
                     *blanks = 0;
@@ -288,7 +288,7 @@ impl Section {
                 }
                 format!("output line {no}: `{}` in an added file; every line of `*** Add File:` starts with `+`", l.text.trim())
             }
-            Kind::Update { chunk, moved } => match mark(l.text, strict) {
+            Action::Update { chunk, moved } => match mark(l.text, strict) {
                 Some(Mark::Move(to)) => {
                     *moved = Some((to.to_owned(), span));
                     return;
@@ -297,7 +297,7 @@ impl Section {
                     if chunk.body > 0 {
                         self.flush(false);
                     }
-                    let Kind::Update { chunk, .. } = &mut self.kind else {
+                    let Action::Update { chunk, .. } = &mut self.kind else {
                         return;
                     };
                     chunk.anchors.extend(anchor.map(str::to_owned));
@@ -322,7 +322,7 @@ impl Section {
 
     /// Ends the current chunk of an update section as an edit.
     fn flush(&mut self, at_end: bool) {
-        let Kind::Update { chunk, .. } = &mut self.kind else {
+        let Action::Update { chunk, .. } = &mut self.kind else {
             return;
         };
         let mut c = *std::mem::take(chunk);
@@ -383,11 +383,11 @@ impl Section {
     /// The section's edits once it is complete.
     fn close(mut self) -> Vec<Edit> {
         let span = self.head.start..self.head.end;
-        match std::mem::replace(&mut self.kind, Kind::Delete) {
-            Kind::Delete => self.edit(Op::Delete, span),
-            Kind::Add { text, .. } => self.edit(Op::Create { text }, span),
-            Kind::Update { chunk, moved } => {
-                self.kind = Kind::Update { chunk, moved: None };
+        match std::mem::replace(&mut self.kind, Action::Delete) {
+            Action::Delete => self.edit(Op::Delete, span),
+            Action::Add { text, .. } => self.edit(Op::Create { text }, span),
+            Action::Update { chunk, moved } => {
+                self.kind = Action::Update { chunk, moved: None };
                 self.flush(false);
                 match moved {
                     Some((to, at)) => self.edit(Op::Rename { to }, at),

@@ -147,6 +147,20 @@ pub trait Format: Sync {
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }
 
+/// What a line-addressed edit does to the lines it names (the `hashline`
+/// and `lines` formats share the four).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineOp {
+    /// Replace the lines.
+    Replace,
+    /// Insert new lines after the line.
+    After,
+    /// Insert new lines before the line.
+    Before,
+    /// Delete the lines.
+    Delete,
+}
+
 /// What one line of a reply can do to a format's edits ([`Format::turn`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Turn {

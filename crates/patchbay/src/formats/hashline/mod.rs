@@ -31,6 +31,7 @@
 //!
 //! Parsing is one pass over the output; rendering is one line diff.
 
+use super::LineOp;
 use super::{Format, ParseOptions};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
 use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
@@ -57,14 +58,6 @@ pub fn is_edit(m: &Map<String, Value>) -> bool {
     m.contains_key("tag")
         || m.contains_key("lines")
         || (m.contains_key("line") && !m.contains_key("command"))
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Replace,
-    After,
-    Before,
-    Delete,
 }
 
 /// One `N:TAG` entry (text after the tag is ignored).
@@ -164,7 +157,7 @@ fn contiguous(mut e: Vec<(usize, String)>) -> Result<Vec<(usize, String)>, Strin
     Ok(e)
 }
 
-fn kind(m: &Map<String, Value>) -> Result<Kind, String> {
+fn kind(m: &Map<String, Value>) -> Result<LineOp, String> {
     let op = field(m, &["op", "action", "operation"])
         .and_then(Value::as_str)
         .unwrap_or("replace")
@@ -172,10 +165,10 @@ fn kind(m: &Map<String, Value>) -> Result<Kind, String> {
         .to_ascii_lowercase()
         .replace('-', "_");
     Ok(match op.as_str() {
-        "replace" | "edit" | "set" | "change" | "update" => Kind::Replace,
-        "insert_after" | "insert" | "append" | "after" => Kind::After,
-        "insert_before" | "prepend" | "before" => Kind::Before,
-        "delete" | "remove" => Kind::Delete,
+        "replace" | "edit" | "set" | "change" | "update" => LineOp::Replace,
+        "insert_after" | "insert" | "append" | "after" => LineOp::After,
+        "insert_before" | "prepend" | "before" => LineOp::Before,
+        "delete" | "remove" => LineOp::Delete,
         other => {
             return Err(format!(
                 "unknown op {other:?}; use replace, insert_after, insert_before or delete"
@@ -191,7 +184,7 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
         .get("line")
         .map(|v| number(v).ok_or_else(|| format!("`line` must be a line number, not {v}")));
     let line = line.transpose()?;
-    let top = kind == Kind::After && line == Some(0) && !m.contains_key("lines");
+    let top = kind == LineOp::After && line == Some(0) && !m.contains_key("lines");
     let tags = if top {
         vec![]
     } else if let Some(v) = m.get("lines") {
@@ -216,7 +209,7 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
         _ => (0, 0),
     };
     let (start, end, new) = match kind {
-        Kind::Replace => {
+        LineOp::Replace => {
             match new {
                 Some(new) => (first - 1, last, new),
                 None => return Err(
@@ -225,7 +218,7 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
                 ),
             }
         }
-        Kind::Delete => match new {
+        LineOp::Delete => match new {
             Some(new) if !new.is_empty() => {
                 return Err(
                     "a delete takes no `new` text; use \"op\": \"replace\" to change lines".into(),
@@ -233,11 +226,11 @@ fn op_of(m: &Map<String, Value>, opts: TagOptions) -> Result<Op, String> {
             }
             _ => (first - 1, last, vec![]),
         },
-        Kind::After | Kind::Before => {
+        LineOp::After | LineOp::Before => {
             let new = new
                 .filter(|n| !n.is_empty())
                 .ok_or("an insert needs `new`, the lines to insert")?;
-            if kind == Kind::After {
+            if kind == LineOp::After {
                 (last, last, new)
             } else {
                 (first - 1, first - 1, new)

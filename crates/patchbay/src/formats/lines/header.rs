@@ -4,14 +4,7 @@
 //! function reads one line or token, `O(len)`.
 
 use crate::apply::text::parse_crc;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Replace,
-    After,
-    Before,
-    Delete,
-}
+use crate::formats::LineOp;
 
 /// A parsed `@@` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +12,7 @@ pub(super) enum Header {
     End,
     Block {
         path: Option<String>,
-        kind: Kind,
+        kind: LineOp,
         first: usize,
         last: usize,
         crc: Option<u32>,
@@ -92,12 +85,12 @@ pub(super) fn list(v: &[usize]) -> Result<(usize, usize), String> {
     }
 }
 
-pub(super) fn verb(t: &str) -> Option<Kind> {
+pub(super) fn verb(t: &str) -> Option<LineOp> {
     Some(match t.to_ascii_lowercase().trim_end_matches(':') {
-        "after" | "insert" | "insert-after" | "insert_after" | "append" => Kind::After,
-        "before" | "insert-before" | "insert_before" => Kind::Before,
-        "delete" | "remove" => Kind::Delete,
-        "replace" | "lines" | "line" | "edit" => Kind::Replace,
+        "after" | "insert" | "insert-after" | "insert_after" | "append" => LineOp::After,
+        "before" | "insert-before" | "insert_before" => LineOp::Before,
+        "delete" | "remove" => LineOp::Delete,
+        "replace" | "lines" | "line" | "edit" => LineOp::Replace,
         _ => return None,
     })
 }
@@ -144,9 +137,9 @@ pub(super) fn header(line: &str) -> Option<Result<Header, String>> {
         Some(Err(e)) => return Some(Err(e)),
         None => return Some(bad("it ends with no line range")),
     };
-    let mut kind = Kind::Replace;
+    let mut kind = LineOp::Replace;
     while let Some(k) = words.last().and_then(|w| verb(w)) {
-        if k != Kind::Replace || kind == Kind::Replace {
+        if k != LineOp::Replace || kind == LineOp::Replace {
             kind = k;
         }
         words.pop();
@@ -155,12 +148,12 @@ pub(super) fn header(line: &str) -> Option<Result<Header, String>> {
         return Some(bad("more than one path"));
     }
     let path = quoted.or_else(|| words.pop().map(|p| p.trim_matches('`').to_owned()));
-    if kind != Kind::After && first == 0 {
+    if kind != LineOp::After && first == 0 {
         return Some(Err(
             "line numbers start at 1 (`after 0` inserts at the top)".into(),
         ));
     }
-    if matches!(kind, Kind::After | Kind::Before) && first != last {
+    if matches!(kind, LineOp::After | LineOp::Before) && first != last {
         return Some(bad("an insert names one line"));
     }
     Some(Ok(Header::Block {
@@ -230,7 +223,7 @@ mod tests {
             header("@@ src/a.py insert after 4 crc32=0000abcd @@"),
             Some(Ok(Header::Block {
                 path: Some("src/a.py".into()),
-                kind: Kind::After,
+                kind: LineOp::After,
                 first: 4,
                 last: 4,
                 crc: Some(0xabcd)
@@ -244,7 +237,7 @@ mod tests {
             header("@@ `docs/read me.md` after 1 crc32=0000abcd"),
             Some(Ok(Header::Block {
                 path: Some("docs/read me.md".into()),
-                kind: Kind::After,
+                kind: LineOp::After,
                 first: 1,
                 last: 1,
                 crc: Some(0xabcd)

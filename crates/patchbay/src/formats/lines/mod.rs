@@ -50,6 +50,7 @@
 mod header;
 pub mod seen;
 
+use super::LineOp;
 use super::{Format, ParseOptions};
 use crate::apply::diff::changes_linear;
 use crate::apply::text::file_crc;
@@ -61,25 +62,31 @@ use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines,
 use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
 use crate::reply::sniff::{Reply, Sniff};
 pub use header::is_header;
-use header::{header, header_path, list, range, verb, view_header, Header, Kind};
+use header::{header, header_path, list, range, verb, view_header, Header};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 pub struct Lines;
 
-fn op(kind: Kind, first: usize, last: usize, new: Vec<String>, check: Check) -> Result<Op, String> {
+fn op(
+    kind: LineOp,
+    first: usize,
+    last: usize,
+    new: Vec<String>,
+    check: Check,
+) -> Result<Op, String> {
     let (start, end) = match kind {
-        Kind::Replace | Kind::Delete => (first - 1, last),
-        Kind::After => (first, first),
-        Kind::Before => (first - 1, first - 1),
+        LineOp::Replace | LineOp::Delete => (first - 1, last),
+        LineOp::After => (first, first),
+        LineOp::Before => (first - 1, first - 1),
     };
-    if kind == Kind::Delete && !new.is_empty() {
+    if kind == LineOp::Delete && !new.is_empty() {
         return Err(
             "a delete block takes no new lines; to change lines, give their range without `delete`"
                 .into(),
         );
     }
-    if matches!(kind, Kind::After | Kind::Before) && new.is_empty() {
+    if matches!(kind, LineOp::After | LineOp::Before) && new.is_empty() {
         return Err("an insert block needs the lines to insert".into());
     }
     Ok(Op::Lines {
@@ -97,7 +104,7 @@ fn check_of(crc: Option<u32>) -> Check {
 /// A block being read.
 struct Open {
     path: Option<String>,
-    head: Result<(Kind, usize, usize, Option<u32>), String>,
+    head: Result<(LineOp, usize, usize, Option<u32>), String>,
     start: usize,
     end: usize,
     new: Vec<String>,
@@ -250,13 +257,13 @@ fn json_op(m: &Map<String, Value>) -> Result<Op, String> {
     } else {
         return Err("the edit names no line: give `lines` (\"N:M\") or `line`".into());
     };
-    if first > last || (first == 0 && kind != Kind::After) {
+    if first > last || (first == 0 && kind != LineOp::After) {
         return Err(format!(
             "{first}:{last} is not a valid range; lines count from 1"
         ));
     }
     let new = match field(m, &["new", "new_text", "text", "content"]) {
-        None if kind == Kind::Replace => {
+        None if kind == LineOp::Replace => {
             return Err(
                 "a replace needs `new` (the new lines); to remove lines use \"op\": \"delete\""
                     .into(),

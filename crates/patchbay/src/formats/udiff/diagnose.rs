@@ -11,8 +11,8 @@
 //! (`feedback::closest`), all `O(N + M)` expected.
 
 use super::edits::{as_written, count_problems, cut_message, old_new, prefix_problem, Body};
-use super::parse::{read, Damage, FileDiff, Hunk, Kind};
-use super::place::{self, Placed};
+use super::parse::{read, Damage, FileDiff, Hunk, Prefix};
+use super::place::{self, Placement};
 use crate::apply::fold::visible_ws;
 use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::apply::text::Text;
@@ -266,7 +266,7 @@ fn found_exactly(
     let trailing = body
         .iter()
         .rev()
-        .take_while(|l| l.0 == Kind::Context)
+        .take_while(|l| l.0 == Prefix::Context)
         .count();
     if trailing == 0 && found.end < n {
         add(d, K::GitAnchor, false, "the hunk has no unchanged lines after its change, so `git apply` (but not patchbay) requires it to end at the file's last line; add the lines that follow".into());
@@ -326,23 +326,23 @@ fn lenient_place(h: &Hunk, lines: &[&str]) -> Lenient {
         conflict: None,
     };
     match placed {
-        Placed::At { found, reading, .. } => {
+        Placement::At { found, reading, .. } => {
             out.located = Some((found.start, found.end, found.level, reading));
         }
-        Placed::Ambiguous {
+        Placement::Ambiguous {
             level, candidates, ..
         } => {
             let at: Vec<String> = candidates.iter().map(|c| (c + 1).to_string()).collect();
             out.conflict = Some(format!("context matches {} places at the `{}` level (starting on lines {}); add unchanged lines until it is unique", candidates.len(), level.name(), at.join(", ")));
         }
-        Placed::Conflict(places) => {
+        Placement::Conflict(places) => {
             out.conflict = Some(crate::apply::locate::readings::conflict_message(
                 &super::WORDS,
                 "the file",
                 &places,
             ));
         }
-        Placed::NotFound | Placed::NoContext => {}
+        Placement::NotFound | Placement::NoContext => {}
     }
     out
 }
@@ -355,7 +355,7 @@ fn reread(written: &Body, chosen: &Body) -> String {
             v.push(format!(
                 "line {} of the hunk read as {}",
                 k + 1,
-                if b.0 == Kind::Add {
+                if b.0 == Prefix::Add {
                     "added"
                 } else {
                     "unchanged"

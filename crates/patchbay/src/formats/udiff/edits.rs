@@ -24,24 +24,24 @@
 //! Cost: linear in the hunk per reading; at most twenty readings a hunk,
 //! one when no line is in doubt.
 
-use super::parse::{BodyLine, Damage, FileDiff, Hunk, Kind};
+use super::parse::{BodyLine, Damage, FileDiff, Hunk, Prefix};
 use crate::apply::matcher::Level;
 use crate::edit::Reading;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 
 /// A hunk body with every line's kind decided.
-pub type Body = Vec<(Kind, String)>;
+pub type Body = Vec<(Prefix, String)>;
 
 /// The old and new lines of a body.
 pub fn old_new(body: &Body) -> (Vec<String>, Vec<String>) {
     let old = body
         .iter()
-        .filter(|l| l.0 != Kind::Add)
+        .filter(|l| l.0 != Prefix::Add)
         .map(|l| l.1.clone())
         .collect();
     let new = body
         .iter()
-        .filter(|l| l.0 != Kind::Remove)
+        .filter(|l| l.0 != Prefix::Remove)
         .map(|l| l.1.clone())
         .collect();
     (old, new)
@@ -63,7 +63,7 @@ fn odd_is_normal(h: &Hunk) -> bool {
     let widths: Vec<usize> = h
         .lines
         .iter()
-        .filter(|l| l.kind != Kind::Context && l.damage.is_none())
+        .filter(|l| l.kind != Prefix::Context && l.damage.is_none())
         .map(|l| space_indent(&l.text))
         .filter(|&w| w > 0)
         .collect();
@@ -122,7 +122,7 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
     // like an unchanged line one column short).
     let odd_normal = odd_is_normal(h);
     let odd = |l: &BodyLine| {
-        l.kind == Kind::Context && l.damage.is_none() && doubtful_indent(&l.text, odd_normal)
+        l.kind == Prefix::Context && l.damage.is_none() && doubtful_indent(&l.text, odd_normal)
     };
     let doubt = |l: &BodyLine| l.damage.is_some() || odd(l);
     let mut out = Vec::with_capacity(lines.len());
@@ -131,7 +131,7 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
         if !doubt(&lines[k]) {
             let l = &lines[k];
             let text = match indent {
-                Indent::AllBack if l.kind == Kind::Context && l.text.starts_with(' ') => {
+                Indent::AllBack if l.kind == Prefix::Context && l.text.starts_with(' ') => {
                     format!(" {}", l.text)
                 }
                 _ => l.text.clone(),
@@ -143,10 +143,10 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
         let end = (k..lines.len())
             .find(|&j| !doubt(&lines[j]))
             .unwrap_or(lines.len());
-        let after_add = k > 0 && lines[k - 1].kind == Kind::Add;
+        let after_add = k > 0 && lines[k - 1].kind == Prefix::Add;
         // Right after removed lines: the replacement, whose `+` may be lost.
-        let after_change = after_add || (k > 0 && lines[k - 1].kind == Kind::Remove);
-        let before_add = lines.get(end).is_some_and(|l| l.kind == Kind::Add);
+        let after_change = after_add || (k > 0 && lines[k - 1].kind == Prefix::Remove);
+        let before_add = lines.get(end).is_some_and(|l| l.kind == Prefix::Add);
         // Empty lines at the very top or bottom of a hunk are usually blank
         // unchanged lines that lost their space, but may be added ones that
         // lost their `+` (a blank line added before a block): one reading.
@@ -173,15 +173,17 @@ fn read_as(h: &Hunk, adds: Adds, indent: Indent) -> Body {
                 Adds::Last => before_add && (j + 1 == end || after_add),
             } || (adds == Adds::All && edge_blank(j));
             let line = match (l.damage, added) {
-                (Some(Damage::Blank), true) => (Kind::Add, String::new()),
-                (Some(_), true) => (Kind::Add, l.text.clone()),
-                (Some(_), false) => (Kind::Context, l.text.clone()),
+                (Some(Damage::Blank), true) => (Prefix::Add, String::new()),
+                (Some(_), true) => (Prefix::Add, l.text.clone()),
+                (Some(_), false) => (Prefix::Context, l.text.clone()),
                 // Odd indentation: the marker became part of the text.
-                (None, true) => (Kind::Add, format!(" {}", l.text)),
+                (None, true) => (Prefix::Add, format!(" {}", l.text)),
                 (None, false) if matches!(indent, Indent::Back | Indent::AllBack) => {
-                    (Kind::Context, format!(" {}", l.text))
+                    (Prefix::Context, format!(" {}", l.text))
                 }
-                (None, false) if indent == Indent::Away => (Kind::Context, l.text[1..].to_owned()),
+                (None, false) if indent == Indent::Away => {
+                    (Prefix::Context, l.text[1..].to_owned())
+                }
                 (None, false) => (l.kind, l.text.clone()),
             };
             out.push(line);
@@ -204,8 +206,8 @@ pub fn readings(h: &Hunk) -> Vec<(Body, Level)> {
     let mut out = all_readings(h);
     if let Some((ho, hn)) = h.header.old.zip(h.header.new).filter(|_| h.open_end) {
         let fits = |b: &Body| {
-            let old = b.iter().filter(|l| l.0 != Kind::Add).count();
-            let new = b.iter().filter(|l| l.0 != Kind::Remove).count();
+            let old = b.iter().filter(|l| l.0 != Prefix::Add).count();
+            let new = b.iter().filter(|l| l.0 != Prefix::Remove).count();
             old >= ho.1 && new >= hn.1
         };
         if out.iter().any(|r| fits(&r.0)) {
@@ -498,7 +500,7 @@ fn created(f: &FileDiff, name: &str, strict: bool) -> Op {
         .hunks
         .iter()
         .flat_map(|h| &h.lines)
-        .any(|l| l.kind == Kind::Context && l.damage.is_none());
+        .any(|l| l.kind == Prefix::Context && l.damage.is_none());
     if strict && (!bad.is_empty() || odd) {
         let mut why = bad;
         if odd {

@@ -25,7 +25,7 @@ use std::ops::Range;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum Prefix {
     Context,
     Remove,
     Add,
@@ -46,7 +46,7 @@ pub enum Damage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyLine {
     /// The kind as written; unmarked lines read as unchanged.
-    pub kind: Kind,
+    pub kind: Prefix,
     /// The line without its marker (the whole line when it has none).
     pub text: String,
     pub damage: Option<Damage>,
@@ -60,10 +60,10 @@ pub struct BodyLine {
 
 impl BodyLine {
     pub fn is_old(&self) -> bool {
-        self.kind != Kind::Add
+        self.kind != Prefix::Add
     }
     pub fn is_new(&self) -> bool {
-        self.kind != Kind::Remove
+        self.kind != Prefix::Remove
     }
 }
 
@@ -480,11 +480,11 @@ fn body_line(output: &str, l: &OutLine, out_line: usize) -> BodyLine {
         _ => l.text,
     };
     let (kind, text, damage) = match t.chars().next() {
-        Some(' ') => (Kind::Context, &t[1..], None),
-        Some('+') => (Kind::Add, &t[1..], None),
-        Some('-') => (Kind::Remove, &t[1..], None),
-        None => (Kind::Context, "", Some(Damage::Blank)),
-        Some(_) => (Kind::Context, t, Some(Damage::NoPrefix)),
+        Some(' ') => (Prefix::Context, &t[1..], None),
+        Some('+') => (Prefix::Add, &t[1..], None),
+        Some('-') => (Prefix::Remove, &t[1..], None),
+        None => (Prefix::Context, "", Some(Damage::Blank)),
+        Some(_) => (Prefix::Context, t, Some(Damage::NoPrefix)),
     };
     BodyLine {
         kind,

@@ -8,9 +8,9 @@ fn kinds(h: &Hunk) -> String {
         .map(|l| match (l.kind, l.damage) {
             (_, Some(Damage::Blank)) => 'b',
             (_, Some(Damage::NoPrefix)) => 'u',
-            (Kind::Context, None) => ' ',
-            (Kind::Remove, None) => '-',
-            (Kind::Add, None) => '+',
+            (Prefix::Context, None) => ' ',
+            (Prefix::Remove, None) => '-',
+            (Prefix::Add, None) => '+',
         })
         .collect()
 }

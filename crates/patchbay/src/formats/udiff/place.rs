@@ -13,7 +13,7 @@ use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::edit::Op;
 
 /// The outcome of [`place`].
-pub enum Placed {
+pub enum Placement {
     /// Found: the match, the index of the reading in `bodies`, and the
     /// lines the transaction writes there (see
     /// [`crate::apply::locate::replacement`]).
@@ -35,7 +35,7 @@ pub enum Placed {
 }
 
 /// The hunk's readings and where the default mode puts it in `lines`.
-pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
+pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placement) {
     let all = readings(h);
     let fo = FindOptions {
         hint: h.old_start().map(|s| s.saturating_sub(1)),
@@ -43,23 +43,23 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
     };
     let ops = replace_readings(h, &all);
     if ops.is_empty() {
-        return (all, Placed::NoContext);
+        return (all, Placement::NoContext);
     }
     let only: Vec<_> = ops.iter().map(|o| o.1.clone()).collect();
     let hay = Haystack::new(lines.to_vec());
     let (k, fo) = match locate::chosen_reading(&hay, &only, fo) {
         Ok(chosen) => chosen,
-        Err(places) => return (all, Placed::Conflict(places)),
+        Err(places) => return (all, Placement::Conflict(places)),
     };
     let Some((idx, r)) = ops.get(k) else {
-        return (all, Placed::NoContext);
+        return (all, Placement::NoContext);
     };
     let Op::Replace { old, .. } = &r.op else {
-        return (all, Placed::NoContext);
+        return (all, Placement::NoContext);
     };
     let new = old_new(&all[*idx].0).1;
     let placed = match locate::block::on_ladder(&hay, old, &new, fo) {
-        Ok((found, replacement)) => Placed::At {
+        Ok((found, replacement)) => Placement::At {
             found,
             reading: *idx,
             replacement,
@@ -68,12 +68,12 @@ pub fn place(h: &Hunk, lines: &[&str]) -> (Vec<(Body, Level)>, Placed) {
             level,
             candidates,
             len,
-        }) => Placed::Ambiguous {
+        }) => Placement::Ambiguous {
             level,
             candidates,
             len,
         },
-        Err(_) => Placed::NotFound,
+        Err(_) => Placement::NotFound,
     };
     (all, placed)
 }

@@ -17,8 +17,8 @@
 //! Myers diff per rebuilt hunk.
 
 use super::edits::{cut_message, no_context_message, old_new, Body};
-use super::parse::{read, FileDiff, Hunk, Kind};
-use super::place::{place, Placed};
+use super::parse::{read, FileDiff, Hunk, Prefix};
+use super::place::{place, Placement};
 use super::render::{header, push_line, quote};
 use crate::apply::locate::readings::conflict_message;
 use crate::apply::matcher::Level;
@@ -67,7 +67,7 @@ pub fn repair(output: &str, files: &BTreeMap<String, String>) -> Result<String, 
 }
 
 /// A hunk located in the original: lines `start..end` and its body.
-struct Spot {
+struct HunkAt {
     start: usize,
     end: usize,
     body: Body,
@@ -175,7 +175,7 @@ fn deleted(t: &Text, a: &str, b: &str) -> String {
 
 /// Every hunk of `f` located in `lines`, in file order, or why some could
 /// not be (not found, ambiguous, overlapping another).
-fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<Spot>, Vec<String>> {
+fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<HunkAt>, Vec<String>> {
     let mut spots = vec![];
     let mut problems = vec![];
     for (k, h) in f.hunks.iter().enumerate() {
@@ -208,10 +208,10 @@ fn spots_of(f: &FileDiff, path: &str, lines: &[&str]) -> Result<Vec<Spot>, Vec<S
 }
 
 /// Locates one hunk as the transaction does and returns its spot.
-fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
+fn locate(h: &Hunk, lines: &[&str]) -> Result<HunkAt, String> {
     let (all, placed) = place(h, lines);
     match placed {
-        Placed::At {
+        Placement::At {
             found,
             reading,
             replacement: fresh,
@@ -226,20 +226,20 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
                     &fresh.iter().map(String::as_str).collect::<Vec<_>>(),
                 )
             };
-            Ok(Spot {
+            Ok(HunkAt {
                 start: found.start,
                 end: found.end,
                 body,
             })
         }
-        Placed::NoContext if h.old_start() == Some(0) => Ok(Spot {
+        Placement::NoContext if h.old_start() == Some(0) => Ok(HunkAt {
             start: 0,
             end: 0,
             body: all[0].0.clone(),
         }),
-        Placed::NoContext => Err(no_context_message(h)),
-        Placed::Conflict(places) => Err(conflict_message(&super::WORDS, "the file", &places)),
-        Placed::Ambiguous {
+        Placement::NoContext => Err(no_context_message(h)),
+        Placement::Conflict(places) => Err(conflict_message(&super::WORDS, "the file", &places)),
+        Placement::Ambiguous {
             candidates, len, ..
         } => {
             let at: Vec<String> = candidates
@@ -248,7 +248,7 @@ fn locate(h: &Hunk, lines: &[&str]) -> Result<Spot, String> {
                 .collect();
             Err(format!("the context occurs at {} places (lines {}); add unchanged lines until it is unique", candidates.len(), at.join(", ")))
         }
-        Placed::NotFound => Err(
+        Placement::NotFound => Err(
             "the context was not found in the file (see `diagnose` for the closest region)".into(),
         ),
     }
@@ -272,22 +272,26 @@ fn interleave<S: AsRef<str> + PartialEq>(old: &[S], new: &[S]) -> Body {
         body.extend(
             o[i..c.old.start]
                 .iter()
-                .map(|l| (Kind::Context, l.to_string())),
+                .map(|l| (Prefix::Context, l.to_string())),
         );
         body.extend(
             o[c.old.clone()]
                 .iter()
-                .map(|l| (Kind::Remove, l.to_string())),
+                .map(|l| (Prefix::Remove, l.to_string())),
         );
-        body.extend(n[c.new.clone()].iter().map(|l| (Kind::Add, l.to_string())));
+        body.extend(
+            n[c.new.clone()]
+                .iter()
+                .map(|l| (Prefix::Add, l.to_string())),
+        );
         i = c.old.end;
     }
     body
 }
 
 /// Hunks that touch become one (git needs the context between them).
-fn merge(spots: Vec<Spot>) -> Vec<Spot> {
-    let mut out: Vec<Spot> = vec![];
+fn merge(spots: Vec<HunkAt>) -> Vec<HunkAt> {
+    let mut out: Vec<HunkAt> = vec![];
     for s in spots {
         match out.last_mut() {
             Some(p) if p.end == s.start && !(p.start == p.end && s.start == s.end) => {
@@ -301,7 +305,7 @@ fn merge(spots: Vec<Spot>) -> Vec<Spot> {
 }
 
 /// Up to 3 unchanged lines where a hunk has none before or after its change.
-fn widen(mut spots: Vec<Spot>, lines: &[&str]) -> Vec<Spot> {
+fn widen(mut spots: Vec<HunkAt>, lines: &[&str]) -> Vec<HunkAt> {
     let n = lines.len();
     for i in 0..spots.len() {
         let lo = if i == 0 { 0 } else { spots[i - 1].end };
@@ -310,7 +314,7 @@ fn widen(mut spots: Vec<Spot>, lines: &[&str]) -> Vec<Spot> {
         if s.body
             .iter()
             .rev()
-            .take_while(|l| l.0 == Kind::Context)
+            .take_while(|l| l.0 == Prefix::Context)
             .count()
             == 0
         {
@@ -318,15 +322,15 @@ fn widen(mut spots: Vec<Spot>, lines: &[&str]) -> Vec<Spot> {
             s.body.extend(
                 lines[s.end..s.end + k]
                     .iter()
-                    .map(|l| (Kind::Context, l.to_string())),
+                    .map(|l| (Prefix::Context, l.to_string())),
             );
             s.end += k;
         }
-        if s.body.iter().take_while(|l| l.0 == Kind::Context).count() == 0 {
+        if s.body.iter().take_while(|l| l.0 == Prefix::Context).count() == 0 {
             let k = 3.min(s.start - lo);
             let above = lines[s.start - k..s.start]
                 .iter()
-                .map(|l| (Kind::Context, l.to_string()));
+                .map(|l| (Prefix::Context, l.to_string()));
             s.body.splice(0..0, above);
             s.start -= k;
         }
@@ -335,7 +339,7 @@ fn widen(mut spots: Vec<Spot>, lines: &[&str]) -> Vec<Spot> {
 }
 
 /// Writes one hunk; returns its change in line count.
-fn emit(out: &mut String, t: &Text, s: &Spot, delta: isize) -> isize {
+fn emit(out: &mut String, t: &Text, s: &HunkAt, delta: isize) -> isize {
     let n = t.len();
     // New lines take the terminator of the first line replaced, as the
     // transaction writes them.
@@ -369,8 +373,8 @@ fn emit(out: &mut String, t: &Text, s: &Spot, delta: isize) -> isize {
         s.body.clone()
     };
     let (oc, nc) = (
-        body.iter().filter(|l| l.0 != Kind::Add).count(),
-        body.iter().filter(|l| l.0 != Kind::Remove).count(),
+        body.iter().filter(|l| l.0 != Prefix::Add).count(),
+        body.iter().filter(|l| l.0 != Prefix::Remove).count(),
     );
     let ns = (s.start as isize + delta).max(0) as usize;
     out.push_str(&header(s.start, oc, ns, nc));
@@ -380,7 +384,7 @@ fn emit(out: &mut String, t: &Text, s: &Spot, delta: isize) -> isize {
             Some(c) => (c, ""),
             None => (
                 text.as_str(),
-                if *kind == Kind::Add {
+                if *kind == Prefix::Add {
                     add_eol
                 } else {
                     t.eol(oi.min(n.saturating_sub(1)))
@@ -388,19 +392,20 @@ fn emit(out: &mut String, t: &Text, s: &Spot, delta: isize) -> isize {
             ),
         };
         let mark = match kind {
-            Kind::Context => ' ',
-            Kind::Remove => '-',
-            Kind::Add => '+',
+            Prefix::Context => ' ',
+            Prefix::Remove => '-',
+            Prefix::Add => '+',
         };
         // An unchanged or removed line keeps the file's terminator; only the
         // file's very last line may lack one, and it carries the marker.
-        let eol = if *kind != Kind::Add && eol.is_empty() && text.strip_suffix('\u{0}').is_none() {
+        let eol = if *kind != Prefix::Add && eol.is_empty() && text.strip_suffix('\u{0}').is_none()
+        {
             "\n"
         } else {
             eol
         };
         push_line(out, mark, content, eol);
-        if *kind != Kind::Add {
+        if *kind != Prefix::Add {
             oi += 1;
         }
     }

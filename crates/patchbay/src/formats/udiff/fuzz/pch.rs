@@ -17,7 +17,7 @@
 //! any `@@ -` hunk), the part is marked and reading stops, since `patch`
 //! looks for no unified hunk after one.
 
-use super::super::parse::Kind;
+use super::super::parse::Prefix;
 use super::lines::{
     dashes, ed_letter, fetch_name, git_names, indent_of, normal_command, sha_nonexistent,
 };
@@ -66,7 +66,7 @@ pub(super) struct GHunk {
     pub first: usize,
     /// Body lines in order, each with its line break as read ("" when
     /// `\ No newline at end of file` follows).
-    pub body: Vec<(Kind, String)>,
+    pub body: Vec<(Prefix, String)>,
     pub prefix: usize,
     pub suffix: usize,
 }
@@ -393,29 +393,29 @@ impl Reader<'_> {
             last.clone_from(&buf);
             let (kind, mut text) = match buf.as_bytes()[0] {
                 // "assume the space got eaten": the whole line is context.
-                b'\t' | b'\n' => (Kind::Context, buf.clone()),
-                b'-' => (Kind::Remove, buf[1..].to_owned()),
-                b' ' | b'=' => (Kind::Context, buf[1..].to_owned()),
-                b'+' => (Kind::Add, buf[1..].to_owned()),
+                b'\t' | b'\n' => (Prefix::Context, buf.clone()),
+                b'-' => (Prefix::Remove, buf[1..].to_owned()),
+                b' ' | b'=' => (Prefix::Context, buf[1..].to_owned()),
+                b'+' => (Prefix::Add, buf[1..].to_owned()),
                 _ => return Err(fail(self.malformed(&buf))),
             };
-            if kind != Kind::Add && old >= ptrn || kind != Kind::Remove && new >= repl {
+            if kind != Prefix::Add && old >= ptrn || kind != Prefix::Remove && new >= repl {
                 return Err(fail(self.malformed(&buf)));
             }
-            if kind != Kind::Add {
+            if kind != Prefix::Add {
                 old += 1;
             }
-            if kind != Kind::Remove {
+            if kind != Prefix::Remove {
                 new += 1;
             }
             // Both sides check, so a context line that is last on both
             // sides may consume one `\` line only.
-            let last_old = kind != Kind::Add && old == ptrn && self.incomplete();
-            let last_new = kind != Kind::Remove && new == repl && self.incomplete();
+            let last_old = kind != Prefix::Add && old == ptrn && self.incomplete();
+            let last_new = kind != Prefix::Remove && new == repl && self.incomplete();
             if last_old || last_new {
                 text.pop();
             }
-            if kind == Kind::Context {
+            if kind == Prefix::Context {
                 context += 1;
             } else {
                 prefix.get_or_insert(context);

@@ -2,10 +2,10 @@
 //! did and how that compares with the hunk's safe place.
 
 use super::super::edits::{as_written, old_new};
-use super::super::parse::{read, Hunk, Kind};
-use super::super::place::{place, Placed as Lenient};
+use super::super::parse::{read, Hunk, Prefix};
+use super::super::place::{place, Placement as Lenient};
 use super::pch::{GHunk, Reading};
-use super::sim::{Placed, Sim};
+use super::sim::{PatchPlace, Sim};
 use super::{FuzzReport, FuzzVerdict};
 use crate::apply::matcher::{FindOptions, Haystack, Level, Miss};
 
@@ -45,7 +45,7 @@ pub(super) fn placed(
     sim: &Sim,
     h: &GHunk,
     meant: Option<&Hunk>,
-    placed: Placed,
+    placed: PatchPlace,
     out_offset: isize,
 ) {
     let safe = safe_place(sim, h, meant);
@@ -55,11 +55,11 @@ pub(super) fn placed(
     };
     let exact = matches!(safe, Safe::Exact(_));
     let (w, fuzz) = match placed {
-        Placed::At(w, f) => (w, f),
-        Placed::Nowhere | Placed::Exists => {
+        PatchPlace::At(w, f) => (w, f),
+        PatchPlace::Nowhere | PatchPlace::Exists => {
             return failed(r, sim, h, (placed, h.first, exact), out_offset)
         }
-        Placed::Misordered(w) => return failed(r, sim, h, (placed, w, exact), out_offset),
+        PatchPlace::Misordered(w) => return failed(r, sim, h, (placed, w, exact), out_offset),
     };
     r.patch_line = Some(w);
     r.patch_reported_line = Some((w as isize + out_offset) as usize);
@@ -71,7 +71,7 @@ pub(super) fn placed(
         (f, 0) => format!(" with fuzz {f}"),
         (f, o) => format!(" with fuzz {f} (offset {o})"),
     };
-    let no_context = !h.body.iter().any(|b| b.0 != Kind::Add);
+    let no_context = !h.body.iter().any(|b| b.0 != Prefix::Add);
     (r.verdict, r.message) = match safe {
         _ if no_context && h.stated == 0 => (FuzzVerdict::Agrees, "patch adds the lines at the top of the file".into()),
         _ if no_context => (FuzzVerdict::NoSafePlace, format!("the hunk has no context: patch inserts it at line {w}{how}, trusting the number")),
@@ -86,7 +86,13 @@ pub(super) fn placed(
 
 /// A hunk `patch` fails: "Hunk #N FAILED at L", L counted in the patched
 /// file. `how`: why, the input line, and whether the safe place is exact.
-fn failed(r: &mut FuzzReport, sim: &Sim, h: &GHunk, how: (Placed, usize, bool), out_offset: isize) {
+fn failed(
+    r: &mut FuzzReport,
+    sim: &Sim,
+    h: &GHunk,
+    how: (PatchPlace, usize, bool),
+    out_offset: isize,
+) {
     let (placed, at, exact) = how;
     let at = (at as isize + out_offset).max(0) as usize;
     r.verdict = FuzzVerdict::Rejected;
@@ -101,8 +107,8 @@ fn failed(r: &mut FuzzReport, sim: &Sim, h: &GHunk, how: (Placed, usize, bool), 
         r.patch_hunk.unwrap_or(0)
     );
     r.message = match (placed, r.safe_line) {
-        (Placed::Exists, _) => format!("patch rejects the hunk ({said}): it creates a file that already exists"),
-        (Placed::Misordered(w), _) => format!("patch finds the hunk at line {w}, before the end of the hunk before, and rejects it ({said}, \"misordered hunks! output would be garbled\")"),
+        (PatchPlace::Exists, _) => format!("patch rejects the hunk ({said}): it creates a file that already exists"),
+        (PatchPlace::Misordered(w), _) => format!("patch finds the hunk at line {w}, before the end of the hunk before, and rejects it ({said}, \"misordered hunks! output would be garbled\")"),
         _ if !endings.is_empty() => format!("patch rejects the hunk ({said}): the diff's lines and the file's differ in CR LF line ends (patch strips the CRs of a diff whose headers have them)"),
         (_, Some(s)) if exact => format!("patch rejects the hunk ({said}), though it matches in full at line {s}: an earlier hunk was placed after it"),
         (_, Some(s)) => format!("patch rejects the hunk ({said}), though read right it belongs at line {s}: its damage is more than fuzz 2 skips"),
@@ -138,7 +144,7 @@ fn safe_place(sim: &Sim, h: &GHunk, meant: Option<&Hunk>) -> Safe {
     let read: Vec<String> = h
         .body
         .iter()
-        .filter(|b| b.0 != Kind::Add)
+        .filter(|b| b.0 != Prefix::Add)
         .map(|b| trim(&b.1))
         .collect();
     let found = meant

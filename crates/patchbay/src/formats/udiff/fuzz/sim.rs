@@ -2,11 +2,11 @@
 //! of GNU `patch` 2.7.6): lines are compared byte for byte, line breaks
 //! included.
 
-use super::super::parse::Kind;
+use super::super::parse::Prefix;
 use super::pch::GHunk;
 
 /// Where `patch` put a hunk, or why it failed it.
-pub(super) enum Placed {
+pub(super) enum PatchPlace {
     /// The 1-based input line, and the fuzz.
     At(usize, usize),
     /// No place at any fuzz.
@@ -65,11 +65,11 @@ impl Sim {
 
     /// The hunk located (fuzz 0, then up to the hunk's context, at most 2)
     /// and applied; `creates` fails it at line 1 (the file exists).
-    pub fn place(&mut self, h: &GHunk, creates: bool) -> Placed {
+    pub fn place(&mut self, h: &GHunk, creates: bool) -> PatchPlace {
         let pat: Vec<&str> = h
             .body
             .iter()
-            .filter(|b| b.0 != Kind::Add)
+            .filter(|b| b.0 != Prefix::Add)
             .map(|b| b.1.as_str())
             .collect();
         let max_fuzz = 2.min(h.prefix.max(h.suffix)) as isize;
@@ -78,15 +78,15 @@ impl Sim {
             if let Some(w) = self.locate(&pat, h.first as isize, pc, sc, fuzz) {
                 let w = w.max(1) as usize;
                 if creates && w == 1 {
-                    return Placed::Exists;
+                    return PatchPlace::Exists;
                 }
                 return match self.apply(h, w) {
-                    true => Placed::At(w, fuzz as usize),
-                    false => Placed::Misordered(w),
+                    true => PatchPlace::At(w, fuzz as usize),
+                    false => PatchPlace::Misordered(w),
                 };
             }
         }
-        Placed::Nowhere
+        PatchPlace::Nowhere
     }
 
     /// `check_line_endings`: the hunk's first old line and input line
@@ -95,7 +95,7 @@ impl Sim {
         let first = h
             .body
             .iter()
-            .find(|b| b.0 != Kind::Add)
+            .find(|b| b.0 != Prefix::Add)
             .map(|b| b.1.as_str());
         // Without old lines `patch` looks at its own separator line.
         let p = first.unwrap_or("--- \n");
@@ -183,7 +183,7 @@ impl Sim {
     /// skipped, added lines written; false (nothing written) when the
     /// first change lies before what is already written.
     fn apply(&mut self, h: &GHunk, w: usize) -> bool {
-        let lead = h.body.iter().take_while(|b| b.0 == Kind::Context).count();
+        let lead = h.body.iter().take_while(|b| b.0 == Prefix::Context).count();
         if self.frozen > w - 1 + lead {
             return false;
         }
@@ -191,17 +191,17 @@ impl Sim {
         let (mut o, mut n) = (0isize, 0isize);
         for (kind, l) in &h.body {
             match kind {
-                Kind::Context => {
+                Prefix::Context => {
                     old += 1;
                     (o, n) = (o + 1, n + 1);
                 }
-                Kind::Remove => {
+                Prefix::Remove => {
                     self.copy_till(w - 1 + old);
                     self.frozen += 1;
                     old += 1;
                     o += 1;
                 }
-                Kind::Add => {
+                Prefix::Add => {
                     self.copy_till(w - 1 + old);
                     self.push(l);
                     n += 1;
