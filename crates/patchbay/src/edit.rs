@@ -268,6 +268,25 @@ impl Edit {
     }
 }
 
+/// A reasoning section at the start of a reply, skipped by every format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Reasoning {
+    /// Its first and last line in the reply (1-based, inclusive).
+    pub lines: [usize; 2],
+    /// The tag's name: `think`, `thinking` or `reasoning`.
+    pub tag: String,
+    /// Whether the reply opened it (else the chat template did).
+    pub opened: bool,
+    /// Whether it closed; an open one means the reply ends inside it.
+    pub closed: bool,
+    /// Its bytes in the reply.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub bytes: Range<usize>,
+}
+
 /// The result of parsing a model output: everything the transaction needs,
 /// so that the reply is read once.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -293,7 +312,7 @@ pub struct Parsed {
     /// How the format was detected, when it was (`auto`).
     pub detection: Option<crate::Detection>,
     /// The reasoning section the reply starts with, which no format read.
-    pub reasoning: Option<crate::reply::reasoning::Reasoning>,
+    pub reasoning: Option<Reasoning>,
 }
 
 /// Status of one edit after a transaction.

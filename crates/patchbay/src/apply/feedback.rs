@@ -35,7 +35,7 @@ pub struct Words {
 
 /// No edit in the reply; with its reasoning section (which no format
 /// reads), where the edits must go instead.
-pub fn no_edits(format: &str, reasoning: Option<&crate::reply::reasoning::Reasoning>) -> String {
+pub fn no_edits(format: &str, reasoning: Option<&crate::edit::Reasoning>) -> String {
     let mut msg = format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
     );

@@ -61,7 +61,7 @@ pub struct Report {
     /// The reasoning section the reply starts with, skipped by the parse.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub reasoning: Option<crate::reply::reasoning::Reasoning>,
+    pub reasoning: Option<crate::edit::Reasoning>,
 }
 
 impl Report {

@@ -85,8 +85,8 @@ pub trait Format: Sync {
     /// Whether the format's tools apply its edits one after another, each
     /// to the text the one before left (Aider's blocks, Anthropic's editor
     /// calls), so a model may quote text an earlier edit wrote: such an
-    /// edit, absent from the original, is then located in that text
-    /// ([`crate::apply::transaction`]).
+    /// edit, absent from the original, is then located in that text (the
+    /// transaction's `chain.rs`).
     fn sequential(&self) -> bool {
         false
     }

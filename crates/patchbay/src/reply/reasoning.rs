@@ -19,7 +19,7 @@
 //! A tag anywhere else (inside a block, a fence, or after the answer
 //! began) is content.
 
-use serde::{Deserialize, Serialize};
+pub use crate::edit::Reasoning;
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -49,25 +49,6 @@ const TAGS: [Tag; 3] = [
         close: "</reasoning>",
     },
 ];
-
-/// A reasoning section at the start of a reply, skipped by every format.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Reasoning {
-    /// Its first and last line in the reply (1-based, inclusive).
-    pub lines: [usize; 2],
-    /// The tag's name: `think`, `thinking` or `reasoning`.
-    pub tag: String,
-    /// Whether the reply opened it (else the chat template did).
-    pub opened: bool,
-    /// Whether it closed; an open one means the reply ends inside it.
-    pub closed: bool,
-    /// Its bytes in the reply.
-    #[serde(skip)]
-    #[cfg_attr(feature = "ts", ts(skip))]
-    pub bytes: Range<usize>,
-}
 
 impl Reasoning {
     fn new(output: &str, bytes: Range<usize>, tag: &str, opened: bool, closed: bool) -> Self {
