@@ -262,15 +262,11 @@ fn skip_reasoning(
     reasoning: Option<reply::reasoning::Reasoning>,
 ) {
     if let Some(r) = reasoning.as_ref().filter(|r| !r.closed) {
-        parsed.truncated = true;
-        parsed.edits.push(Edit {
-            path: None,
-            op: Op::invalid(Code::Truncated, format!(
-                    "the reply ends inside its reasoning section (<{}> at line {}, never closed): it was cut off before its answer",
-                    r.tag, r.lines[0]
-                )),
-            span: output.len()..output.len(),
-        });
+        let message = format!(
+            "the reply ends inside its reasoning section (<{}> at line {}, never closed): it was cut off before its answer",
+            r.tag, r.lines[0]
+        );
+        mark_cut(parsed, message, output.len()..output.len());
     }
     parsed.reasoning = reasoning;
 }
@@ -286,14 +282,20 @@ fn cut_in_a_line(output: &str, parsed: &mut Parsed) {
     let Some(last) = reply::scan::partial_structure(output) else {
         return;
     };
+    let message = format!(
+        "the reply ends inside the line `{}`, which begins an edit (or its end marker): it was cut off",
+        last.trim()
+    );
+    mark_cut(parsed, message, output.len() - last.len()..output.len());
+}
+
+/// Marks the reply cut: a `truncated` edit at `span` says why.
+fn mark_cut(parsed: &mut Parsed, message: String, span: std::ops::Range<usize>) {
     parsed.truncated = true;
     parsed.edits.push(Edit {
         path: None,
-        op: Op::invalid(Code::Truncated, format!(
-                "the reply ends inside the line `{}`, which begins an edit (or its end marker): it was cut off",
-                last.trim()
-            )),
-        span: output.len() - last.len()..output.len(),
+        op: Op::invalid(Code::Truncated, message),
+        span,
     });
 }
 
