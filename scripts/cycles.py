@@ -214,7 +214,7 @@ class Crate:
                 self.add(deps, mod, ctx, segs, line)
             no_use = re.sub(r"\buse\s+[^;]*;", lambda m: " " * (len(m.group(0)) - m.group(0).count("\n")) + "\n" * m.group(0).count("\n"), code)
             blocks = inline_modules(no_use)
-            for m in re.finditer(r"(?<![\w:])(?:crate|super|self)(?:\s*::\s*" + IDENT + r")+", no_use):
+            for m in re.finditer(r"(?<![\w:])" + IDENT + r"(?:\s*::\s*" + IDENT + r")+", no_use):
                 if re.search(r"\bin\s+$", no_use[max(0, m.start() - 8) : m.start()]):
                     continue  # `pub(in crate::x)` is a visibility, not a use
                 line = no_use.count("\n", 0, m.start()) + 1
@@ -344,10 +344,16 @@ def fold(edges, depth):
     return out
 
 
-def check(src, depth=None, why=False, quiet=False):
+def contains(a, b):
+    return a[: len(b)] == b or b[: len(a)] == a
+
+
+def check(src, depth=None, why=False, quiet=False, nested=False):
     """Prints the circles in one crate; returns how many there are."""
     crate = Crate(src)
     edges = crate.edges()
+    if not nested:
+        edges = {m: {d: ln for d, ln in deps.items() if not contains(m, d)} for m, deps in edges.items()}
     graph = {m: {d: (m, line) for d, line in deps.items()} for m, deps in edges.items()}
     if depth is not None:
         graph = fold(graph, depth)
@@ -403,6 +409,9 @@ def main(argv):
     if "--self-test" in args:
         args.remove("--self-test")
         ok = self_test()
+    nested = "--nested" in args
+    if nested:
+        args.remove("--nested")
     if "--why" in args:
         args.remove("--why")
         why = True
@@ -411,7 +420,7 @@ def main(argv):
         depth = int(args[i + 1])
         del args[i : i + 2]
     srcs = args or sorted(str(p) for p in (Path(__file__).resolve().parent.parent / "crates").glob("*/src"))
-    total = sum(check(src, depth, why) for src in srcs)
+    total = sum(check(src, depth, why, nested=nested) for src in srcs)
     level = "folder" if depth == 1 else ("module" if depth is None else f"depth-{depth}")
     print(f"cycles.py: {total} {level}-level import circles in {len(srcs)} crates")
     return 0 if ok and total == 0 else 1

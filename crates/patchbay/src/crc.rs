@@ -12,6 +12,19 @@
 //! [`WIDE_SEED`]) is a table ([`ZEROS`], [`WIDE_ZEROS`]). The wide tag's
 //! second CRC is then one XOR, not a second pass over the line.
 
+/// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
+pub fn parse_crc(s: &str) -> Option<u32> {
+    let h = s.trim();
+    let h = h
+        .strip_prefix("0x")
+        .or_else(|| h.strip_prefix("0X"))
+        .unwrap_or(h);
+    if h.is_empty() || h.len() > 8 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(h, 16).ok()
+}
+
 /// Second CRC-32 initial state for wide tags (any fixed odd constant).
 pub(crate) const WIDE_SEED: u32 = 0x9e37_79b9;
 

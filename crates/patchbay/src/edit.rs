@@ -184,7 +184,7 @@ pub enum Check {
     /// `(1-based line, tag)` pairs the model quoted from a tagged view.
     Tags {
         tags: Vec<(usize, String)>,
-        opts: crate::formats::hashline::tags::TagOptions,
+        opts: TagOptions,
     },
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
@@ -197,6 +197,33 @@ pub enum Check {
     /// which the caller keeps (`ApplyOptions::seen`: seen lines, or the file
     /// CRC); refused as `malformed` when there is no such snapshot.
     Snapshot,
+}
+
+/// How the tags of a hashline view are computed ([`crate::formats::hashline::tags`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(default, rename_all = "camelCase")]
+pub struct TagOptions {
+    /// Characters per tag, 2 to 8.
+    pub len: usize,
+    /// Whether the line number is part of the hashed text.
+    pub with_line: bool,
+}
+
+impl Default for TagOptions {
+    fn default() -> Self {
+        TagOptions {
+            len: 4,
+            with_line: false,
+        }
+    }
+}
+
+impl TagOptions {
+    /// The length clamped to the supported range.
+    pub fn chars(&self) -> usize {
+        self.len.clamp(2, 8)
+    }
 }
 
 /// One reading of an [`Op::OneOf`]: a `Replace`, and the most tolerant
@@ -239,7 +266,7 @@ fn hex_de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     let s: Option<String> = Option::deserialize(d)?;
     match s {
         None => Ok(None),
-        Some(s) => crate::apply::text::parse_crc(&s)
+        Some(s) => crate::crc::parse_crc(&s)
             .map(Some)
             .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a CRC-32 in hex"))),
     }
@@ -310,9 +337,20 @@ pub struct Parsed {
     /// The number of edits the reply declared (`EDITS: N`), if it did.
     pub declared: Option<usize>,
     /// How the format was detected, when it was (`auto`).
-    pub detection: Option<crate::Detection>,
+    pub detection: Option<Detection>,
     /// The reasoning section the reply starts with, which no format read.
     pub reasoning: Option<Reasoning>,
+}
+
+/// A guess of the format of an output ([`crate::reply::detect`]), with a confidence in `0.0..=1.0`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Detection {
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
+    pub format: &'static str,
+    pub confidence: f64,
+    pub reason: String,
 }
 
 /// Status of one edit after a transaction.

@@ -589,18 +589,7 @@ pub fn file_crc(text: &str) -> u32 {
     crate::crc::hash(text.as_bytes())
 }
 
-/// Parses a CRC-32 written as 1 to 8 hex digits, with or without `0x`.
-pub fn parse_crc(s: &str) -> Option<u32> {
-    let h = s.trim();
-    let h = h
-        .strip_prefix("0x")
-        .or_else(|| h.strip_prefix("0X"))
-        .unwrap_or(h);
-    if h.is_empty() || h.len() > 8 || !h.chars().all(|c| c.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(h, 16).ok()
-}
+pub use crate::crc::parse_crc;
 
 #[cfg(test)]
 mod tests {

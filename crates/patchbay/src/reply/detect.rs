@@ -38,19 +38,9 @@
 use super::json_edits::{self, leaves, Piece};
 use super::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use super::sniff::{inside, JsonEdit, Reply, Sniff};
+pub use crate::edit::Detection;
 use crate::formats::{all, udiff, whole, Format};
 use std::ops::Range;
-
-/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Detection {
-    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: &'static str,
-    pub confidence: f64,
-    pub reason: String,
-}
 
 /// Whether a block's text is JSON values and nothing else (besides the
 /// brackets and commas of an array that did not parse as a whole).

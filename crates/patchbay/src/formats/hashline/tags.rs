@@ -10,35 +10,8 @@
 
 use crate::apply::text::{BlockMask, LineEnds, LineSpan, Portable};
 use crate::crc;
-use serde::{Deserialize, Serialize};
+pub use crate::edit::TagOptions;
 use std::mem::MaybeUninit;
-
-/// How tags are computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(default, rename_all = "camelCase")]
-pub struct TagOptions {
-    /// Characters per tag, 2 to 8.
-    pub len: usize,
-    /// Whether the line number is part of the hashed text.
-    pub with_line: bool,
-}
-
-impl Default for TagOptions {
-    fn default() -> Self {
-        TagOptions {
-            len: 4,
-            with_line: false,
-        }
-    }
-}
-
-impl TagOptions {
-    /// The length clamped to the supported range.
-    pub fn chars(&self) -> usize {
-        self.len.clamp(2, 8)
-    }
-}
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
