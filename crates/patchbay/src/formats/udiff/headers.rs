@@ -1,83 +1,11 @@
-//! The header lines of a unified diff: git's `diff --git a/X b/Y` and its
-//! extended lines (`rename from`, `new file mode`, ...), the `---`/`+++`
-//! paths (timestamps, `/dev/null`, `a/` and `b/`, git's C-style quoting)
-//! and the `@@ -a,b +c,d @@` hunk header. Each is linear in its line.
-
-use super::parse::{FileDiff, Header};
-use crate::reply::scan::OutLine;
-
-/// Reads git's extended header lines after `diff --git`; returns the index
-/// of the first line that is not one.
-pub fn extended_headers(lines: &[OutLine], mut i: usize, f: &mut FileDiff) -> usize {
-    let mut from = None;
-    while let Some(l) = lines.get(i) {
-        let t = l.text;
-        if let Some(p) = t.strip_prefix("rename from ") {
-            from = Some(unquote(p.trim_end()));
-        } else if let Some(p) = t.strip_prefix("rename to ") {
-            if let Some(from) = from.take() {
-                f.rename = Some((from, unquote(p.trim_end())));
-            }
-        } else if t.starts_with("new file mode ") {
-            f.created = true;
-        } else if t.starts_with("deleted file mode ") {
-            f.deleted = true;
-        } else if t.starts_with("old mode ") || t.starts_with("new mode ") {
-            f.mode_only = true;
-        } else if t.starts_with("copy from ") || t.starts_with("copy to ") {
-            f.unsupported = Some(
-                "file copies are not supported; write the new file as a creation (`--- /dev/null`)"
-                    .into(),
-            );
-        } else if t.starts_with("Binary files ") || t.starts_with("GIT binary patch") {
-            f.unsupported = Some("binary patches are not supported".into());
-        } else if !(t.starts_with("index ")
-            || t.starts_with("similarity index ")
-            || t.starts_with("dissimilarity index "))
-        {
-            break;
-        }
-        f.span.end = l.end;
-        i += 1;
-    }
-    i
-}
-
-/// Paths from `--- X` / `+++ Y`: timestamps dropped, `/dev/null` noted,
-/// `a/` and `b/` removed when the pair carries them (as git writes it).
-pub fn set_side_paths(f: &mut FileDiff, old: &str, new: &str) {
-    f.headers = true;
-    let (mut o, mut n) = (side_path(old), side_path(new));
-    if o.is_none() {
-        f.created = true;
-    }
-    if n.is_none() {
-        f.deleted = true;
-    }
-    let ok_o = o.as_deref().is_none_or(|p| p.starts_with("a/"));
-    let ok_n = n.as_deref().is_none_or(|p| p.starts_with("b/"));
-    if (ok_o && ok_n) || f.git {
-        o = o.map(|p| p.strip_prefix("a/").map(str::to_owned).unwrap_or(p));
-        n = n.map(|p| p.strip_prefix("b/").map(str::to_owned).unwrap_or(p));
-    } else if let (Some(a), Some(b)) = (&o, &n) {
-        // Only one side has its prefix: `--- a/x` with `+++ x`.
-        if a.strip_prefix("a/") == Some(b.as_str()) {
-            o = n.clone();
-        } else if b.strip_prefix("b/") == Some(a.as_str()) {
-            n = o.clone();
-        }
-    }
-    if f.git {
-        // The `diff --git` names stand for a `/dev/null` side.
-        f.old_path = o.or(f.old_path.take());
-        f.new_path = n.or(f.new_path.take());
-    } else {
-        (f.old_path, f.new_path) = (o, n);
-    }
-}
+//! The header lines of a unified diff, each read on its own: git's
+//! `diff --git a/X b/Y` paths, a `---`/`+++` path (timestamps, `/dev/null`,
+//! git's C-style quoting) and the `@@ -a,b +c,d @@` hunk header. Each is
+//! linear in its line. [`super::parse`] sets what they say on the file part
+//! it builds (with git's extended lines: `rename from`, `new file mode`, ...).
 
 /// One side's path: `None` for `/dev/null`.
-fn side_path(rest: &str) -> Option<String> {
+pub fn side_path(rest: &str) -> Option<String> {
     let p = rest.split('\t').next().unwrap_or("").trim();
     let p = if p.starts_with('"') {
         unquote(p)
@@ -193,4 +121,12 @@ pub fn parse_header(t: &str) -> Header {
         new,
         text: t.to_owned(),
     }
+}
+
+/// `@@ -a,b +c,d @@`: each side's (start, count), when written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub old: Option<(usize, usize)>,
+    pub new: Option<(usize, usize)>,
+    pub text: String,
 }

@@ -15,8 +15,8 @@
 //! line has no line break after it is marked ([`Hunk::open_end`]): that
 //! line may be cut short. One pass, `O(len)`.
 
-use super::headers::{extended_headers, git_paths, set_side_paths};
-pub use super::headers::{parse_header, unquote};
+use super::headers::{git_paths, side_path};
+pub use super::headers::{parse_header, unquote, Header};
 use crate::reply::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
 use crate::reply::scan::{Fence, OutLine};
 use std::ops::Range;
@@ -65,14 +65,6 @@ impl BodyLine {
     pub fn is_new(&self) -> bool {
         self.kind != Prefix::Remove
     }
-}
-
-/// `@@ -a,b +c,d @@`: each side's (start, count), when written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
-    pub old: Option<(usize, usize)>,
-    pub new: Option<(usize, usize)>,
-    pub text: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -557,6 +549,76 @@ fn hunk(output: &str, lines: &[OutLine], at: usize, fence: Option<Fence>) -> (Hu
     h.cut = stop == lines.len() && (fence.is_some() || (short && rest_blank) || bare);
     h.maybe_miscounted = h.cut && fence.is_none();
     (h, stop)
+}
+
+/// Reads git's extended header lines after `diff --git`; returns the index
+/// of the first line that is not one.
+pub fn extended_headers(lines: &[OutLine], mut i: usize, f: &mut FileDiff) -> usize {
+    let mut from = None;
+    while let Some(l) = lines.get(i) {
+        let t = l.text;
+        if let Some(p) = t.strip_prefix("rename from ") {
+            from = Some(unquote(p.trim_end()));
+        } else if let Some(p) = t.strip_prefix("rename to ") {
+            if let Some(from) = from.take() {
+                f.rename = Some((from, unquote(p.trim_end())));
+            }
+        } else if t.starts_with("new file mode ") {
+            f.created = true;
+        } else if t.starts_with("deleted file mode ") {
+            f.deleted = true;
+        } else if t.starts_with("old mode ") || t.starts_with("new mode ") {
+            f.mode_only = true;
+        } else if t.starts_with("copy from ") || t.starts_with("copy to ") {
+            f.unsupported = Some(
+                "file copies are not supported; write the new file as a creation (`--- /dev/null`)"
+                    .into(),
+            );
+        } else if t.starts_with("Binary files ") || t.starts_with("GIT binary patch") {
+            f.unsupported = Some("binary patches are not supported".into());
+        } else if !(t.starts_with("index ")
+            || t.starts_with("similarity index ")
+            || t.starts_with("dissimilarity index "))
+        {
+            break;
+        }
+        f.span.end = l.end;
+        i += 1;
+    }
+    i
+}
+
+/// Paths from `--- X` / `+++ Y`: timestamps dropped, `/dev/null` noted,
+/// `a/` and `b/` removed when the pair carries them (as git writes it).
+pub fn set_side_paths(f: &mut FileDiff, old: &str, new: &str) {
+    f.headers = true;
+    let (mut o, mut n) = (side_path(old), side_path(new));
+    if o.is_none() {
+        f.created = true;
+    }
+    if n.is_none() {
+        f.deleted = true;
+    }
+    let ok_o = o.as_deref().is_none_or(|p| p.starts_with("a/"));
+    let ok_n = n.as_deref().is_none_or(|p| p.starts_with("b/"));
+    if (ok_o && ok_n) || f.git {
+        o = o.map(|p| p.strip_prefix("a/").map(str::to_owned).unwrap_or(p));
+        n = n.map(|p| p.strip_prefix("b/").map(str::to_owned).unwrap_or(p));
+    } else if let (Some(a), Some(b)) = (&o, &n) {
+        // Only one side has its prefix: `--- a/x` with `+++ x`.
+        if a.strip_prefix("a/") == Some(b.as_str()) {
+            o = n.clone();
+        } else if b.strip_prefix("b/") == Some(a.as_str()) {
+            n = o.clone();
+        }
+    }
+    if f.git {
+        // The `diff --git` names stand for a `/dev/null` side.
+        f.old_path = o.or(f.old_path.take());
+        f.new_path = n.or(f.new_path.take());
+    } else {
+        (f.old_path, f.new_path) = (o, n);
+    }
 }
 
 #[cfg(test)]
