@@ -113,7 +113,7 @@ pub fn transact(
         warn_pending(root);
         None
     } else {
-        root.lock().map_err(Failure::Io)?
+        crate::journal::lock(root).map_err(Failure::Io)?
     };
     let loaded = load(root, &mut parsed, default)?;
     refuse_changed_since_shown(&mut parsed, &loaded, how, default);

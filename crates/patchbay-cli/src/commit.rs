@@ -18,7 +18,7 @@
 //!
 //! A failure anywhere from 2 on rolls back: backups renamed over their
 //! targets, new files and temporaries removed. The caller must hold the
-//! root's lock ([`Root::lock`]).
+//! root's lock ([`journal::lock`]).
 
 use crate::fsio::{Change, Expect, Root, Stamp};
 use crate::journal::{self, Entry, Journal, Plan};

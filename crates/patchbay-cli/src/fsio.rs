@@ -1,7 +1,7 @@
 //! The file system side of `apply`: the root, resolving model-given paths
 //! under it without leaving it through symbolic links, reading text files
-//! with a stamp of what was read, and the root's lock. Committing changes
-//! is `commit.rs`; the record that makes it recoverable, `journal.rs`.
+//! with a stamp of what was read. Committing changes is `commit.rs`; the
+//! record that makes it recoverable, and the root's lock, `journal.rs`.
 //!
 //! The core already refuses absolute paths and `..` lexically; this module
 //! adds what only a file system can tell: a component that is a symbolic
@@ -89,27 +89,6 @@ impl Root {
     /// `p` relative to the root, for messages and the journal.
     pub fn shown(&self, p: &Path) -> String {
         p.strip_prefix(&self.dir).unwrap_or(p).display().to_string()
-    }
-
-    /// Takes the root's advisory lock (an exclusive `flock` on the root
-    /// folder itself, so no lock file is left behind) and finishes or rolls
-    /// back a commit that a killed run left. Held until dropped: two
-    /// writing runs in one root read, decide and write one after the other.
-    pub fn lock(&self) -> Result<Option<File>, String> {
-        let locked = File::open(&self.dir).and_then(|f| f.lock().map(|()| f));
-        let f = match locked {
-            Ok(f) => Some(f),
-            Err(e) if cfg!(unix) => {
-                return Err(format!("cannot lock --root {}: {e}", self.dir.display()))
-            }
-            // Windows cannot open a folder as a file: no lock there (the
-            // `file_changed` check still refuses a lost update).
-            Err(_) => None,
-        };
-        if let Some(what) = crate::journal::recover(self)? {
-            eprintln!("patchbay: {}", crate::term::shown(&what));
-        }
-        Ok(f)
     }
 
     /// Resolves a normalised relative path (`a/b.rs`, as the core returns

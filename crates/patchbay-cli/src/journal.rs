@@ -393,6 +393,27 @@ pub fn sync_dir(dir: &Path) {
     }
 }
 
+/// Takes the root's advisory lock (an exclusive `flock` on the root
+/// folder itself, so no lock file is left behind) and finishes or rolls
+/// back a commit that a killed run left ([`recover`]). Held until dropped:
+/// two writing runs in one root read, decide and write one after the other.
+pub fn lock(root: &Root) -> Result<Option<File>, String> {
+    let locked = File::open(root.dir()).and_then(|f| f.lock().map(|()| f));
+    let f = match locked {
+        Ok(f) => Some(f),
+        Err(e) if cfg!(unix) => {
+            return Err(format!("cannot lock --root {}: {e}", root.dir().display()))
+        }
+        // Windows cannot open a folder as a file: no lock there (the
+        // `file_changed` check still refuses a lost update).
+        Err(_) => None,
+    };
+    if let Some(what) = recover(root)? {
+        eprintln!("patchbay: {}", crate::term::shown(&what));
+    }
+    Ok(f)
+}
+
 /// Run at the start of every writing command, under the root's lock: an
 /// interrupted commit is rolled back, or its cleanup finished if it was
 /// complete. Returns what was done, for stderr. A journal patchbay did not

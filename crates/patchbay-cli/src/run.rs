@@ -77,7 +77,7 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
     let _lock = if o.dry_run {
         None
     } else {
-        root.lock().map_err(Failure::Io)?
+        crate::journal::lock(&root).map_err(Failure::Io)?
     };
     let mut disk = Disk::read(&root, &o.files)?;
     let cfg = LoopConfig {

@@ -81,7 +81,7 @@ pub fn run(a: &SyntaxArgs) -> Result<i32, Failure> {
     // A splice that writes holds its folder's lock from before the read
     // (recovering a killed commit first, so it reads a whole tree).
     let _lock = match a.command {
-        "splice" if !a.dry_run => folder(&a.file)?.0.lock().map_err(Failure::Io)?,
+        "splice" if !a.dry_run => crate::journal::lock(&folder(&a.file)?.0).map_err(Failure::Io)?,
         _ => None,
     };
     let text = read_bounded(&a.file)?;
