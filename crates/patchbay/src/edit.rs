@@ -2,7 +2,6 @@
 //! codes, receipts. Formats only parse into these; the transaction applies
 //! them. Nothing here does work.
 
-use crate::apply::matcher::Level;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::Range;
@@ -223,6 +222,41 @@ impl TagOptions {
     /// The length clamped to the supported range.
     pub fn chars(&self) -> usize {
         self.len.clamp(2, 8)
+    }
+}
+
+/// A rung of the matcher ladder ([`crate::apply::matcher`]); the receipt
+/// records the one that found the match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Exact,
+    TrailingWs,
+    Indent,
+    BlankLines,
+    Tabs,
+    Unicode,
+}
+
+impl Level {
+    pub const ALL: [Level; 6] = [
+        Level::Exact,
+        Level::TrailingWs,
+        Level::Indent,
+        Level::BlankLines,
+        Level::Tabs,
+        Level::Unicode,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Exact => "exact",
+            Level::TrailingWs => "trailing_ws",
+            Level::Indent => "indent",
+            Level::BlankLines => "blank_lines",
+            Level::Tabs => "tabs",
+            Level::Unicode => "unicode",
+        }
     }
 }
 

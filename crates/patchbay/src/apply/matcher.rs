@@ -25,49 +25,17 @@
 //! with `C` the candidate cap and `W` the hint window.
 
 use crate::apply::fold::{fold, indent, indent_width, is_blank};
-use serde::{Deserialize, Serialize};
+pub use crate::edit::Level;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::sync::Arc;
 
-/// A rung of the ladder; the receipt records the one that found the match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    Exact,
-    TrailingWs,
-    Indent,
-    BlankLines,
-    Tabs,
-    Unicode,
-}
-
-impl Level {
-    pub const ALL: [Level; 6] = [
-        Level::Exact,
-        Level::TrailingWs,
-        Level::Indent,
-        Level::BlankLines,
-        Level::Tabs,
-        Level::Unicode,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Exact => "exact",
-            Level::TrailingWs => "trailing_ws",
-            Level::Indent => "indent",
-            Level::BlankLines => "blank_lines",
-            Level::Tabs => "tabs",
-            Level::Unicode => "unicode",
-        }
-    }
-    fn key(self) -> Key {
-        match self {
-            Level::Exact => Key::Exact,
-            Level::Unicode => Key::Fold,
-            _ => Key::Trim,
-        }
+/// The normalisation a level compares lines under.
+fn key(level: Level) -> Key {
+    match level {
+        Level::Exact => Key::Exact,
+        Level::Unicode => Key::Fold,
+        _ => Key::Trim,
     }
 }
 
@@ -456,7 +424,7 @@ impl<'a> Haystack<'a> {
         if sub.len() > n {
             return vec![];
         }
-        let idx = self.index(level.key());
+        let idx = self.index(key(level));
         let bh = block_hashes(level, sub);
         let lo = hint.saturating_sub(opt.window).max(opt.min_start);
         let hi = (hint + opt.window)
@@ -487,7 +455,7 @@ impl<'a> Haystack<'a> {
         if m == 0 || m > n {
             return vec![];
         }
-        let idx = self.index(level.key());
+        let idx = self.index(key(level));
         let bh = block_hashes(level, sub);
         // Anchor: the block line that is rarest in the file.
         let mut anchor = 0;
@@ -563,7 +531,7 @@ impl<'a> Haystack<'a> {
         sub: &[&str],
         s: usize,
     ) -> Option<Shift> {
-        let k = level.key();
+        let k = key(level);
         let file = &self.lines[s..s + sub.len()];
         for (i, b) in sub.iter().enumerate() {
             if idx.hashes[s + i] != bh[i] || key_of(k, file[i]) != key_of(k, b) {
@@ -583,7 +551,7 @@ impl<'a> Haystack<'a> {
 }
 
 fn block_hashes(level: Level, sub: &[&str]) -> Vec<u64> {
-    sub.iter().map(|l| key_hash(level.key(), l)).collect()
+    sub.iter().map(|l| key_hash(key(level), l)).collect()
 }
 
 /// The one indentation prefix that turns every non-blank block line's
