@@ -1,27 +1,35 @@
 #!/usr/bin/env python3
 """Finds import circles between the modules of each Rust crate under crates/*/src.
 
-usage: cycles.py [--self-test] [--depth N] [--why] [SRC_DIR ...]
+usage: cycles.py [--self-test] [--depth N] [--nested] [--why] [SRC_DIR ...]
 
-A module depends on another when its code names it: a `use crate::`, `use super::`,
-`use self::` or `use child::` line (use trees with braces are expanded), or a
-`crate::`/`super::`/`self::` path anywhere in its code. A path leads to the module
-that defines the item: through a `use` that re-exports it, so `crate::Report` leads
-to the module `lib.rs` takes `Report` from, not to the crate root. Comments,
-strings and `#[cfg(test)]` items (test modules included) are not read.
+A module uses another when its code names it: a `use` line (`crate::`, `super::`,
+`self::` or a child module; brace trees expanded, `as` and globs read), or a path
+in code (`crate::a::f()`, `super::T`, `child::f()`). A path leads to the module
+that defines the item: through the `use` lines that re-export it, so
+`crate::Report` leads to the module `lib.rs` takes `Report` from. Comments,
+strings, char literals and `#[cfg(test)]` items (test modules included) are not
+read; an inline `mod x { ... }` counts as part of its file.
 
---depth N folds every module into its first N path segments (`--depth 1` is the
-folder-level view: `apply/text` and `apply/locate` both become `apply`).
---why prints, for each edge inside a circle, the line that makes it.
---self-test first runs the checks on small crates written to a temporary folder.
-Exits 1 naming each circle when there is one, 0 when there is none.
+A module and the modules inside it count as one (a `mod.rs` registry that names
+its children, a child that uses its parent's types), unless --nested is given.
+--depth N folds every module into its first N path segments: `--depth 1` is the
+folder-level view, where `apply/text` and `apply/locate` are both `apply`.
+--why prints the line behind each edge of a circle.
+--self-test first runs the check on small crates written to a temporary folder.
+Exits 1 naming each circle when there is one (or a self-test fails), 0 otherwise.
 """
+import argparse
 import re
 import sys
 import tempfile
 from pathlib import Path
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+RAW_STRING = re.compile(r'b?r(#*)"')
+CHAR = re.compile(r"'(\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|.)|[^\\'])'")
+ATTRIBUTE = re.compile(r"\s*#\[")
+MOD_DECL = re.compile(r"\s*(pub(\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*;")
 
 
 def strip_code(text):
@@ -43,9 +51,8 @@ def strip_code(text):
                     j += 1
             out.append("\n" * text.count("\n", i, j))
             i = j
-        elif re.match(r'b?r#*"', text[i : i + 260]) and (i == 0 or not re.match(r"\w", text[i - 1])):
-            m = re.match(r'b?r(#*)"', text[i:])
-            end = text.find('"' + m.group(1), i + m.end())
+        elif (m := RAW_STRING.match(text, i)) and (i == 0 or not re.match(r"\w", text[i - 1])):
+            end = text.find('"' + m.group(1), m.end())
             j = n if end < 0 else end + 1 + len(m.group(1))
             out.append('""' + "\n" * text.count("\n", i, j))
             i = j
@@ -56,10 +63,10 @@ def strip_code(text):
             out.append('""' + "\n" * text.count("\n", i, j))
             i = j + 1
         elif c == "'":
-            m = re.match(r"'(\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|.)|[^\\'])'", text[i:])
+            m = CHAR.match(text, i)
             if m:  # a char literal; otherwise a lifetime or label, kept as it is
                 out.append("' '")
-                i += m.end()
+                i = m.end()
             else:
                 out.append(c)
                 i += 1
@@ -102,11 +109,11 @@ def drop_test_items(code):
         start = m.start()
         i = m.end()
         while True:  # further attributes on the same item
-            rest = re.match(r"\s*#\[", code[i:])
+            rest = ATTRIBUTE.match(code, i)
             if not rest:
                 break
-            i = skip_bracket(code, i + rest.end() - 1)
-        decl = re.match(r"\s*(pub(\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*;", code[i:])
+            i = skip_bracket(code, rest.end() - 1)
+        decl = MOD_DECL.match(code, i)
         if decl:
             test_mods.add(decl.group(3))
         end = skip_item(code, i)
@@ -114,6 +121,7 @@ def drop_test_items(code):
 
 
 def skip_bracket(code, i):
+    """Index just past the `]` that closes the `[` at i."""
     depth = 0
     while i < len(code):
         depth += {"[": 1, "]": -1}.get(code[i], 0)
@@ -212,7 +220,7 @@ class Crate:
             deps = {}
             for segs, _, line, ctx in self.imports[mod]:
                 self.add(deps, mod, ctx, segs, line)
-            no_use = re.sub(r"\buse\s+[^;]*;", lambda m: " " * (len(m.group(0)) - m.group(0).count("\n")) + "\n" * m.group(0).count("\n"), code)
+            no_use = re.sub(r"\buse\s+[^;]*;", blank, code)
             blocks = inline_modules(no_use)
             for m in re.finditer(r"(?<![\w:])" + IDENT + r"(?:\s*::\s*" + IDENT + r")+", no_use):
                 if re.search(r"\bin\s+$", no_use[max(0, m.start() - 8) : m.start()]):
@@ -231,6 +239,11 @@ class Crate:
             deps[t] = line
 
 
+def blank(m):
+    """A regex match's text as spaces, its newlines kept (so positions and line numbers stay)."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
 def inline_modules(code):
     """(start, end, name) of each `mod NAME { ... }` written inside a file."""
     out = []
@@ -245,7 +258,7 @@ def inline_path(blocks, pos):
 
 
 def parse_use(raw):
-    """Use-tree leaves of one `use` body (text between `use` and `;`), with `as` aliases read from the spacing."""
+    """The leaves of one use tree (the text between `use` and `;`): (segments, name bound)."""
     raw = re.sub(r"^\s*(pub(\([^)]*\))?\s+)?", "", raw)
     raw = re.sub(r"^::", "", raw.strip())
     tokens = re.findall(IDENT + r"|::|[{},*]", raw)
@@ -345,86 +358,110 @@ def fold(edges, depth):
 
 
 def contains(a, b):
+    """Whether one of two modules is inside the other (or they are the same)."""
     return a[: len(b)] == b or b[: len(a)] == a
 
 
-def check(src, depth=None, why=False, quiet=False, nested=False):
-    """Prints the circles in one crate; returns how many there are."""
+def check(src, depth=None, nested=False):
+    """The circles of one crate: each a list of (module, {member it uses: (file, line, text)})."""
     crate = Crate(src)
-    edges = crate.edges()
-    if not nested:
-        edges = {m: {d: ln for d, ln in deps.items() if not contains(m, d)} for m, deps in edges.items()}
-    graph = {m: {d: (m, line) for d, line in deps.items()} for m, deps in edges.items()}
+    graph = {}
+    for mod, deps in crate.edges().items():
+        lines = crate.files[mod].read_text(errors="replace").splitlines()
+        rel = crate.files[mod].relative_to(crate.src)
+        kept = {d: (rel, n, lines[n - 1].strip()) for d, n in deps.items() if nested or not contains(mod, d)}
+        graph[mod] = kept
     if depth is not None:
         graph = fold(graph, depth)
-    found = circles(graph)
+    return [[(m, {d: graph[m][d] for d in comp if d in graph[m]}) for m in comp] for comp in circles(graph)]
+
+
+def show(src, found, why):
     for comp in found:
-        if not quiet:
-            print(f"{src}: circle: " + ", ".join(name(m) for m in comp))
-            if why:
-                members = set(comp)
-                for a in comp:
-                    for b, (mod, line) in sorted(graph[a].items()):
-                        if b in members:
-                            file = crate.files[mod]
-                            text = file.read_text(errors="replace").splitlines()[line - 1].strip()
-                            print(f"    {name(a)} -> {name(b)}: {file}:{line}: {text}")
-    return len(found)
+        print(f"{src}: circle: " + ", ".join(name(m) for m, _ in comp))
+        for m, uses in comp if why else ():
+            for d, (file, line, text) in sorted(uses.items()):
+                print(f"    {name(m)} -> {name(d)}: {src / file}:{line}: {text}")
 
 
+def crate(lib, **files):
+    """A crate for the self-test: `lib` is lib.rs, each keyword a file (`a__b` is `a/b.rs`)."""
+    return {"lib.rs": lib, **{k.replace("__", "/") + ".rs": v for k, v in files.items()}}
+
+
+# (what it shows, files, options, the circles expected)
 SELF_TESTS = [
-    # (name, files, depth, circles expected)
-    ("two files that use each other", {"lib.rs": "mod a;\nmod b;\n", "a.rs": "use crate::b::B;\npub struct A;\n", "b.rs": "use crate::a::A;\npub struct B;\n"}, None, 1),
-    ("one direction only", {"lib.rs": "mod a;\nmod b;\n", "a.rs": "use crate::b::B;\npub struct A;\n", "b.rs": "pub struct B;\n"}, None, 0),
-    ("a circle through super:: and a brace tree", {"lib.rs": "mod x;\n", "x/mod.rs": "mod p;\nmod q;\n", "x/p.rs": "use super::{q::{Q as R}, Other};\n", "x/q.rs": "pub fn f() { super::p::g() }\n"}, None, 1),
-    ("a path in code, not a use line", {"lib.rs": "mod a;\nmod b;\n", "a.rs": "pub fn f() { crate::b::g() }\n", "b.rs": "pub fn g() { let _ = crate::a::f; }\n"}, None, 1),
-    ("comments, strings and tests are not read", {"lib.rs": "mod a;\nmod b;\n", "a.rs": "use crate::b::B;\n", "b.rs": "// use crate::a::A;\nconst S: &str = \"crate::a::A\";\nconst C: char = '\"';\n#[cfg(test)]\nmod tests { use crate::a::A; }\n#[cfg(test)]\nmod more;\n", "b/more.rs": "use crate::a::A;\n"}, None, 0),
-    ("a re-export leads to the defining module", {"lib.rs": "mod a;\nmod b;\npub use b::B;\n", "a.rs": "use crate::B;\npub struct A;\n", "b.rs": "pub struct B;\n"}, None, 0),
-    ("a re-export that closes a circle", {"lib.rs": "mod a;\nmod b;\npub use b::B;\n", "a.rs": "use crate::B;\npub struct A;\n", "b.rs": "pub struct B(crate::a::A);\n"}, None, 1),
-    ("folders fold at depth 1", {"lib.rs": "mod f;\nmod g;\n", "f/mod.rs": "mod x;\n", "f/x.rs": "use crate::g::y::Y;\n", "g/mod.rs": "mod y;\nmod z;\n", "g/y.rs": "", "g/z.rs": "use crate::f::X;\n", "f/y.rs": ""}, 1, 1),
+    ("two files that use each other", crate("mod a;\nmod b;\n", a="use crate::b::B;\npub struct A;\n", b="use crate::a::A;\npub struct B;\n"), {}, [["a", "b"]]),
+    ("one direction only", crate("mod a;\nmod b;\n", a="use crate::b::B;\n", b="pub struct B;\n"), {}, []),
+    ("super:: and a brace tree with an alias", crate("mod x;\n", x__mod="mod p;\nmod q;\n", x__p="use super::{q::{Q as R}, Other};\n", x__q="pub fn f() { super::p::g() }\n"), {}, [["x/p", "x/q"]]),
+    ("a path in code, not a use line", crate("mod a;\nmod b;\n", a="pub fn f() { crate::b::g() }\n", b="pub fn g() { let _ = crate :: a :: f; }\n"), {}, [["a", "b"]]),
+    ("a glob use", crate("mod a;\nmod b;\n", a="use crate::b::*;\n", b="use crate::a::A;\n"), {}, [["a", "b"]]),
+    (
+        "comments, strings, char literals, visibilities and tests are not read",
+        crate(
+            "mod a;\nmod b;\n",
+            a="use crate::b::B;\n",
+            b="// use crate::a::A;\n/* crate::a::A /* nested */ crate::a::A */\nconst S: &str = \"crate::a::A \\\" crate::a::A\";\n"
+            "const R: &str = r#\"crate::a::A \" crate::a::A\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) {}\n"
+            "pub(in crate::a) struct V;\n#[cfg(test)]\nmod tests { use crate::a::A; }\n#[cfg(test)]\nmod more;\n",
+            b__more="use crate::a::A;\n",
+        ),
+        {},
+        [],
+    ),
+    ("a re-export leads to the defining module", crate("mod a;\nmod b;\npub use b::B;\n", a="use crate::B;\n", b="pub struct B;\n"), {}, []),
+    ("a re-export that closes a circle", crate("mod a;\nmod b;\npub use b::B;\n", a="use crate::B;\npub struct A;\n", b="pub struct B(crate::a::A);\n"), {}, [["a", "b"]]),
+    ("super::super from an inline module", crate("mod a;\nmod b;\n", a="mod inner {\n    use super::super::b::B;\n}\n", b="use crate::a::A;\n"), {}, [["a", "b"]]),
+    ("a #[path] module", crate('#[path = "elsewhere.rs"]\nmod a;\nmod b;\n', elsewhere="use crate::b::B;\n", b="use crate::a::A;\n"), {}, [["a", "b"]]),
+    ("a module and one inside it: only with --nested", crate("mod x;\n", x__mod="mod p;\npub use p::P;\npub struct S;\n", x__p="use super::S;\npub struct P;\n"), {}, []),
+    ("a module and one inside it, --nested", crate("mod x;\n", x__mod="mod p;\npub use p::P;\npub struct S;\n", x__p="use super::S;\npub struct P;\n"), {"nested": True}, [["x", "x/p"]]),
+    (
+        "folders at --depth 1",
+        crate("mod f;\nmod g;\n", f__mod="mod x;\n", f__x="use crate::g::y::Y;\n", g__mod="mod y;\nmod z;\n", g__y="", g__z="use crate::f::X;\n"),
+        {"depth": 1},
+        [["f", "g"]],
+    ),
 ]
 
 
 def self_test():
     passed = failed = 0
-    for label, files, depth, want in SELF_TESTS:
+    for label, files, options, want in SELF_TESTS:
         with tempfile.TemporaryDirectory() as tmp:
             for rel, text in files.items():
                 p = Path(tmp) / rel
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_text(text)
-            got = check(tmp, depth, quiet=True)
-        if got == want:
+            got = [[name(m) for m, _ in comp] for comp in check(Path(tmp), **options)]
+        if sorted(got) == sorted(want):
             passed += 1
         else:
             failed += 1
-            print(f"self-test FAILED: {label}: {got} circles, expected {want}")
+            print(f"cycles.py self-test FAILED: {label}: found {got}, expected {want}")
     print(f"cycles.py self-test: {passed} passed, {failed} failed")
     return failed == 0
 
 
-def main(argv):
-    args = list(argv)
-    depth, why, ok = None, False, True
-    if "--self-test" in args:
-        args.remove("--self-test")
-        ok = self_test()
-    nested = "--nested" in args
-    if nested:
-        args.remove("--nested")
-    if "--why" in args:
-        args.remove("--why")
-        why = True
-    if "--depth" in args:
-        i = args.index("--depth")
-        depth = int(args[i + 1])
-        del args[i : i + 2]
-    srcs = args or sorted(str(p) for p in (Path(__file__).resolve().parent.parent / "crates").glob("*/src"))
-    total = sum(check(src, depth, why, nested=nested) for src in srcs)
-    level = "folder" if depth == 1 else ("module" if depth is None else f"depth-{depth}")
-    print(f"cycles.py: {total} {level}-level import circles in {len(srcs)} crates")
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("src", nargs="*", type=Path, help="a crate's src folder (default: every crates/*/src)")
+    ap.add_argument("--self-test", action="store_true", help="first check this script on small crates")
+    ap.add_argument("--depth", type=int, help="fold modules into their first N path segments (1: folders)")
+    ap.add_argument("--nested", action="store_true", help="count uses between a module and one inside it")
+    ap.add_argument("--why", action="store_true", help="print the line behind each edge of a circle")
+    a = ap.parse_args()
+    ok = self_test() if a.self_test else True
+    root = Path(__file__).resolve().parent.parent
+    srcs = [p.resolve() for p in a.src] or sorted((root / "crates").glob("*/src"))
+    total = 0
+    for src in srcs:
+        found = check(src, a.depth, a.nested)
+        show(src.relative_to(root) if src.is_relative_to(root) else src, found, a.why)
+        total += len(found)
+    view = {None: "module", 1: "folder"}.get(a.depth, f"depth-{a.depth}")
+    print(f"cycles.py: {total} {view}-level import circles in {len(srcs)} crates")
     return 0 if ok and total == 0 else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
