@@ -198,7 +198,7 @@ pub enum Check {
     Snapshot,
 }
 
-/// How the tags of a hashline view are computed ([`crate::formats::hashline::tags`]).
+/// How tags are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
@@ -225,8 +225,7 @@ impl TagOptions {
     }
 }
 
-/// A rung of the matcher ladder ([`crate::apply::matcher`]); the receipt
-/// records the one that found the match.
+/// A rung of the ladder; the receipt records the one that found the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
@@ -376,7 +375,7 @@ pub struct Parsed {
     pub reasoning: Option<Reasoning>,
 }
 
-/// A guess of the format of an output ([`crate::reply::detect`]), with a confidence in `0.0..=1.0`.
+/// A guess of the format of an output, with a confidence in `0.0..=1.0`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
