@@ -223,7 +223,7 @@ class Crate:
             no_use = re.sub(r"\buse\s+[^;]*;", blank, code)
             blocks = inline_modules(no_use)
             for m in re.finditer(r"(?<![\w:])" + IDENT + r"(?:\s*::\s*" + IDENT + r")+", no_use):
-                if re.search(r"\bin\s+$", no_use[max(0, m.start() - 8) : m.start()]):
+                if re.search(r"\(\s*in\s+$", no_use[max(0, m.start() - 8) : m.start()]):
                     continue  # `pub(in crate::x)` is a visibility, not a use
                 line = no_use.count("\n", 0, m.start()) + 1
                 ctx = mod + inline_path(blocks, m.start())
@@ -395,6 +395,7 @@ SELF_TESTS = [
     ("one direction only", crate("mod a;\nmod b;\n", a="use crate::b::B;\n", b="pub struct B;\n"), {}, []),
     ("super:: and a brace tree with an alias", crate("mod x;\n", x__mod="mod p;\nmod q;\n", x__p="use super::{q::{Q as R}, Other};\n", x__q="pub fn f() { super::p::g() }\n"), {}, [["x/p", "x/q"]]),
     ("a path in code, not a use line", crate("mod a;\nmod b;\n", a="pub fn f() { crate::b::g() }\n", b="pub fn g() { let _ = crate :: a :: f; }\n"), {}, [["a", "b"]]),
+    ("a path after `in`", crate("mod a;\nmod b;\n", a="use crate::b::B;\n", b="fn f() { for x in crate::a::all() {} }\n"), {}, [["a", "b"]]),
     ("a glob use", crate("mod a;\nmod b;\n", a="use crate::b::*;\n", b="use crate::a::A;\n"), {}, [["a", "b"]]),
     (
         "comments, strings, char literals, visibilities and tests are not read",
