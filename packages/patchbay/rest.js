@@ -30,8 +30,10 @@
 // A placeholder that cannot load the part throws through the wasm frames
 // that called it, which leaves the module's stack pointer and borrow flags
 // as they were mid-call; it only comes to that when the load itself fails
-// (a missing file, a failed request), or on a page when init was not
-// awaited or failed.
+// (a missing file, a failed request). On a page it cannot: the first part
+// is instantiated only once the second is compiled, and a failed `init`
+// leaves neither in place (a call then throws in the glue, before any wasm
+// runs) and may be tried again.
 
 import { compileModule, wasmInputSync } from './load.js';
 

@@ -53,6 +53,15 @@ before(async () => {
 ${UDIFF_CALLS}await init(undefined${options});
 const result = [restLoaded(), ...second()];`);
   }
+  // On a page, a second part that cannot be fetched: init() rejects, nothing is half in place, and a
+  // second init() with the right file works.
+  modulePage('init-missing-rest', `import init, { applyEdits, diagnoseUdiff, restLoaded } from 'patchbay';
+${UDIFF_CALLS}const result = [];
+try { await init(undefined, { rest: './missing.wasm' }); result.push(null); } catch (e) { result.push(e.message); }
+try { applyEdits(file, udiff); result.push(null); } catch (e) { result.push(e.name); }
+result.push(restLoaded());
+await init(undefined, { rest: '${CORE}/patchbay_wasm_rest.wasm' });
+result.push(restLoaded(), ...second());`);
   // initSync on a page without the second part's bytes: a TypeError before anything is fetched.
   modulePage('initsync-missing', `import { initSync, restLoaded } from 'patchbay';
 const first = new Uint8Array(await (await fetch('${CORE}/patchbay_wasm_bg.wasm')).arrayBuffer());
@@ -174,6 +183,18 @@ for (const name of ['init-default', 'init-first-use']) {
     assert.deepEqual(problems, []);
   });
 }
+
+test('on a page, a second part that cannot be fetched fails init() clearly, and init() may be tried again', T, async () => {
+  const [message, call, ...after] = await open('init-missing-rest.html');
+  assert.match(message, /second part could not be loaded from \.\/missing\.wasm: 404 Not Found fetching http:.*\/missing\.wasm/);
+  // The glue refuses the call before any wasm runs: the first part is not in place either.
+  assert.equal(call, 'TypeError');
+  assert.deepEqual(after, [false, true, ...UDIFF_ANSWERS]);
+  assert.deepEqual(requests.filter((r) => r.endsWith('missing.wasm')), ['/missing.wasm']);
+  assert.deepEqual(wasm().filter((r) => r === REST), [REST]);
+  assert.deepEqual(synchronous(), []);
+  assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+});
 
 test('on a page, initSync without the second part\'s bytes throws a TypeError and requests nothing', T, async () => {
   const result = await open('initsync-missing.html');
