@@ -185,11 +185,11 @@ for (const name of ['init-default', 'init-first-use']) {
 }
 
 test('on a page, a second part that cannot be fetched fails init() clearly, and init() may be tried again', T, async () => {
-  const [message, call, ...after] = await open('init-missing-rest.html');
+  const [message, call, ...retried] = await open('init-missing-rest.html');
   assert.match(message, /second part could not be loaded from \.\/missing\.wasm: 404 Not Found fetching http:.*\/missing\.wasm/);
   // The glue refuses the call before any wasm runs: the first part is not in place either.
   assert.equal(call, 'TypeError');
-  assert.deepEqual(after, [false, true, ...UDIFF_ANSWERS]);
+  assert.deepEqual(retried, [false, true, ...UDIFF_ANSWERS]);
   assert.deepEqual(requests.filter((r) => r.endsWith('missing.wasm')), ['/missing.wasm']);
   assert.deepEqual(wasm().filter((r) => r === REST), [REST]);
   assert.deepEqual(synchronous(), []);
