@@ -121,14 +121,14 @@ export function compiledRest() {
 
 /**
  * Checks that `rest` is the second part of `first` (both compiled) before
- * either is instantiated: every function it takes from the first part is
- * there.
+ * either is instantiated: everything it imports is an export of the first
+ * part, of the same kind.
  */
 export function checkParts(first, rest) {
-  const exported = new Set(WebAssembly.Module.exports(first).map((e) => e.name));
-  const missing = WebAssembly.Module.imports(rest).filter((i) => i.module === 'primary' && !exported.has(i.name));
+  const exported = new Map(WebAssembly.Module.exports(first).map((e) => [e.name, e.kind]));
+  const missing = WebAssembly.Module.imports(rest).filter((i) => i.module !== 'primary' || exported.get(i.name) !== i.kind);
   if (missing.length > 0) {
-    throw new Error(`patchbay: the second part given is not this first part's (it needs ${missing.length} functions the first lacks): pass both .wasm files of one build`);
+    throw new Error(`patchbay: the second part given is not this first part's (${missing.length} of its imports are not the first part's exports): pass both .wasm files of one build`);
   }
 }
 

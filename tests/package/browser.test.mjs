@@ -62,6 +62,12 @@ try { applyEdits(file, udiff); result.push(null); } catch (e) { result.push(e.na
 result.push(restLoaded());
 await init(undefined, { rest: '${CORE}/patchbay_wasm_rest.wasm' });
 result.push(restLoaded(), ...second());`);
+  // On a page, a second part of another module: init() rejects before either part is in place.
+  modulePage('init-wrong-rest', `import init, { applyEdits, restLoaded } from 'patchbay';
+const result = [];
+try { await init(undefined, { rest: './node_modules/patchbay/tokens/patchbay_tokens_wasm_bg.wasm' }); result.push(null); } catch (e) { result.push(e.message); }
+try { applyEdits({ 'a.py': 'x\\n' }, 'a.py\\n<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE\\n'); result.push(null); } catch (e) { result.push(e.name); }
+result.push(restLoaded());`);
   // initSync on a page without the second part's bytes: a TypeError before anything is fetched.
   modulePage('initsync-missing', `import { initSync, restLoaded } from 'patchbay';
 const first = new Uint8Array(await (await fetch('${CORE}/patchbay_wasm_bg.wasm')).arrayBuffer());
@@ -194,6 +200,14 @@ test('on a page, a second part that cannot be fetched fails init() clearly, and 
   assert.deepEqual(wasm().filter((r) => r === REST), [REST]);
   assert.deepEqual(synchronous(), []);
   assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+});
+
+test('on a page, a second part of another module fails init() before either part is in place', T, async () => {
+  const [message, call, loaded] = await open('init-wrong-rest.html');
+  assert.match(message, /the second part given is not this first part's \(\d+ of its imports are not the first part's exports\)/);
+  assert.equal(call, 'TypeError');
+  assert.equal(loaded, false);
+  assert.deepEqual(problems, []);
 });
 
 test('on a page, initSync without the second part\'s bytes throws a TypeError and requests nothing', T, async () => {
