@@ -35,8 +35,33 @@ export function wasmInputSync(input, url) {
 }
 
 /**
+ * Compiles what `init` takes (a URL or request, a `Response`, bytes, a
+ * module, or a promise of one): a file: URL is read (node's fetch takes
+ * none), any other URL fetched, streaming when the server says
+ * `application/wasm`.
+ */
+export async function compileModule(input) {
+  const given = await input;
+  let m = given instanceof URL ? await wasmInput(undefined, given) : given;
+  if (m instanceof WebAssembly.Module) return m;
+  if (typeof m === 'string' || m instanceof URL || (typeof Request === 'function' && m instanceof Request)) m = await fetch(m);
+  if (typeof Response === 'function' && m instanceof Response) {
+    if (!m.ok) throw new Error(`${m.status} ${m.statusText} fetching ${m.url}`);
+    if (typeof WebAssembly.compileStreaming === 'function' && m.headers.get('Content-Type') === 'application/wasm') {
+      return WebAssembly.compileStreaming(m);
+    }
+    m = await m.arrayBuffer();
+  }
+  return WebAssembly.compile(m);
+}
+
+/**
  * The `init`/`initSync` pair of one module, written once for all three:
  * loads the glue once, from `input` or else the .wasm at `url`.
+ * `initCompiled` is a third way (the core's on a page, index.js): `prepare`
+ * resolves to `{ module, after }`, a compiled module and a step to take
+ * right after it is instantiated, in the same task, so that no call runs between the two.
+ * A failed `initCompiled` may be tried again.
  */
 export function loader(url, glueInit, glueInitSync) {
   let ready;
@@ -49,6 +74,19 @@ export function loader(url, glueInit, glueInitSync) {
       if (ready) return;
       glueInitSync({ module: wasmInputSync(input, url) });
       ready = Promise.resolve();
+    },
+    initCompiled(prepare) {
+      if (!ready) {
+        const attempt = prepare().then(({ module, after }) => {
+          glueInitSync({ module });
+          after();
+        });
+        attempt.catch(() => {
+          if (ready === attempt) ready = undefined;
+        });
+        ready = attempt;
+      }
+      return ready.then(() => undefined);
     },
   };
 }

@@ -22,7 +22,6 @@ pub mod budget;
 pub(crate) mod crc;
 pub mod edit;
 pub mod edit_loop;
-pub(crate) mod fixed;
 pub mod formats;
 pub(crate) mod order;
 pub mod reply;

@@ -13,7 +13,6 @@ use crate::apply::fold::{is_blank, visible_ws};
 use crate::apply::matcher::{Found, Level, Shift};
 use crate::apply::report::{Report, Status};
 use crate::edit::{Closest, Code, EditStatus, FirstDifference, Position};
-use crate::fixed::fixed;
 use std::collections::HashMap;
 
 /// How a format names the parts of an edit, so that a message speaks the
@@ -202,10 +201,15 @@ pub fn closest_region(file: &[&str], block: &[&str]) -> Option<Closest> {
         to: 0,
         from_pos: origin,
         to_pos: origin,
-        // Rounded as the message writes it.
-        similarity: fixed(f64::from(ratio * 100.0), 0).parse().unwrap_or(0),
+        similarity: percent(ratio),
         first_difference,
     })
+}
+
+/// A similarity (0..1) as a whole percentage, ties to even as `{:.0}`
+/// writes them: in integers, so that no float formatting is needed.
+pub(crate) fn percent(ratio: f32) -> u32 {
+    f64::from(ratio * 100.0).round_ties_even() as u32
 }
 
 /// The message for an edit whose old text is not in the file, and its
@@ -605,6 +609,20 @@ mod tests {
                 !already_applied(crate::formats::words(f), "m.rs").contains("SEARCH"),
                 "{f}"
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// A similarity as a percentage is the number `{:.0}` writes,
+        /// ties (a ratio of 0.125, say) to even included.
+        #[test]
+        fn percent_is_what_format_writes(r in 0.0f32..=1.0, k in 0u32..=1000) {
+            for ratio in [r, k as f32 / 1000.0] {
+                proptest::prop_assert_eq!(
+                    super::percent(ratio).to_string(),
+                    format!("{:.0}", f64::from(ratio * 100.0))
+                );
+            }
         }
     }
 }

@@ -10,7 +10,6 @@
 //! `O(file)`), and one line diff.
 
 use crate::budget::tokens::Tokenizer;
-use crate::fixed::fixed;
 use crate::{apply, render, ApplyOptions, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -207,9 +206,8 @@ fn recommend(
         return rec(
             "whole",
             format!(
-                "{}% of the lines change, over {}%: many blocks in one file collide, rewrite it whole ({whole_tokens} tokens)",
-                fixed(pct, 0),
-                fixed(100.0 * opt.whole_above_change, 0)
+                "{pct:.0}% of the lines change, over {:.0}%: many blocks in one file collide, rewrite it whole ({whole_tokens} tokens)",
+                100.0 * opt.whole_above_change
             ),
         );
     }
@@ -220,8 +218,7 @@ fn recommend(
         Some(c) => rec(
             &c.format,
             format!(
-                "{lines} lines, {}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
-                fixed(pct, 1),
+                "{lines} lines, {pct:.1}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
                 c.format,
                 c.tokens,
                 crate::formats::by_name(&c.format).map_or("", |f| f.view_note())

@@ -5,7 +5,6 @@
 
 use super::{Decision, EditLoop, RoundRecord};
 use crate::edit::Code;
-use crate::fixed::fixed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -204,7 +203,7 @@ pub fn markdown(rows: &[Summary]) -> String {
     let mut md = String::from("| model | format | runs | well-formed | applied 1st round | applied | expected result | mean rounds | prompt tokens | output tokens | early stops | truncations | errors | mean wall s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {:.2} |\n",
             r.model,
             r.format,
             r.runs,
@@ -212,13 +211,13 @@ pub fn markdown(rows: &[Summary]) -> String {
             r.applied_first_round,
             r.applied,
             r.matches_expected,
-            fixed(r.mean_rounds(), 2),
+            r.mean_rounds(),
             r.prompt_tokens,
             r.output_tokens,
             r.early_stops,
             r.truncations,
             r.errors,
-            fixed(r.mean_wall_seconds(), 2)
+            r.mean_wall_seconds()
         ));
     }
     md

@@ -16,7 +16,6 @@ use super::place::{self, Placement};
 use crate::apply::fold::visible_ws;
 use crate::apply::matcher::{FindOptions, Found, Haystack, Level, Miss};
 use crate::apply::text::Text;
-use crate::fixed::fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -383,7 +382,7 @@ fn not_found(path: &str, file: &[&str], old: &[String]) -> String {
     let mut msg = format!(
         "context not found; closest region lines {}-{e} ({}% similar)",
         s + 1,
-        fixed(f64::from(ratio * 100.0), 0)
+        crate::apply::feedback::percent(ratio)
     );
     let diff = (0..block.len().max(e - s)).find(|&i| file.get(s + i) != block.get(i));
     if let Some(i) = diff {
