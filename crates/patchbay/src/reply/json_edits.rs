@@ -356,6 +356,38 @@ pub fn push_damaged(output: &str, piece: Piece, parsed: &mut Parsed) {
     });
 }
 
+/// A JSON object of a reply.
+type Object = Map<String, Value>;
+
+/// The edits of a reply whose edits are JSON objects in prose (hashline,
+/// the `lines` format's JSON form): each leaf object `is_edit` claims
+/// becomes the edit `op_of` reads from it, or a malformed one with its
+/// message; damaged pieces become failed edits ([`push_damaged`]). An
+/// object without a path of its own takes its wrapper's.
+pub fn parse_edits(
+    output: &str,
+    edit_like: &dyn Fn(&str) -> bool,
+    is_edit: &dyn Fn(&Object) -> bool,
+    op_of: &dyn Fn(&Object) -> Result<Op, String>,
+) -> Parsed {
+    let mut parsed = Parsed::default();
+    for piece in scan(output, edit_like) {
+        let Piece::Value(v, span) = piece else {
+            push_damaged(output, piece, &mut parsed);
+            continue;
+        };
+        for (m, path) in leaves(v).into_iter().filter(|(m, _)| is_edit(m)) {
+            let op = op_of(&m).unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
+            parsed.edits.push(Edit {
+                path: path.or_else(|| path_of(&m)),
+                op,
+                span: span.clone(),
+            });
+        }
+    }
+    parsed
+}
+
 /// The edit objects inside a value, each with the path a wrapper gave.
 /// Takes the value: its objects move out whole, never copied.
 pub fn leaves(v: Value) -> Vec<(Map<String, Value>, Option<String>)> {
