@@ -13,27 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 mod support;
-use support::{line, one_file as files, PATH};
-
-fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
-    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
-        let n = before.len();
-        let edits = prop::collection::vec(
-            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
-            1..4,
-        );
-        (Just(before), edits).prop_map(|(before, mut edits)| {
-            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-            let mut after = before.clone();
-            for (at, del, ins) in edits {
-                let at = at.min(after.len());
-                let del = del.min(after.len() - at);
-                after.splice(at..at + del, ins);
-            }
-            (before, after)
-        })
-    })
-}
+use support::{file_pair, one_file as files, PATH};
 
 fn text(lines: &[String], crlf: bool) -> String {
     let eol = if crlf { "\r\n" } else { "\n" };

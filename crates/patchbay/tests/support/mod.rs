@@ -59,6 +59,27 @@ pub fn line() -> impl Strategy<Value = String> {
     )
 }
 
+/// A file and an edited version of it (one to three changed regions).
+pub fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
+    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
+        let n = before.len();
+        let edits = prop::collection::vec(
+            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
+            1..4,
+        );
+        (Just(before), edits).prop_map(|(before, mut edits)| {
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let mut after = before.clone();
+            for (at, del, ins) in edits {
+                let at = at.min(after.len());
+                let del = del.min(after.len() - at);
+                after.splice(at..at + del, ins);
+            }
+            (before, after)
+        })
+    })
+}
+
 /// A line of one of `words` after one of `indents` (an empty word stays an
 /// empty line).
 pub fn line_of(indents: &[&'static str], words: &[&'static str]) -> impl Strategy<Value = String> {
