@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{assert_stderr_has, assert_stdout_has, show, stderr, stdout, Sandbox};
 use patchbay_tests::double::{Double, End, Flood, ModelDef, Reply, Script};
 use std::fs;
 use std::process::{Command, Output, Stdio};
@@ -55,12 +55,14 @@ fn double(replies: Vec<Reply>) -> Double {
     Double::start(script, 0).unwrap()
 }
 
-fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
-    let url = d.url();
+/// The arguments of `patchbay run` against `url`: the task on `app.py`
+/// with a small context and reply limit, `extra` added, `coder:7b` unless
+/// `extra` names a model.
+fn run_args<'a>(url: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "run",
         "--url",
-        &url,
+        url,
         "--format",
         "search-replace",
         "--task",
@@ -75,21 +77,11 @@ fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
     }
     args.extend(extra);
     args.push("app.py");
-    Command::new(env!("CARGO_BIN_EXE_patchbay"))
-        .args(&args)
-        .current_dir(&sb.dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    args
 }
 
-fn show(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
+    common::patchbay(&sb.dir, &run_args(&d.url(), extra))
 }
 
 fn app(sb: &Sandbox) -> String {
@@ -126,7 +118,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
         last["content"].as_str().unwrap().contains("not_found"),
         "{last}"
     );
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     assert!(
         out.contains("round 1: edits failed") && out.contains("round 2: done"),
         "{}",
@@ -171,7 +163,7 @@ fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
     let o = run(&sb, &d, &["--no-early-stop", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(app(&sb), BOTH);
-    let rounds: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+    let rounds: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -189,7 +181,7 @@ fn dry_run_writes_nothing_and_giving_up_exits_1() {
     let o = run(&sb, &d, &["--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(app(&sb), APP);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("Dry run"));
+    assert_stdout_has(&o, "Dry run");
 
     let d = double(vec![
         reply(1, "I cannot do that.\n", End::Stop),
@@ -198,11 +190,7 @@ fn dry_run_writes_nothing_and_giving_up_exits_1() {
     let o = run(&sb, &d, &["--rounds", "2"]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     assert_eq!(app(&sb), APP);
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("all 2 rounds are spent"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "all 2 rounds are spent");
 }
 
 #[test]
@@ -215,17 +203,12 @@ fn thinking_models_get_think_false_unless_asked() {
     let o = run(&sb, &d, &["--model", "thinker:8b", "--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(d.requests()[0]["think"], false);
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("thinking"));
+    assert!(!stdout(&o).contains("thinking"));
     let o = run(&sb, &d, &["--model", "thinker:8b", "--think", "--dry-run"]);
     assert_eq!(d.requests()[1]["think"], true);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains(&format!(
-            "{} bytes of thinking",
-            "Let me look at greet first.".len()
-        )),
-        "{}",
-        show(&o)
+    assert_stdout_has(
+        &o,
+        &format!("{} bytes of thinking", "Let me look at greet first.".len()),
     );
 }
 
@@ -238,18 +221,10 @@ fn server_errors_are_named_with_their_fix() {
     let d = double(vec![e]);
     let o = run(&sb, &d, &["--model", "nosuch:1b"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("ollama pull nosuch:1b"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "ollama pull nosuch:1b");
     let o = run(&sb, &d, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("CUDA error: out of memory"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "CUDA error: out of memory");
     assert_eq!(app(&sb), APP);
 
     // A port nothing listens on: bind one, learn it, free it.
@@ -275,11 +250,7 @@ fn server_errors_are_named_with_their_fix() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("ollama serve"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "ollama serve");
 }
 
 #[test]
@@ -296,11 +267,7 @@ fn the_openai_provider_streams_sse() {
     assert_eq!(req["stream_options"]["include_usage"], true);
     assert_eq!(req["max_tokens"], 512);
     // 5 prompt tokens for a prompt the engine puts in the hundreds.
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("warning: the server counted 5 prompt tokens"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "warning: the server counted 5 prompt tokens");
 }
 
 #[test]
@@ -344,7 +311,7 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(app(&sb), BOTH);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     let round2 = out.split("round 2:").nth(1).unwrap_or("");
     assert!(
         round2.contains("warning: the server counted"),
@@ -436,11 +403,7 @@ fn run_never_writes_patchbays_own_files() {
     ]);
     let o = run(&sb, &d, &["--no-early-stop"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("one of patchbay's own files"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "one of patchbay's own files");
     assert_eq!(app(&sb), APP, "nothing of the round is written");
     assert_eq!(entries(&sb), ["app.py"]);
     // The next writer finds nothing to replay.
@@ -451,7 +414,7 @@ fn run_never_writes_patchbays_own_files() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("rolled back"));
+    assert!(!stderr(&o).contains("rolled back"));
     assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
     assert!(!app(&sb).contains("the model's text"));
 }
@@ -474,7 +437,7 @@ fn run_refuses_git_folders_unless_allowed() {
             assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
         } else {
             assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-            let err = String::from_utf8_lossy(&o.stderr);
+            let err = stderr(&o);
             assert!(
                 err.contains(".git folder") && err.contains("--allow-git-dir"),
                 "{err}"
@@ -503,7 +466,7 @@ fn a_server_that_closes_kept_connections_loses_no_round() {
         let d = Double::start(script, 0).unwrap();
         let o = run(&sb, &d, &["--provider", provider, "--rounds", "3"]);
         assert_eq!(o.status.code(), Some(1), "{provider}: {}", show(&o));
-        let out = String::from_utf8_lossy(&o.stdout);
+        let out = stdout(&o);
         assert!(
             out.contains("round 3: gave up: edits failed and all 3 rounds are spent"),
             "{provider}: {}",
@@ -542,12 +505,7 @@ fn a_request_lost_before_any_answer_is_sent_once_more() {
         } else {
             assert_eq!(app(&sb), APP);
             assert!(d.requests().is_empty());
-            let err = String::from_utf8_lossy(&o.stderr);
-            assert!(
-                err.contains("closed the connection before answering, twice"),
-                "{}",
-                show(&o)
-            );
+            assert_stderr_has(&o, "closed the connection before answering, twice");
         }
     }
 }
@@ -600,9 +558,9 @@ fn the_servers_context_and_the_first_count_shape_the_budget() {
     };
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(err.contains("round 1 (first): ~"), "{}", show(&o));
-    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+    let err = stderr(&o);
+    assert_stderr_has(&o, "round 1 (first): ~");
+    assert_stderr_has(&o, "num_ctx 3000");
     assert!(!err.contains("warning"), "{}", show(&o));
     // Round 1's estimate as printed, and the double's count of that very
     // request (its own rule: four characters a token).
@@ -622,13 +580,11 @@ fn the_servers_context_and_the_first_count_shape_the_budget() {
     );
 
     let o = run(&["--num-ctx", "8192"]);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(
-        err.contains("warning: a context of 8192 tokens was asked for, but the server serves 3000"),
-        "{}",
-        show(&o)
+    assert_stderr_has(
+        &o,
+        "warning: a context of 8192 tokens was asked for, but the server serves 3000",
     );
-    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+    assert_stderr_has(&o, "num_ctx 3000");
 }
 
 /// The address space `run` gets in the flood tests: a run that buffered
@@ -639,28 +595,12 @@ const AS_LIMIT: &str = "--as=1073741824";
 /// `run` under [`AS_LIMIT`], with its wall time.
 fn run_bounded(sb: &Sandbox, d: &Double, extra: &[&str]) -> (Output, std::time::Duration) {
     let url = d.url();
-    let mut args = vec![
-        AS_LIMIT,
-        env!("CARGO_BIN_EXE_patchbay"),
-        "run",
-        "--url",
-        &url,
-        "--format",
-        "search-replace",
-        "--task",
-        "Add exclamation marks.",
-        "--num-ctx",
-        "4096",
-        "--reply-limit",
-        "512",
-        "--rounds",
-        "2",
-    ];
-    if !extra.contains(&"--model") {
-        args.extend(["--model", "coder:7b"]);
-    }
-    args.extend(extra);
-    args.push("app.py");
+    let extra: Vec<&str> = ["--rounds", "2"]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    let mut args = vec![AS_LIMIT, env!("CARGO_BIN_EXE_patchbay")];
+    args.extend(run_args(&url, &extra));
     let started = std::time::Instant::now();
     let o = Command::new("prlimit")
         .args(&args)
@@ -735,10 +675,7 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
         let what = format!("{mode:?} {provider}: {wall:?}\n{}", show(&o));
         assert_eq!(o.status.code(), Some(1), "{what}");
         assert!(wall.as_secs() < 20, "{what}");
-        let (out, err) = (
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr),
-        );
+        let (out, err) = (stdout(&o), stderr(&o));
         assert!(out.contains(said), "{what}");
         assert!(
             out.contains("the reply was cut and all 2 rounds are spent"),
@@ -768,11 +705,7 @@ fn the_reply_cap_is_an_option() {
     let d = double(vec![r]);
     let (o, _) = run_bounded(&sb, &d, &["--max-reply-bytes", "1000000"]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("the reply passed 1000000 bytes"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "the reply passed 1000000 bytes");
     let o = run(&sb, &d, &["--max-reply-bytes", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
 }
@@ -788,11 +721,7 @@ fn a_silent_server_times_out_and_slow_bytes_do_not() {
     let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(wall.as_secs_f64() < 10.0, "{wall:?}");
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("sent nothing for 1 s (--idle-timeout)"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "sent nothing for 1 s (--idle-timeout)");
     assert_eq!(app(&sb), APP);
 
     let mut slow = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
@@ -823,8 +752,8 @@ fn a_servers_escapes_are_shown_not_obeyed() {
     let want = "boom \\u{1b}]0;TITLE\\u{7} then \\u{1b}[2J cleared";
     let o = run(&sb, &d, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("HTTP 500: {want}")), "{}", show(&o));
+    let err = stderr(&o);
+    assert_stderr_has(&o, &format!("HTTP 500: {want}"));
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
 
     let tasks = sb.path("tasks");
@@ -858,11 +787,8 @@ fn a_servers_escapes_are_shown_not_obeyed() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert!(err.contains(want), "{}", show(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_stderr_has(&o, want);
     assert!(
         !err.contains('\x1b') && !out.contains('\x1b'),
         "{}",
@@ -883,10 +809,7 @@ fn a_created_files_name_is_shown_not_obeyed() {
         End::Stop,
     )]);
     let o = run(&sb, &d, &[]);
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
+    let (out, err) = (stdout(&o), stderr(&o));
     assert!(
         !out.contains('\x1b') && !err.contains('\x1b'),
         "{}",
