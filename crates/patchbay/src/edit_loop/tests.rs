@@ -20,19 +20,24 @@ fn cfg(format: &str) -> LoopConfig {
 }
 
 fn stop() -> Ending {
-    Ending {
-        finished: true,
-        reason: Some("stop".into()),
-        ..Ending::default()
-    }
+    Ending::finished_with("stop")
 }
 
 fn length() -> Ending {
-    Ending {
-        finished: true,
-        reason: Some("length".into()),
-        ..Ending::default()
-    }
+    Ending::finished_with("length")
+}
+
+/// A search/replace loop that reads every reply to its end (no early stop).
+fn patient() -> EditLoop {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    EditLoop::new(c, files()).unwrap()
+}
+
+/// The last message of the next request: the loop's word to the model.
+fn next_message(l: &mut EditLoop) -> String {
+    let r = l.next_request().expect("a round");
+    r.messages.last().unwrap().content.clone()
 }
 
 fn sr(old: &str, new: &str) -> String {
@@ -130,9 +135,7 @@ fn a_good_reply_is_done_with_its_changes() {
 
 #[test]
 fn a_failed_edit_retries_with_the_feedback_then_succeeds() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     let o = round(&mut l, &sr("    print(\"Hi\")", GREET_NEW), &stop());
     assert_eq!(o.decision, Decision::Retry);
     assert!(o.changes.is_empty());
@@ -176,19 +179,10 @@ fn early_stop_at_the_first_failing_edit() {
     assert_eq!(o.decision, Decision::Retry);
     assert!(o.record.early_stop && o.changes.is_empty());
     assert_eq!(l.files()["app.py"], APP);
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("edit 1 (app.py): not_found"), "{msg}");
 
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     l.next_request();
     assert!(feed(&mut l, &reply, 4).iter().all(|p| !p.stop));
 }
@@ -259,9 +253,7 @@ fn render_both(format: &str) -> String {
 
 #[test]
 fn a_cut_reply_whose_complete_edit_failed_is_retried_whole() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     let whole = format!(
         "{}{}",
         sr("    print(\"Hi\")", GREET_NEW),
@@ -293,22 +285,13 @@ fn a_stream_without_final_chunk_is_a_cut() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
     let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &Ending::default());
     assert_eq!(o.decision, Decision::Continue);
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("connection closed"), "{msg}");
 }
 
 #[test]
 fn a_re_sent_applied_edit_is_a_no_op() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     // Round 1: greet applies (partial), farewell fails.
     let o = round(
         &mut l,
@@ -328,14 +311,7 @@ fn a_re_sent_applied_edit_is_a_no_op() {
             content: Some(greeted.clone())
         }]
     );
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("now read:") && msg.contains(&greeted), "{msg}");
     // Round 2: both again, farewell fixed.
     feed(
@@ -351,9 +327,7 @@ fn a_re_sent_applied_edit_is_a_no_op() {
 
 #[test]
 fn only_no_ops_is_done() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     round(
         &mut l,
         &format!(
@@ -561,9 +535,7 @@ mod properties {
             let reply = &replies()[which];
             let end = if cut { length() } else { stop() };
             let run = |parts: &[String]| {
-                let mut c = cfg("search-replace");
-                c.early_stop = false;
-                let mut l = EditLoop::new(c, files()).unwrap();
+                let mut l = patient();
                 l.next_request();
                 for p in parts {
                     l.push(p);

@@ -137,6 +137,16 @@ pub struct Ending {
 }
 
 impl Ending {
+    /// A finished reply that ended for `reason` (`stop`, `length`), with
+    /// no figures.
+    pub fn finished_with(reason: &str) -> Ending {
+        Ending {
+            finished: true,
+            reason: Some(reason.into()),
+            ..Ending::default()
+        }
+    }
+
     /// The reason as the engine reads it: `length` cuts, `stop` completes;
     /// anything else (or none) says nothing.
     pub fn stop_reason(&self) -> Option<StopReason> {
