@@ -84,14 +84,20 @@ fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
     common::patchbay(&sb.dir, &run_args(&d.url(), extra))
 }
 
+/// A fresh sandbox holding `app.py` ([`APP`]).
+fn with_app(tag: &str) -> Sandbox {
+    let sb = Sandbox::new(tag);
+    sb.write("app.py", APP);
+    sb
+}
+
 fn app(sb: &Sandbox) -> String {
     fs::read_to_string(sb.path("app.py")).unwrap()
 }
 
 #[test]
 fn a_failed_edit_is_retried_with_feedback_and_written() {
-    let sb = Sandbox::new("run-retry");
-    sb.write("app.py", APP);
+    let sb = with_app("run-retry");
     let bad = sr(
         "    print(\"Hi, \" + name)",
         "    print(\"Hello, \" + name + \"!\")",
@@ -129,8 +135,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
 #[test]
 fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
     for end in [End::Length, End::Cut] {
-        let sb = Sandbox::new("run-cut");
-        sb.write("app.py", APP);
+        let sb = with_app("run-cut");
         let first = format!("EDITS: 2\n{}{}", greet(), &bye()[..30]);
         let d = double(vec![reply(1, &first, end), reply(2, &bye(), End::Stop)]);
         let o = run(&sb, &d, &[]);
@@ -150,8 +155,7 @@ fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
 
 #[test]
 fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
-    let sb = Sandbox::new("run-partial");
-    sb.write("app.py", APP);
+    let sb = with_app("run-partial");
     let bad_bye = sr(
         "    print(\"Bye, \" + name)",
         "    print(\"Goodbye, \" + name + \"!\")",
@@ -175,8 +179,7 @@ fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
 
 #[test]
 fn dry_run_writes_nothing_and_giving_up_exits_1() {
-    let sb = Sandbox::new("run-dry");
-    sb.write("app.py", APP);
+    let sb = with_app("run-dry");
     let d = double(vec![reply(1, &greet(), End::Stop)]);
     let o = run(&sb, &d, &["--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
@@ -195,8 +198,7 @@ fn dry_run_writes_nothing_and_giving_up_exits_1() {
 
 #[test]
 fn thinking_models_get_think_false_unless_asked() {
-    let sb = Sandbox::new("run-think");
-    sb.write("app.py", APP);
+    let sb = with_app("run-think");
     let mut r = reply(1, &greet(), End::Stop);
     r.thinking = "Let me look at greet first.".into();
     let d = double(vec![r]);
@@ -214,8 +216,7 @@ fn thinking_models_get_think_false_unless_asked() {
 
 #[test]
 fn server_errors_are_named_with_their_fix() {
-    let sb = Sandbox::new("run-errors");
-    sb.write("app.py", APP);
+    let sb = with_app("run-errors");
     let mut e = reply(1, &greet()[..20], End::Error);
     e.error = Some("CUDA error: out of memory".into());
     let d = double(vec![e]);
@@ -255,8 +256,7 @@ fn server_errors_are_named_with_their_fix() {
 
 #[test]
 fn the_openai_provider_streams_sse() {
-    let sb = Sandbox::new("run-openai");
-    sb.write("app.py", APP);
+    let sb = with_app("run-openai");
     let mut r = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
     r.prompt_tokens = Some(5);
     let d = double(vec![r]);
@@ -272,8 +272,7 @@ fn the_openai_provider_streams_sse() {
 
 #[test]
 fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
-    let sb = Sandbox::new("run-lost");
-    sb.write("app.py", APP);
+    let sb = with_app("run-lost");
     let junk: String = (0..150).map(|k| format!("    line_{k} = {k}\n")).collect();
     let long_bad = sr(junk.trim_end(), "    pass");
     let mut script = Script {
@@ -332,8 +331,7 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
 
 #[test]
 fn usage_errors_come_before_any_server_is_asked() {
-    let sb = Sandbox::new("run-usage");
-    sb.write("app.py", APP);
+    let sb = with_app("run-usage");
     let d = double(vec![]);
     let url = d.url();
     for args in [
@@ -390,8 +388,7 @@ fn entries(sb: &Sandbox) -> Vec<String> {
 /// (exit 0) and the next apply replaced app.py with the model's text.
 #[test]
 fn run_never_writes_patchbays_own_files() {
-    let sb = Sandbox::new("run-own");
-    sb.write("app.py", APP);
+    let sb = with_app("run-own");
     let journal = "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"app.py\",\"temp\":null,\"backup\":\".app.py.patchbay-1-0.orig\"}\n{\"state\":\"renaming\"}\n";
     // Round 1 writes the backup (an edit fails, so a round 2 comes);
     // round 2 the journal, alone, as a commit of one new file.
@@ -424,8 +421,7 @@ fn run_never_writes_patchbays_own_files() {
 #[test]
 fn run_refuses_git_folders_unless_allowed() {
     for allow in [false, true] {
-        let sb = Sandbox::new("run-git");
-        sb.write("app.py", APP);
+        let sb = with_app("run-git");
         sb.write(".git/HEAD", "ref: refs/heads/main\n");
         let hook = create(".git/hooks/post-commit", "#!/bin/sh\necho hi\n");
         let d = double(vec![reply(1, &format!("{}{hook}", greet()), End::Stop)]);
@@ -455,8 +451,7 @@ fn run_refuses_git_folders_unless_allowed() {
 #[test]
 fn a_server_that_closes_kept_connections_loses_no_round() {
     for provider in ["openai", "ollama"] {
-        let sb = Sandbox::new("run-keep-alive");
-        sb.write("app.py", APP);
+        let sb = with_app("run-keep-alive");
         let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
         let script = Script {
             replies: (1..=3).map(|k| reply(k, &bad(k), End::Stop)).collect(),
@@ -488,8 +483,7 @@ fn a_server_that_closes_kept_connections_loses_no_round() {
 #[test]
 fn a_request_lost_before_any_answer_is_sent_once_more() {
     for (drops, code) in [(1, 0), (2, 2)] {
-        let sb = Sandbox::new("run-dropped");
-        sb.write("app.py", APP);
+        let sb = with_app("run-dropped");
         let script = Script {
             replies: vec![reply(1, &format!("{}{}", greet(), bye()), End::Stop)],
             drop_chats: drops,
@@ -515,8 +509,7 @@ fn a_request_lost_before_any_answer_is_sent_once_more() {
 /// 1's real count scales round 2's estimate.
 #[test]
 fn the_servers_context_and_the_first_count_shape_the_budget() {
-    let sb = Sandbox::new("run-context");
-    sb.write("app.py", APP);
+    let sb = with_app("run-context");
     let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
     let script = Script {
         replies: (1..=2).map(|k| reply(k, &bad(k), End::Stop)).collect(),
@@ -664,8 +657,7 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
         ),
     ];
     for (mode, provider, model, said) in cases {
-        let sb = Sandbox::new("run-flood");
-        sb.write("app.py", APP);
+        let sb = with_app("run-flood");
         let d = double(vec![flood(mode, &greet())]);
         let (o, wall) = run_bounded(
             &sb,
@@ -698,8 +690,7 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
 /// at the cap.
 #[test]
 fn the_reply_cap_is_an_option() {
-    let sb = Sandbox::new("run-cap");
-    sb.write("app.py", APP);
+    let sb = with_app("run-cap");
     let mut r = flood(Flood::Stream, &greet());
     r.flood_bytes = Some(50 << 20);
     let d = double(vec![r]);
@@ -715,8 +706,7 @@ fn the_reply_cap_is_an_option() {
 /// are not idle.
 #[test]
 fn a_silent_server_times_out_and_slow_bytes_do_not() {
-    let sb = Sandbox::new("run-silent");
-    sb.write("app.py", APP);
+    let sb = with_app("run-silent");
     let d = double(vec![flood(Flood::Silent, "app.py\n")]);
     let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
@@ -741,8 +731,7 @@ fn a_silent_server_times_out_and_slow_bytes_do_not() {
 /// in `run`'s error and in `arena`'s verdict line.
 #[test]
 fn a_servers_escapes_are_shown_not_obeyed() {
-    let sb = Sandbox::new("run-escapes");
-    sb.write("app.py", APP);
+    let sb = with_app("run-escapes");
     let page = "boom \x1b]0;TITLE\x07 then \x1b[2J cleared";
     let d = double(vec![Reply {
         text: page.into(),
@@ -800,8 +789,7 @@ fn a_servers_escapes_are_shown_not_obeyed() {
 /// characters shown.
 #[test]
 fn a_created_files_name_is_shown_not_obeyed() {
-    let sb = Sandbox::new("run-name");
-    sb.write("app.py", APP);
+    let sb = with_app("run-name");
     let name = "x\x1b[2Jy.py";
     let d = double(vec![reply(
         1,

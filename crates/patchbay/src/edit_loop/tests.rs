@@ -385,13 +385,7 @@ fn a_low_prompt_count_warns() {
 
 #[test]
 fn a_large_file_is_sent_in_sections() {
-    let text = big();
-    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
-    let mut c = cfg("lines");
-    c.task = "In f123, return x + 1000 instead.".into();
-    c.context_length = 1500;
-    c.reply_limit = 300;
-    let mut l = EditLoop::new(c, files).unwrap();
+    let (text, mut l) = big_loop(cfg("lines"), "In f123, return x + 1000 instead.", 1500);
     let r = l.next_request().unwrap();
     let fp = &r.plan.as_ref().unwrap().files[0];
     assert_eq!(fp.mode, "sections");
@@ -441,6 +435,20 @@ fn big() -> String {
         .collect()
 }
 
+/// A loop on `big.py` ([`big`], returned too) for `task`, in a window of
+/// `context_length` tokens with replies of 300.
+fn big_loop(c: LoopConfig, task: &str, context_length: usize) -> (String, EditLoop) {
+    let text = big();
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let c = LoopConfig {
+        task: task.into(),
+        context_length,
+        reply_limit: 300,
+        ..c
+    };
+    (text, EditLoop::new(c, files).unwrap())
+}
+
 fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
     let old = text.lines().nth(line - 1).unwrap();
     let tag = crate::formats::hashline::tags::tag(old, line, crate::TagOptions::default());
@@ -449,14 +457,11 @@ fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
 
 #[test]
 fn a_large_changed_file_is_shown_again_only_where_it_changed() {
-    let text = big();
-    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
-    let mut c = cfg("hashline");
-    c.task = "In f123 and f124, add 1000 to x.".into();
-    c.context_length = 2000;
-    c.reply_limit = 300;
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files).unwrap();
+    let c = LoopConfig {
+        early_stop: false,
+        ..cfg("hashline")
+    };
+    let (text, mut l) = big_loop(c, "In f123 and f124, add 1000 to x.", 2000);
     let good = hashline_edit("big.py", &text, 371, "    return x + 1123");
     let bad = "{\"op\": \"replace\", \"path\": \"big.py\", \"line\": 374, \"tag\": \"ZZZZ\", \"new\": \"    return x + 1124\"}\n";
     let o = round(&mut l, &format!("{good}{bad}"), &stop());
