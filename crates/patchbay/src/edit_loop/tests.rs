@@ -50,6 +50,15 @@ const BYE_OLD: &str = "    print(\"Goodbye, \" + name)";
 const BYE_NEW: &str = "    print(\"Goodbye, \" + name + \"!\")";
 const BOTH: &str = "def greet(name):\n    print(\"Hello, \" + name + \"!\")\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name + \"!\")\n";
 
+/// The reply that makes both edits of the task, counted.
+fn both_edits() -> String {
+    format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    )
+}
+
 /// Feeds a reply in chunks of `step` bytes (on char boundaries).
 fn feed(l: &mut EditLoop, reply: &str, step: usize) -> Vec<Pushed> {
     let mut out = vec![];
@@ -110,11 +119,7 @@ fn first_request_has_the_kit_the_task_and_the_view() {
 #[test]
 fn a_good_reply_is_done_with_its_changes() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
-    let reply = format!(
-        "EDITS: 2\n{}{}",
-        sr(GREET_OLD, GREET_NEW),
-        sr(BYE_OLD, BYE_NEW)
-    );
+    let reply = both_edits();
     let o = round(&mut l, &reply, &stop());
     assert_eq!(o.decision, Decision::Done);
     assert_eq!(
@@ -190,11 +195,7 @@ fn early_stop_at_the_first_failing_edit() {
 #[test]
 fn a_cut_reply_continues_and_joins_the_complete_edits() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
-    let whole = format!(
-        "EDITS: 2\n{}{}",
-        sr(GREET_OLD, GREET_NEW),
-        sr(BYE_OLD, BYE_NEW)
-    );
+    let whole = both_edits();
     let cut_at = whole.find("    print(\"Goodbye").unwrap() + 10;
     let o = round(&mut l, &whole[..cut_at], &length());
     assert_eq!(o.decision, Decision::Continue);
@@ -501,11 +502,7 @@ mod properties {
 
     fn replies() -> Vec<String> {
         vec![
-            format!(
-                "EDITS: 2\n{}{}",
-                sr(GREET_OLD, GREET_NEW),
-                sr(BYE_OLD, BYE_NEW)
-            ),
+            both_edits(),
             format!(
                 "{}{}",
                 sr("    print(\"Hi\")", GREET_NEW),
