@@ -13,19 +13,9 @@
 import { StateEffect, StateField, Text } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
 import { MergeView, acceptChunk, getChunks, getOriginalDoc, rejectChunk, unifiedMergeView } from '@codemirror/merge';
+import { levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
-/** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
-export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
-
-/** What a level means, for legends and tooltips. */
-export const LEVEL_NOTES = {
-  exact: 'matched character for character',
-  trailing_ws: 'matched with trailing whitespace ignored',
-  indent: 'matched at another indentation',
-  blank_lines: 'matched with blank lines ignored',
-  tabs: 'matched with tabs and spaces treated alike',
-  unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
-};
+export { LEVELS, LEVEL_NOTES } from './review.js';
 
 // ---- matches -------------------------------------------------------------
 
@@ -54,7 +44,7 @@ function lineDecoration(m) {
   const cls = m.failed ? 'pb-match pb-closest' : `pb-match pb-level-${m.level}`;
   const title = m.failed
     ? `edit ${m.index} failed (${m.code}): the closest region`
-    : `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}`;
+    : levelTitle(m.index, m.level);
   return Decoration.line({ class: cls, attributes: { title, 'data-edit': String(m.index) } });
 }
 
@@ -131,9 +121,8 @@ const matchField = StateField.define({
  * receipts' positions.
  */
 export function matchesFromReport(report, path) {
-  const file = report?.files?.find((f) => f.path === path);
   const out = [];
-  for (const r of file?.edits ?? []) {
+  for (const r of receiptsOf(report, path)) {
     if (r.status === 'applied' && r.fromPos) {
       out.push({ index: r.index, from: r.fromPos, to: r.toPos, level: r.strategy ?? 'exact' });
     } else if (r.status === 'failed' && r.closest) {
@@ -155,8 +144,7 @@ export function matchesFromReport(report, path) {
  * reply arrives, then the report's when it is finished.
  */
 export function matchesFromEvents(events, path) {
-  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
-  return matchesFromReport({ files: [{ path, edits }] }, path);
+  return matchesFromReport(reportOfEvents(events, path), path);
 }
 
 // ---- tags ----------------------------------------------------------------
@@ -232,7 +220,7 @@ function chunkLabels(matches) {
       if (!m || chunk.toB <= chunk.fromB) continue;
       const deco = Decoration.line({
         class: `pb-level-${m.level}`,
-        attributes: { 'data-edit': String(m.index), title: `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}` },
+        attributes: { 'data-edit': String(m.index), title: levelTitle(m.index, m.level) },
       });
       for (let pos = chunk.fromB; pos < Math.min(chunk.toB, state.doc.length + 1); ) {
         const line = state.doc.lineAt(pos);

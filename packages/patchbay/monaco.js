@@ -11,19 +11,9 @@
 // adapter imports nothing of Monaco: it works on the editor it is given
 // (and, for the diff view, the `monaco` namespace).
 import { applyEdits } from './index.js';
+import { levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
-/** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
-export const LEVELS = Object.freeze(['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode']);
-
-/** What a level means, for hovers and legends. */
-export const LEVEL_NOTES = Object.freeze({
-  exact: 'matched character for character',
-  trailing_ws: 'matched with trailing whitespace ignored',
-  indent: 'matched at another indentation',
-  blank_lines: 'matched with blank lines ignored',
-  tabs: 'matched with tabs and spaces treated alike',
-  unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
-});
+export { LEVELS, LEVEL_NOTES } from './review.js';
 
 /** A position as Monaco counts it (columns from 1). */
 export function toMonaco(pos) {
@@ -50,13 +40,11 @@ function wholeLines([first, last], className, hover) {
  * inline `pb-first-diff`.
  */
 export function decorationsFromReport(report, path) {
-  const file = report?.files?.find((f) => f.path === path);
   const out = [];
-  for (const r of file?.edits ?? []) {
+  for (const r of receiptsOf(report, path)) {
     if (r.status === 'applied' && r.fromPos) {
       const level = r.strategy ?? 'exact';
-      const note = LEVEL_NOTES[level] ?? level;
-      out.push(wholeLines(coveredLines(r.fromPos, r.toPos), `pb-match pb-level-${level}`, `edit ${r.index}: ${note}`));
+      out.push(wholeLines(coveredLines(r.fromPos, r.toPos), `pb-match pb-level-${level}`, levelTitle(r.index, level)));
     } else if (r.status === 'failed' && r.closest) {
       const c = r.closest;
       const hover = `edit ${r.index} failed (${r.code}): the closest region, ${c.similarity}% similar`;
@@ -75,8 +63,7 @@ export function decorationsFromReport(report, path) {
 
 /** The decorations of a stream's events so far (each edit located alone as soon as it is complete) for `path`. */
 export function decorationsFromEvents(events, path) {
-  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
-  return decorationsFromReport({ files: [{ path, edits }] }, path);
+  return decorationsFromReport(reportOfEvents(events, path), path);
 }
 
 /** Shows `report`'s decorations for `path` in `editor`; returns the collection (`.clear()` removes them). */
