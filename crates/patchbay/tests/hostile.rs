@@ -6,7 +6,7 @@
 //! (or close) in them; a quadratic path shows up as a test that takes
 //! minutes instead of seconds. Paths that leave the root are refused in
 //! every registered format. The bugs found by fuzzing and by the generated
-//! tests stay at the end, with their inputs, now fixed. A new one is first
+//! tests stay at the end, with their inputs, as tests that pass. A new one is first
 //! recorded as a test marked `#[ignore = "known bug, reported: ..."]` (run
 //! those with `cargo test -p patchbay --test hostile -- --ignored`).
 

@@ -101,8 +101,8 @@ proptest! {
 
 proptest! {
     // Each case renders and applies every format: fewer cases, and a fixed
-    // seed so that CI runs are repeatable (a random seed found the renderer
-    // bug kept below as `search_replace_render_returns`).
+    // seed so that CI runs are repeatable (`search_replace_render_returns`
+    // below keeps a renderer case random seeds find).
     #![proptest_config(ProptestConfig {
         cases: 48,
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x7a7c_b00c),

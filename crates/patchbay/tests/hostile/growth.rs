@@ -174,10 +174,10 @@ fn growth_json_openers() {
     // Lines of an opener never closed, and lines of calls that close but
     // are not JSON (each is a malformed receipt naming its output line).
     // The hashline series stops at 320,000 lines: at 640,000 its buffers
-    // passed the allocator's mmap threshold, so every run paid the kernel
-    // for fresh pages (a third of the time in a profile) and the last
-    // doubling read 1.5 while the engine's own time per line stayed flat
-    // (60-74 ns). `steady_allocator` now keeps such pages in the heap.
+    // pass the allocator's mmap threshold, where a run pays the kernel for
+    // fresh pages and the last doubling measures the kernel, not the
+    // engine (whose time per line stays flat); `steady_allocator` keeps
+    // such pages in the heap.
     let shapes = [
         ("tool-call", "{\"command\":", 80_000),
         ("hashline", "{\"op\":", 40_000),
@@ -470,10 +470,10 @@ fn growth_stream_auto_prose_before_the_edit() {
 
 /// A unified diff of one file streamed in 20-byte chunks (shorter than a
 /// hunk). A hunk's reading depends on the file header and the fence far
-/// above it: the stream re-read the diff from the top at every chunk that
-/// ended a line (74 ms for 250 hunks, 5.5 s for 2,000: exponent 2.0); it
-/// now re-reads only at a line that can complete a hunk
-/// (`Format::turn`), from the last complete hunk (`Format::parse_after`).
+/// above it, and re-reading the diff from the top at every chunk that ends
+/// a line would be quadratic in its hunks: the stream re-reads only at a
+/// line that can complete a hunk (`Format::turn`), from the last complete
+/// hunk (`Format::parse_after`).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_stream_udiff_small_chunks() {
