@@ -634,8 +634,8 @@ fn check_output_exit_codes_and_continuation() {
     assert_eq!(v["verdict"], "truncated");
 }
 
-/// An empty reply was once `truncated` (exit 3), as if a
-/// continuation could help; it is an input error (exit 2, "empty reply").
+/// An empty reply is an input error (exit 2, "empty reply"), not
+/// `truncated` (exit 3): no continuation can help it.
 #[test]
 fn check_output_of_an_empty_reply_says_so() {
     let sb = Sandbox::new("cli");
@@ -773,8 +773,8 @@ fn diagnose_explains_repairs_and_simulates_fuzz() {
 }
 
 /// A block whose path only the prose names, while the previous block's
-/// file also holds its SEARCH text: refused, nothing written (before, the
-/// first file was edited and the run exited 0).
+/// file also holds its SEARCH text: refused, nothing written (the
+/// previous block's file is not edited in its place).
 #[test]
 fn a_block_whose_file_only_the_prose_names_is_path_unclear() {
     let sb = Sandbox::new("cli");

@@ -511,7 +511,7 @@ fn a_file_written_during_the_apply_is_refused_as_file_changed() {
 }
 
 /// A move or rename to a symbolic link that leaves the root is
-/// `path_escape`, in apply-patch and in udiff (was an internal error).
+/// `path_escape`, in apply-patch and in udiff (not an internal error).
 #[test]
 fn a_move_to_a_link_outside_the_root_is_path_escape() {
     let sb = Sandbox::new("moveescape");
@@ -558,8 +558,8 @@ fn codes(o: &Output) -> Vec<String> {
 
 /// Two applies on one file at once (one edits its first line, the other its
 /// last), 20 rounds: each exits 0 with its edit in the final file, or 1 with
-/// `file_changed` and nothing written. Before the lock and the check, both
-/// exited 0 and one edit was lost in 20 of 20 rounds.
+/// `file_changed` and nothing written. Without the lock and the check,
+/// both would exit 0 and one edit would be lost.
 #[test]
 fn two_concurrent_applies_on_one_file_lose_no_edit() {
     let sb = Sandbox::new("concurrent");
@@ -601,8 +601,8 @@ fn two_concurrent_applies_on_one_file_lose_no_edit() {
 /// A process appends 138 lines (open, write, close, a pause) while applies
 /// rewrite the same file's first line, one after another: every appended
 /// line is in the final file, once. An apply that raced with
-/// a line is refused with `file_changed` (its edit redone by the next).
-/// Before the check, 117 of 138 lines were lost.
+/// a line is refused with `file_changed` (its edit redone by the next):
+/// without the check, most appended lines would be lost.
 #[test]
 fn an_appender_during_applies_loses_no_line() {
     use std::io::Write;
@@ -801,10 +801,9 @@ fn stale_temporaries_without_a_journal_are_swept() {
 
 /// A commit killed in a folder whose name is not UTF-8, reached through a
 /// symbolic link: the journal keeps the path's bytes, so the next run
-/// rolls it back whole and leaves nothing beside the files. Before, the
-/// journal held `\u{FFFD}` in place of the byte, the next run said "no file
-/// had been changed" and left the first file new, the second old and
-/// three temporaries and backups.
+/// rolls it back whole and leaves nothing beside the files (a journal
+/// holding `\u{FFFD}` in place of the byte would leave the first file new,
+/// the second old, and temporaries and backups beside them).
 #[test]
 fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
     use std::os::unix::ffi::OsStrExt;
@@ -863,8 +862,8 @@ fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
 /// check and its rename: the rename fails, the rollback restores what the
 /// commit changed, leaves that folder alone, keeps the original's backup
 /// and says how to put it back (exit 2); the journal is gone, so the next
-/// run works. Before, the rollback renamed the backup over the folder,
-/// failed, kept the journal, and every later run exited 2.
+/// run works (a rollback that renamed the backup over the folder would
+/// fail, keep the journal, and make every later run exit 2).
 #[test]
 fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
     let sb = Sandbox::new("swap");
@@ -952,8 +951,8 @@ fn raise_counters(
 /// Two writers through two roots that share files (`root/sub` and
 /// `root/sub/..`), each raising its own counter in two files per apply:
 /// every apply that exits 0 is in both files at the end, and the two
-/// files agree (no half of a transaction). Per-root locks alone let both
-/// commit at once: edits that exited 0 were lost.
+/// files agree (no half of a transaction). Per-root locks alone would let
+/// both commit at once and lose edits that exited 0.
 #[test]
 fn two_writers_through_nested_roots_lose_no_edit() {
     let sb = Sandbox::new("nested");
@@ -1103,8 +1102,9 @@ fn mknod_zero(p: &Path) -> bool {
 /// A FIFO or a character device as a target, named directly or through a
 /// link inside the root: refused at once (exit 2, the message says what it
 /// is), nothing written, and the root's lock is free for the next run.
-/// Before, `apply` blocked in open() on the FIFO forever holding the
-/// root's lock, and read a /dev/zero-like node until memory ran out.
+/// Opened like a file, the FIFO would block `apply` in open() forever
+/// holding the root's lock, and a /dev/zero-like node would be read until
+/// memory ran out.
 #[test]
 fn fifos_and_devices_are_refused_without_blocking_or_reading() {
     let sb = Sandbox::new("fifo");

@@ -184,7 +184,7 @@ fn apply_checks_syntax_when_asked() {
     assert_ne!(sb.read("lib.rs"), LIB, "warnings do not stop the write");
 }
 
-/// A slice's JSON that is cut, out of range or forged was once taken as plain text (or its indent as code) and written into FILE.
+/// A slice's JSON that is cut, out of range or forged is refused, not taken as plain text (or its indent as code) and written into FILE.
 #[test]
 fn splice_refuses_cut_invalid_and_forged_slices_writing_nothing() {
     let sb = Sandbox::new("syntax");

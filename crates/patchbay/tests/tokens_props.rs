@@ -137,8 +137,8 @@ proptest! {
 }
 
 /// Found by `compare_lists_every_format_once_and_recommends_one` with a random seed: rendering this
-/// change as SEARCH/REPLACE did not return (`diff::unique_blocks` kept
-/// growing a block whose context was capped by an earlier deletion).
+/// change as SEARCH/REPLACE returns (`diff::unique_blocks` stops growing a
+/// block whose context an earlier deletion caps).
 #[test]
 fn search_replace_render_returns() {
     let before = "}\n\tdef g(a,\n# Title\n:xxj<Afn f() {\n}\n\tdef g(a,\nclass A:\n}\nclass A:\n";

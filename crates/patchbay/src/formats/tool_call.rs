@@ -347,8 +347,9 @@ fn broken(output: &str, span: &Range<usize>, (at, before): (usize, usize)) -> St
     }
 }
 
-/// Output lines of increasing offsets, counted from the previous one (from
-/// the top for each damaged call, 100,000 of them were quadratic).
+/// Output lines of increasing offsets, counted from the previous one
+/// (counted from the top for each damaged call, 100,000 of them would be
+/// quadratic).
 #[derive(Default)]
 struct LineCursor {
     at: usize,

@@ -157,8 +157,8 @@ fn starts_line(b: &[u8], i: usize) -> bool {
 /// The objects of a top-level array are found one by one, each with its own
 /// range, so that the complete ones of a cut-off array are still known.
 /// The pieces come one at a time: a caller turns each value into edits and
-/// drops it before the next is parsed (a reply of 80,000 hashline edits
-/// held 50 MB of values when they were collected first).
+/// drops it before the next is parsed (collected first, the values of a
+/// reply of 80,000 hashline edits would hold 50 MB).
 pub fn scan<'a>(output: &'a str, edit_like: &'a dyn Fn(&str) -> bool) -> Scan<'a> {
     Scan {
         output,

@@ -420,12 +420,11 @@ fn growth_stream_small_chunks() {
 
 /// A reply of prose before its one edit, streamed in 20-byte chunks with
 /// the format left to `auto`: until the first edit fixes the format, the
-/// stream detects it. It detected on the whole text at every chunk: 63 KB
-/// of prose took 0.1 s and 500 KB took 7-9 s (exponent 2.05). Now it detects
-/// only where some format's edit could start or end, and at brackets only
-/// as the text grows by an eighth. Prose with a bracket on every line (the
-/// case here) went from 79 ms .. 6.3 s to 2.3 ms .. 19 ms. The edit at the
-/// end is still detected and judged early.
+/// stream detects it. Detecting on the whole text at every chunk would be
+/// quadratic in the prose; the stream detects only where some format's
+/// edit could start or end, and at brackets only as the text grows by an
+/// eighth, which keeps prose with a bracket on every line (the case here)
+/// linear. The edit at the end is still detected and judged early.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_stream_auto_prose_before_the_edit() {
@@ -572,7 +571,7 @@ fn every_line_changed(n: usize) -> (String, String) {
 }
 
 /// `compare` on a file whose every line changed renders every format's
-/// edit and applies each back: linear, where Myers' diff was quadratic.
+/// edit and applies each back: linear, where Myers' diff is quadratic.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_compare_every_line_changed() {
