@@ -1,7 +1,10 @@
 //! What the core's integration tests share: one-file trees, the line
-//! vocabulary of the property tests, the format names, and the invariants
-//! every report holds whatever the reply. Each test binary uses a part.
+//! vocabulary of the property tests, the format names, deterministic
+//! generators ([`rng`]), and the invariants every report holds whatever the
+//! reply. Each test binary uses a part.
 #![allow(dead_code)]
+
+pub mod rng;
 
 use patchbay::{
     apply, parse_reply, ApplyOptions, EditStatus, FileStatus, Op, Receipt, Report, Status,
