@@ -59,6 +59,15 @@ fn both_edits() -> String {
     )
 }
 
+/// A reply whose greet edit applies and whose farewell edit is not found.
+fn greet_and_a_bad_bye() -> String {
+    format!(
+        "{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr("    print(\"Bye\")", BYE_NEW)
+    )
+}
+
 /// Feeds a reply in chunks of `step` bytes (on char boundaries).
 fn feed(l: &mut EditLoop, reply: &str, step: usize) -> Vec<Pushed> {
     let mut out = vec![];
@@ -294,15 +303,7 @@ fn a_stream_without_final_chunk_is_a_cut() {
 fn a_re_sent_applied_edit_is_a_no_op() {
     let mut l = patient();
     // Round 1: greet applies (partial), farewell fails.
-    let o = round(
-        &mut l,
-        &format!(
-            "{}{}",
-            sr(GREET_OLD, GREET_NEW),
-            sr("    print(\"Bye\")", BYE_NEW)
-        ),
-        &stop(),
-    );
+    let o = round(&mut l, &greet_and_a_bad_bye(), &stop());
     assert_eq!(o.decision, Decision::Retry);
     let greeted = APP.replace(GREET_OLD, GREET_NEW);
     assert_eq!(
@@ -329,15 +330,7 @@ fn a_re_sent_applied_edit_is_a_no_op() {
 #[test]
 fn only_no_ops_is_done() {
     let mut l = patient();
-    round(
-        &mut l,
-        &format!(
-            "{}{}",
-            sr(GREET_OLD, GREET_NEW),
-            sr("    print(\"Bye\")", BYE_NEW)
-        ),
-        &stop(),
-    );
+    round(&mut l, &greet_and_a_bad_bye(), &stop());
     let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &stop());
     assert_eq!((o.decision, o.record.noops), (Decision::Done, 1));
     assert!(o.changes.is_empty());
