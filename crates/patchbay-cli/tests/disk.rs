@@ -7,17 +7,13 @@
 
 mod common;
 
-use common::{assert_stderr_has, block, patchbay_env, show, stderr, Sandbox};
+use common::{apply_root, assert_stderr_has, block, patchbay_env, show, stderr, Sandbox};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn apply(sb: &Sandbox, reply: &str, env: &[(&str, &str)]) -> Output {
-    patchbay_env(
-        &sb.dir,
-        &["apply", "--edits", reply, "--root", "root", "--json"],
-        env,
-    )
+    apply_root(&sb.dir, reply, &["--json"], env)
 }
 
 /// Three files edited, one created and one deleted by one reply.
@@ -36,15 +32,21 @@ fn three_files(sb: &Sandbox) {
     sb.write("reply.txt", r);
 }
 
-fn assert_old(sb: &Sandbox, why: &str) {
-    for n in ["a", "b", "c"] {
+/// Asserts that `a`, `b`, `c` and `sub/d` hold their `state` ("old" or
+/// "new") line.
+fn assert_lettered(sb: &Sandbox, state: &str, why: &str) {
+    for n in ["a", "b", "c", "sub/d"] {
+        let k = &n[n.len() - 1..];
         assert_eq!(
             sb.read(&format!("root/{n}.txt")),
-            format!("{n} old\n"),
+            format!("{k} {state}\n"),
             "{why}"
         );
     }
-    assert_eq!(sb.read("root/sub/d.txt"), "d old\n", "{why}");
+}
+
+fn assert_old(sb: &Sandbox, why: &str) {
+    assert_lettered(sb, "old", why);
     assert_eq!(sb.read("root/gone.txt"), "gone\n", "{why}");
     assert_eq!(
         sb.listing("root"),
@@ -54,14 +56,7 @@ fn assert_old(sb: &Sandbox, why: &str) {
 }
 
 fn assert_new(sb: &Sandbox, why: &str) {
-    for n in ["a", "b", "c"] {
-        assert_eq!(
-            sb.read(&format!("root/{n}.txt")),
-            format!("{n} new\n"),
-            "{why}"
-        );
-    }
-    assert_eq!(sb.read("root/sub/d.txt"), "d new\n", "{why}");
+    assert_lettered(sb, "new", why);
     assert_eq!(sb.read("root/new/made.txt"), "made\n", "{why}");
     assert_eq!(
         sb.listing("root"),
@@ -335,18 +330,7 @@ fn a_dry_run_leaves_an_interrupted_commit_alone_and_warns() {
     three_files(&sb);
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", "rename:2")]);
     assert_eq!(o.status.code(), None);
-    let o = patchbay_env(
-        &sb.dir,
-        &[
-            "apply",
-            "--edits",
-            "reply.txt",
-            "--root",
-            "root",
-            "--dry-run",
-        ],
-        &[],
-    );
+    let o = apply_root(&sb.dir, "reply.txt", &["--dry-run"], &[]);
     assert_stderr_has(&o, "interrupted commit");
     assert!(sb.path("root/.patchbay-journal").exists());
 }
@@ -710,18 +694,7 @@ fn git_folders_are_path_escape_unless_allowed() {
     assert!(!sb.path("root/.GIT").exists());
     for name in [".git/config", "hooks/pre-commit"] {
         sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
-        let o = patchbay_env(
-            &sb.dir,
-            &[
-                "apply",
-                "--edits",
-                "reply.txt",
-                "--root",
-                "root",
-                "--allow-git-dir",
-            ],
-            &[],
-        );
+        let o = apply_root(&sb.dir, "reply.txt", &["--allow-git-dir"], &[]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", show(&o));
     }
     assert_eq!(

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_stderr_has, block, patchbay, stderr, stdout, Sandbox};
+use common::{apply_root, assert_stderr_has, block, patchbay, stderr, stdout, Sandbox};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -27,7 +27,7 @@ fn replies_that_are_not_text_get_a_clear_error() {
     let mut bad = block("a.txt", "a\n", "b\n").into_bytes();
     bad.extend_from_slice(b"\xff\xfe tail\n");
     sb.write("bad.txt", &bad);
-    let o = patchbay(&sb.dir, &["apply", "--edits", "bad.txt", "--root", "root"]);
+    let o = apply_root(&sb.dir, "bad.txt", &[], &[]);
     assert_eq!(code(&o), 2);
     let err = stderr(&o);
     assert!(
@@ -40,10 +40,10 @@ fn replies_that_are_not_text_get_a_clear_error() {
     // writes one is refused (a file holding one is refused as binary), with
     // its position, and nothing is written.
     sb.write("nul.txt", block("a.txt", "a\0\n", "b\n"));
-    let o = patchbay(&sb.dir, &["apply", "--edits", "nul.txt", "--root", "root"]);
+    let o = apply_root(&sb.dir, "nul.txt", &[], &[]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     sb.write("nul2.txt", block("a.txt", "a\n", "b\0\n"));
-    let o = patchbay(&sb.dir, &["apply", "--edits", "nul2.txt", "--root", "root"]);
+    let o = apply_root(&sb.dir, "nul2.txt", &[], &[]);
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     assert!(
@@ -82,10 +82,7 @@ fn files_that_are_not_text_are_refused_in_every_format() {
         ];
         for r in &replies {
             sb.write("reply.txt", r);
-            let o = patchbay(
-                &sb.dir,
-                &["apply", "--edits", "reply.txt", "--root", "root"],
-            );
+            let o = apply_root(&sb.dir, "reply.txt", &[], &[]);
             assert_eq!(code(&o), 2, "{r}");
             let err = stderr(&o);
             assert!(err.contains(name) && err.contains("only"), "{err}");
@@ -193,18 +190,7 @@ fn nothing_is_written_outside_the_root_in_any_format() {
     assert_eq!(root, ["in.txt"]);
     // `--file` outside the root is a usage error.
     sb.write("reply.txt", "```\nx\n```\n");
-    let o = patchbay(
-        &sb.dir,
-        &[
-            "apply",
-            "--edits",
-            "reply.txt",
-            "--root",
-            "root",
-            "--file",
-            &abs,
-        ],
-    );
+    let o = apply_root(&sb.dir, "reply.txt", &["--file", &abs], &[]);
     assert_eq!(code(&o), 2);
     assert!(!Path::new(&abs).exists());
 }
@@ -294,10 +280,7 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
         let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
         let _ = child.wait();
         sb.write("root/other.txt", "x\n");
-        let o = patchbay(
-            &sb.dir,
-            &["apply", "--edits", "other.txt", "--root", "root"],
-        );
+        let o = apply_root(&sb.dir, "other.txt", &[], &[]);
         assert_eq!(code(&o), 0, "run {k}: {}", stderr(&o));
         let err = stderr(&o);
         rolled += usize::from(err.contains("rolled back"));
@@ -346,10 +329,7 @@ fn ten_megabyte_file_through_the_cli() {
     sb.write("root/big.txt", &text);
     let diff = "--- a/big.txt\n+++ b/big.txt\n@@ -200000,1 +200000,1 @@\n-row 0199999 with some padding text\n+row 0199999 changed\n";
     sb.write("reply.txt", diff);
-    let o = patchbay(
-        &sb.dir,
-        &["apply", "--edits", "reply.txt", "--root", "root"],
-    );
+    let o = apply_root(&sb.dir, "reply.txt", &[], &[]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let want = text.replacen(
         "row 0199999 with some padding text\n",

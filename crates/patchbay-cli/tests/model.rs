@@ -91,6 +91,13 @@ fn with_app(tag: &str) -> Sandbox {
     sb
 }
 
+/// Asserts that the run exited 0 with both edits in `app.py`.
+#[track_caller]
+fn assert_both_written(sb: &Sandbox, o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", show(o));
+    assert_eq!(app(sb), BOTH);
+}
+
 fn app(sb: &Sandbox) -> String {
     fs::read_to_string(sb.path("app.py")).unwrap()
 }
@@ -107,8 +114,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
         reply(2, &format!("{}{}", greet(), bye()), End::Stop),
     ]);
     let o = run(&sb, &d, &["--no-early-stop"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let reqs = d.requests();
     assert_eq!(reqs.len(), 2);
     assert_eq!(reqs[0]["options"]["num_ctx"], 4096);
@@ -165,8 +171,7 @@ fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
         reply(2, &format!("{}{}", greet(), bye()), End::Stop),
     ]);
     let o = run(&sb, &d, &["--no-early-stop", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let rounds: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -261,8 +266,7 @@ fn the_openai_provider_streams_sse() {
     r.prompt_tokens = Some(5);
     let d = double(vec![r]);
     let o = run(&sb, &d, &["--provider", "openai"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let req = &d.requests()[0];
     assert_eq!(req["stream_options"]["include_usage"], true);
     assert_eq!(req["max_tokens"], 512);
@@ -308,8 +312,7 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
         .current_dir(&sb.dir)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let out = stdout(&o);
     let round2 = out.split("round 2:").nth(1).unwrap_or("");
     assert!(

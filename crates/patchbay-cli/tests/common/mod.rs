@@ -24,6 +24,14 @@ pub fn patchbay(dir: &Path, args: &[&str]) -> Output {
     patchbay_env(dir, args, &[])
 }
 
+/// `apply --edits REPLY --root root` and `extra` in `dir`, with `env`
+/// added to the environment.
+pub fn apply_root(dir: &Path, reply: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut args = vec!["apply", "--edits", reply, "--root", "root"];
+    args.extend(extra);
+    patchbay_env(dir, &args, env)
+}
+
 /// A finished run whose output is UTF-8, as text.
 pub struct Out {
     /// The exit code; -1 for a process a signal ended.
