@@ -29,6 +29,19 @@ fn bye() -> String {
     )
 }
 
+/// Both edits of the task in one reply.
+fn both_edits() -> String {
+    format!("{}{}", greet(), bye())
+}
+
+/// A double whose first reply is `first` and whose second makes both edits.
+fn then_both(first: &str) -> Double {
+    double(vec![
+        reply(1, first, End::Stop),
+        reply(2, &both_edits(), End::Stop),
+    ])
+}
+
 fn reply(round: usize, text: &str, end: End) -> Reply {
     Reply {
         round: Some(round),
@@ -109,10 +122,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
         "    print(\"Hi, \" + name)",
         "    print(\"Hello, \" + name + \"!\")",
     );
-    let d = double(vec![
-        reply(1, &bad, End::Stop),
-        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
-    ]);
+    let d = then_both(&bad);
     let o = run(&sb, &d, &["--no-early-stop"]);
     assert_both_written(&sb, &o);
     let reqs = d.requests();
@@ -166,10 +176,7 @@ fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
         "    print(\"Bye, \" + name)",
         "    print(\"Goodbye, \" + name + \"!\")",
     );
-    let d = double(vec![
-        reply(1, &format!("{}{bad_bye}", greet()), End::Stop),
-        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
-    ]);
+    let d = then_both(&format!("{}{bad_bye}", greet()));
     let o = run(&sb, &d, &["--no-early-stop", "--json"]);
     assert_both_written(&sb, &o);
     let rounds: Vec<serde_json::Value> = stdout(&o)
@@ -262,7 +269,7 @@ fn server_errors_are_named_with_their_fix() {
 #[test]
 fn the_openai_provider_streams_sse() {
     let sb = with_app("run-openai");
-    let mut r = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    let mut r = reply(1, &both_edits(), End::Stop);
     r.prompt_tokens = Some(5);
     let d = double(vec![r]);
     let o = run(&sb, &d, &["--provider", "openai"]);
@@ -282,7 +289,7 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
     let mut script = Script {
         replies: vec![
             reply(1, &long_bad, End::Stop),
-            reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+            reply(2, &both_edits(), End::Stop),
         ],
         ..Script::default()
     };
@@ -488,7 +495,7 @@ fn a_request_lost_before_any_answer_is_sent_once_more() {
     for (drops, code) in [(1, 0), (2, 2)] {
         let sb = with_app("run-dropped");
         let script = Script {
-            replies: vec![reply(1, &format!("{}{}", greet(), bye()), End::Stop)],
+            replies: vec![reply(1, &both_edits(), End::Stop)],
             drop_chats: drops,
             ..Script::default()
         };
@@ -717,7 +724,7 @@ fn a_silent_server_times_out_and_slow_bytes_do_not() {
     assert_stderr_has(&o, "sent nothing for 1 s (--idle-timeout)");
     assert_eq!(app(&sb), APP);
 
-    let mut slow = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    let mut slow = reply(1, &both_edits(), End::Stop);
     (slow.chunk_chars, slow.byte_ms) = (Some(400), 3);
     let d = double(vec![slow]);
     let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
