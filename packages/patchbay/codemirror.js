@@ -13,7 +13,7 @@
 import { StateEffect, StateField, Text } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
 import { MergeView, acceptChunk, getChunks, getOriginalDoc, rejectChunk, unifiedMergeView } from '@codemirror/merge';
-import { levelTitle, receiptsOf, reportOfEvents } from './review.js';
+import { COLORS, LEVELS, levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
 export { LEVELS, LEVEL_NOTES } from './review.js';
 
@@ -299,6 +299,14 @@ export function sideBySide(parent, original, result, extensions) {
 
 // ---- the whole extension -------------------------------------------------
 
+/** The level and closest-region backgrounds of one theme (`light`, `dark`), as theme rules. */
+function themed(mode) {
+  const c = COLORS[mode];
+  const rules = Object.fromEntries(LEVELS.map((l) => [`&${mode} .pb-level-${l}`, { backgroundColor: c[l] }]));
+  rules[`&${mode} .pb-closest`] = { backgroundColor: c.closest, boxShadow: `inset 3px 0 ${c.mark}` };
+  return rules;
+}
+
 const theme = EditorView.baseTheme({
   '.pb-tag-gutter .cm-gutterElement': { fontSize: '85%', opacity: 0.75, paddingRight: '6px' },
   '.pb-first-diff': { outline: '2px solid #d33', borderRadius: '2px' },
@@ -309,20 +317,8 @@ const theme = EditorView.baseTheme({
   },
   '.pb-ws-tab': { backgroundImage: 'linear-gradient(to right, transparent 20%, #a33 20%, #a33 80%, transparent 80%)',
     backgroundSize: '100% 1px', backgroundPosition: 'center', backgroundRepeat: 'no-repeat' },
-  '&light .pb-level-exact': { backgroundColor: '#dcf5e3' },
-  '&light .pb-level-trailing_ws': { backgroundColor: '#e5f3d0' },
-  '&light .pb-level-indent': { backgroundColor: '#fbf0c9' },
-  '&light .pb-level-blank_lines': { backgroundColor: '#fde3c8' },
-  '&light .pb-level-tabs': { backgroundColor: '#f6d8ea' },
-  '&light .pb-level-unicode': { backgroundColor: '#e3dcf8' },
-  '&light .pb-closest': { backgroundColor: '#fbdada', boxShadow: 'inset 3px 0 #d33' },
-  '&dark .pb-level-exact': { backgroundColor: '#1f3d2a' },
-  '&dark .pb-level-trailing_ws': { backgroundColor: '#2c3d1f' },
-  '&dark .pb-level-indent': { backgroundColor: '#3d3519' },
-  '&dark .pb-level-blank_lines': { backgroundColor: '#40301c' },
-  '&dark .pb-level-tabs': { backgroundColor: '#3d2236' },
-  '&dark .pb-level-unicode': { backgroundColor: '#2e2645' },
-  '&dark .pb-closest': { backgroundColor: '#4a2224', boxShadow: 'inset 3px 0 #f66' },
+  ...themed('light'),
+  ...themed('dark'),
 });
 
 /** Match decorations and their theme; add `tagGutter()` where tags are wanted. */

@@ -11,7 +11,7 @@
 // adapter imports nothing of Monaco: it works on the editor it is given
 // (and, for the diff view, the `monaco` namespace).
 import { applyEdits } from './index.js';
-import { levelTitle, receiptsOf, reportOfEvents } from './review.js';
+import { COLORS, LEVELS, levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
 export { LEVELS, LEVEL_NOTES } from './review.js';
 
@@ -118,10 +118,10 @@ export function tagsFromView(view) {
 /** Styles for the classes above; add once to the page (`document.head.append(styleSheet())`). */
 export function styleSheet() {
   const style = document.createElement('style');
+  const c = COLORS.light;
   style.textContent = [
-    '.pb-level-exact{background:#dcf5e3}', '.pb-level-trailing_ws{background:#e5f3d0}', '.pb-level-indent{background:#fbf0c9}',
-    '.pb-level-blank_lines{background:#fde3c8}', '.pb-level-tabs{background:#f6d8ea}', '.pb-level-unicode{background:#e3dcf8}',
-    '.pb-closest{background:#fbdada;box-shadow:inset 3px 0 #d33}', '.pb-first-diff{outline:2px solid #d33;border-radius:2px}',
+    ...LEVELS.map((l) => `.pb-level-${l}{background:${c[l]}}`),
+    `.pb-closest{background:${c.closest};box-shadow:inset 3px 0 ${c.mark}}`, `.pb-first-diff{outline:2px solid ${c.mark};border-radius:2px}`,
   ].join('\n');
   return style;
 }

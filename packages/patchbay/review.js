@@ -16,6 +16,22 @@ export const LEVEL_NOTES = Object.freeze({
   unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
 });
 
+/**
+ * The background of each level's lines and of a failed edit's closest
+ * region, and the colour that marks what differs, in a light and a dark
+ * theme: one palette for both editors.
+ */
+export const COLORS = Object.freeze({
+  light: Object.freeze({
+    exact: '#dcf5e3', trailing_ws: '#e5f3d0', indent: '#fbf0c9', blank_lines: '#fde3c8', tabs: '#f6d8ea', unicode: '#e3dcf8',
+    closest: '#fbdada', mark: '#d33',
+  }),
+  dark: Object.freeze({
+    exact: '#1f3d2a', trailing_ws: '#2c3d1f', indent: '#3d3519', blank_lines: '#40301c', tabs: '#3d2236', unicode: '#2e2645',
+    closest: '#4a2224', mark: '#f66',
+  }),
+});
+
 /** What an applied edit's mark says: its number and how its level matched. */
 export function levelTitle(index, level) {
   return `edit ${index}: ${LEVEL_NOTES[level] ?? level}`;
