@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/build-package.sh
 pkg=packages/patchbay
-rm -rf web/pkg # the core's glue was copied there before it imported rest.js
+rm -rf web/pkg # a stale copy of the core's glue, from builds that put it there
 for pair in syntax:pkg-syntax tokens:pkg-tokens; do
   from=$pkg/${pair%%:*} to=web/${pair##*:}
   rm -rf "$to"

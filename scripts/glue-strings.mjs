@@ -5,8 +5,8 @@
 // The generated function copies the string's ASCII prefix a character at a
 // time in a JavaScript loop, and uses `TextEncoder.encodeInto` only from the
 // first non-ASCII character on. For source code that loop is the whole
-// string: in node it was 54% of the package's tag view of 10 MB, and it is
-// paid for every file `applyEdits` reads. The replacement encodes with one
+// string, the largest part of the package's tag view of a large file, and
+// it is paid for every file `applyEdits` reads. The replacement encodes with one
 // `encodeInto` into the `len` bytes an ASCII string needs. Only if a
 // character did not fit does it grow the block to what the rest can take
 // (3 bytes a UTF-16 unit) and encode the rest. Then it shrinks the block to

@@ -1,6 +1,6 @@
 //! Gives the wasm module a 4 MB stack instead of wasm-ld's 1 MB default:
-//! tiktoken's piece cache overflowed 1 MB when the module was built for
-//! size (opt-level "z"; "memory access out of bounds" on a 6 KB file).
+//! tiktoken's piece cache overflows 1 MB in a module built for size
+//! (opt-level "z"; "memory access out of bounds" on a 6 KB file).
 //! A link argument of this crate's cdylib only, so no other module and no
 //! RUSTFLAGS change.
 

@@ -13,19 +13,9 @@
 import { StateEffect, StateField, Text } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, WidgetType, gutter } from '@codemirror/view';
 import { MergeView, acceptChunk, getChunks, getOriginalDoc, rejectChunk, unifiedMergeView } from '@codemirror/merge';
+import { COLORS, LEVELS, levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
-/** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
-export const LEVELS = ['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode'];
-
-/** What a level means, for legends and tooltips. */
-export const LEVEL_NOTES = {
-  exact: 'matched character for character',
-  trailing_ws: 'matched with trailing whitespace ignored',
-  indent: 'matched at another indentation',
-  blank_lines: 'matched with blank lines ignored',
-  tabs: 'matched with tabs and spaces treated alike',
-  unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
-};
+export { LEVELS, LEVEL_NOTES } from './review.js';
 
 // ---- matches -------------------------------------------------------------
 
@@ -54,7 +44,7 @@ function lineDecoration(m) {
   const cls = m.failed ? 'pb-match pb-closest' : `pb-match pb-level-${m.level}`;
   const title = m.failed
     ? `edit ${m.index} failed (${m.code}): the closest region`
-    : `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}`;
+    : levelTitle(m.index, m.level);
   return Decoration.line({ class: cls, attributes: { title, 'data-edit': String(m.index) } });
 }
 
@@ -131,9 +121,8 @@ const matchField = StateField.define({
  * receipts' positions.
  */
 export function matchesFromReport(report, path) {
-  const file = report?.files?.find((f) => f.path === path);
   const out = [];
-  for (const r of file?.edits ?? []) {
+  for (const r of receiptsOf(report, path)) {
     if (r.status === 'applied' && r.fromPos) {
       out.push({ index: r.index, from: r.fromPos, to: r.toPos, level: r.strategy ?? 'exact' });
     } else if (r.status === 'failed' && r.closest) {
@@ -155,8 +144,7 @@ export function matchesFromReport(report, path) {
  * reply arrives, then the report's when it is finished.
  */
 export function matchesFromEvents(events, path) {
-  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
-  return matchesFromReport({ files: [{ path, edits }] }, path);
+  return matchesFromReport(reportOfEvents(events, path), path);
 }
 
 // ---- tags ----------------------------------------------------------------
@@ -232,7 +220,7 @@ function chunkLabels(matches) {
       if (!m || chunk.toB <= chunk.fromB) continue;
       const deco = Decoration.line({
         class: `pb-level-${m.level}`,
-        attributes: { 'data-edit': String(m.index), title: `edit ${m.index}: ${LEVEL_NOTES[m.level] ?? m.level}` },
+        attributes: { 'data-edit': String(m.index), title: levelTitle(m.index, m.level) },
       });
       for (let pos = chunk.fromB; pos < Math.min(chunk.toB, state.doc.length + 1); ) {
         const line = state.doc.lineAt(pos);
@@ -311,6 +299,14 @@ export function sideBySide(parent, original, result, extensions) {
 
 // ---- the whole extension -------------------------------------------------
 
+/** The level and closest-region backgrounds of one theme (`light`, `dark`), as theme rules. */
+function themed(mode) {
+  const c = COLORS[mode];
+  const rules = Object.fromEntries(LEVELS.map((l) => [`&${mode} .pb-level-${l}`, { backgroundColor: c[l] }]));
+  rules[`&${mode} .pb-closest`] = { backgroundColor: c.closest, boxShadow: `inset 3px 0 ${c.mark}` };
+  return rules;
+}
+
 const theme = EditorView.baseTheme({
   '.pb-tag-gutter .cm-gutterElement': { fontSize: '85%', opacity: 0.75, paddingRight: '6px' },
   '.pb-first-diff': { outline: '2px solid #d33', borderRadius: '2px' },
@@ -321,20 +317,8 @@ const theme = EditorView.baseTheme({
   },
   '.pb-ws-tab': { backgroundImage: 'linear-gradient(to right, transparent 20%, #a33 20%, #a33 80%, transparent 80%)',
     backgroundSize: '100% 1px', backgroundPosition: 'center', backgroundRepeat: 'no-repeat' },
-  '&light .pb-level-exact': { backgroundColor: '#dcf5e3' },
-  '&light .pb-level-trailing_ws': { backgroundColor: '#e5f3d0' },
-  '&light .pb-level-indent': { backgroundColor: '#fbf0c9' },
-  '&light .pb-level-blank_lines': { backgroundColor: '#fde3c8' },
-  '&light .pb-level-tabs': { backgroundColor: '#f6d8ea' },
-  '&light .pb-level-unicode': { backgroundColor: '#e3dcf8' },
-  '&light .pb-closest': { backgroundColor: '#fbdada', boxShadow: 'inset 3px 0 #d33' },
-  '&dark .pb-level-exact': { backgroundColor: '#1f3d2a' },
-  '&dark .pb-level-trailing_ws': { backgroundColor: '#2c3d1f' },
-  '&dark .pb-level-indent': { backgroundColor: '#3d3519' },
-  '&dark .pb-level-blank_lines': { backgroundColor: '#40301c' },
-  '&dark .pb-level-tabs': { backgroundColor: '#3d2236' },
-  '&dark .pb-level-unicode': { backgroundColor: '#2e2645' },
-  '&dark .pb-closest': { backgroundColor: '#4a2224', boxShadow: 'inset 3px 0 #f66' },
+  ...themed('light'),
+  ...themed('dark'),
 });
 
 /** Match decorations and their theme; add `tagGutter()` where tags are wanted. */

@@ -11,19 +11,9 @@
 // adapter imports nothing of Monaco: it works on the editor it is given
 // (and, for the diff view, the `monaco` namespace).
 import { applyEdits } from './index.js';
+import { COLORS, LEVELS, levelTitle, receiptsOf, reportOfEvents } from './review.js';
 
-/** The matcher levels, strict to tolerant; each has the class `pb-level-LEVEL`. */
-export const LEVELS = Object.freeze(['exact', 'trailing_ws', 'indent', 'blank_lines', 'tabs', 'unicode']);
-
-/** What a level means, for hovers and legends. */
-export const LEVEL_NOTES = Object.freeze({
-  exact: 'matched character for character',
-  trailing_ws: 'matched with trailing whitespace ignored',
-  indent: 'matched at another indentation',
-  blank_lines: 'matched with blank lines ignored',
-  tabs: 'matched with tabs and spaces treated alike',
-  unicode: 'matched with look-alike characters (quotes, dashes) treated alike',
-});
+export { LEVELS, LEVEL_NOTES } from './review.js';
 
 /** A position as Monaco counts it (columns from 1). */
 export function toMonaco(pos) {
@@ -50,13 +40,11 @@ function wholeLines([first, last], className, hover) {
  * inline `pb-first-diff`.
  */
 export function decorationsFromReport(report, path) {
-  const file = report?.files?.find((f) => f.path === path);
   const out = [];
-  for (const r of file?.edits ?? []) {
+  for (const r of receiptsOf(report, path)) {
     if (r.status === 'applied' && r.fromPos) {
       const level = r.strategy ?? 'exact';
-      const note = LEVEL_NOTES[level] ?? level;
-      out.push(wholeLines(coveredLines(r.fromPos, r.toPos), `pb-match pb-level-${level}`, `edit ${r.index}: ${note}`));
+      out.push(wholeLines(coveredLines(r.fromPos, r.toPos), `pb-match pb-level-${level}`, levelTitle(r.index, level)));
     } else if (r.status === 'failed' && r.closest) {
       const c = r.closest;
       const hover = `edit ${r.index} failed (${r.code}): the closest region, ${c.similarity}% similar`;
@@ -75,8 +63,7 @@ export function decorationsFromReport(report, path) {
 
 /** The decorations of a stream's events so far (each edit located alone as soon as it is complete) for `path`. */
 export function decorationsFromEvents(events, path) {
-  const edits = events.filter((e) => e.path === path).map((e) => e.receipt);
-  return decorationsFromReport({ files: [{ path, edits }] }, path);
+  return decorationsFromReport(reportOfEvents(events, path), path);
 }
 
 /** Shows `report`'s decorations for `path` in `editor`; returns the collection (`.clear()` removes them). */
@@ -131,10 +118,10 @@ export function tagsFromView(view) {
 /** Styles for the classes above; add once to the page (`document.head.append(styleSheet())`). */
 export function styleSheet() {
   const style = document.createElement('style');
+  const c = COLORS.light;
   style.textContent = [
-    '.pb-level-exact{background:#dcf5e3}', '.pb-level-trailing_ws{background:#e5f3d0}', '.pb-level-indent{background:#fbf0c9}',
-    '.pb-level-blank_lines{background:#fde3c8}', '.pb-level-tabs{background:#f6d8ea}', '.pb-level-unicode{background:#e3dcf8}',
-    '.pb-closest{background:#fbdada;box-shadow:inset 3px 0 #d33}', '.pb-first-diff{outline:2px solid #d33;border-radius:2px}',
+    ...LEVELS.map((l) => `.pb-level-${l}{background:${c[l]}}`),
+    `.pb-closest{background:${c.closest};box-shadow:inset 3px 0 ${c.mark}}`, `.pb-first-diff{outline:2px solid ${c.mark};border-radius:2px}`,
   ].join('\n');
   return style;
 }

@@ -3,6 +3,7 @@
 // tokens and whether it applies unambiguously, and the advisor's pick. Any
 // of them loads into the reply editor in one click.
 import { EditorView } from '@codemirror/view';
+import { loadButton } from './button.js';
 import { createPlainEditor, setText } from './editors.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,12 +24,7 @@ function card(cost, picked, onLoad) {
   const pre = document.createElement('pre');
   pre.className = 'code small-code';
   pre.textContent = cost.edit;
-  const load = document.createElement('button');
-  load.type = 'button';
-  load.className = 'secondary small';
-  load.dataset.testid = 'compare-load';
-  load.textContent = 'Load into the reply';
-  load.addEventListener('click', () => onLoad(cost));
+  const load = loadButton('compare-load', 'Load into the reply', () => onLoad(cost));
   article.append(h, facts, load, pre);
   return article;
 }

@@ -1,6 +1,7 @@
 // The pitfall lab: one card a lesson, each with a Load button and two
 // verdicts computed now: what a naive tool does with the reply, and what
 // patchbay does (applyEdits on the same file and reply).
+import { loadButton } from './button.js';
 import { LESSONS } from './lessons.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,12 +37,7 @@ async function lessonCard(engine, lesson, load) {
   h.textContent = l.title;
   const p = document.createElement('p');
   p.textContent = l.explain;
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'secondary small';
-  button.dataset.testid = 'lesson-load';
-  button.textContent = 'Load into the editors';
-  button.addEventListener('click', () => load(l));
+  const button = loadButton('lesson-load', 'Load into the editors', () => load(l));
   const verdicts = document.createElement('div');
   verdicts.className = 'verdicts';
   const report = await engine.applyEdits({ [l.path]: l.file }, l.reply, {});

@@ -32,6 +32,11 @@ function judge(naiveText, patchbay, path, what) {
   return { outcome: 'wrong', text: `${what}: reports success, but the file differs from the intended result at line ${line}.` };
 }
 
+/** The naive tool that replaces the first exact occurrence of `old` with `neu` (indexOf). */
+function exactSearch(old, neu) {
+  return async (engine, l, p) => judge(firstMatchReplace(l.file, old, neu)?.text ?? null, p, l.path, 'Exact search (indexOf)');
+}
+
 /** GNU patch (fuzz 2) on the lesson's diff, by the engine's simulation. */
 async function gnuPatch(engine, lesson) {
   const fuzz = await engine.simulatePatchFuzz({ [lesson.path]: lesson.file }, lesson.reply);
@@ -104,10 +109,7 @@ export const LESSONS = [
     path: 'src/win.py',
     file: 'def ping():\r\n    return "pong"\r\n\r\n\r\ndef pong():\r\n    return "ping"\r\n',
     reply: join(sr('src/win.py', ['def ping():', '    return "pong"'], ['def ping() -> str:', '    return "pong"'])),
-    naive: async (engine, l, p) => {
-      const r = firstMatchReplace(l.file, 'def ping():\n    return "pong"', 'def ping() -> str:\n    return "pong"');
-      return judge(r?.text ?? null, p, l.path, 'Exact search (indexOf)');
-    },
+    naive: exactSearch('def ping():\n    return "pong"', 'def ping() -> str:\n    return "pong"'),
   },
   {
     id: 'tabs-as-spaces',
@@ -117,10 +119,7 @@ export const LESSONS = [
     file: 'package main\n\nimport "fmt"\n\nfunc main() {\n\tname := "world"\n\tfmt.Println("hello", name)\n}\n',
     reply: join(['main.go', `${fence}go`, '<<<<<<< SEARCH', '    name := "world"', '    fmt.Println("hello", name)', '=======',
       '    name := "gopher"', '    fmt.Println("hello,", name)', '>>>>>>> REPLACE', fence]),
-    naive: async (engine, l, p) => {
-      const r = firstMatchReplace(l.file, '    name := "world"\n    fmt.Println("hello", name)', '    name := "gopher"\n    fmt.Println("hello,", name)');
-      return judge(r?.text ?? null, p, l.path, 'Exact search (indexOf)');
-    },
+    naive: exactSearch('    name := "world"\n    fmt.Println("hello", name)', '    name := "gopher"\n    fmt.Println("hello,", name)'),
   },
   {
     id: 'cut-off',

@@ -31,9 +31,9 @@ fn large(size: usize, align: usize) -> bool {
 }
 
 /// The length mapped for a block of `size` bytes: whole pages, and a whole
-/// huge page for a tail of 512 KB or more. Populating small pages cost
-/// about five times as much a byte as clearing a huge page (a profile of
-/// `apply`: 3 MB in small pages took more kernel time than 10 MB in huge
+/// huge page for a tail of 512 KB or more. Populating small pages costs
+/// about five times as much a byte as clearing a huge page (in a profile of
+/// `apply`, 3 MB in small pages take more kernel time than 10 MB in huge
 /// ones), so a huge page is cheaper even where it is mostly spare.
 fn mapped_len(size: usize) -> usize {
     let tail = size % HUGE;

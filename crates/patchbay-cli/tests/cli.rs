@@ -4,49 +4,11 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{block, run_in, Out, Sandbox};
 use serde_json::Value;
 use std::fs;
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", self.stdout))
-    }
-}
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(s) = stdin {
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
-    Out {
-        code: o.status.code().expect("exited normally"),
-        stdout: String::from_utf8(o.stdout).unwrap(),
-        stderr: String::from_utf8(o.stderr).unwrap(),
-    }
-}
 
 /// Writes `output` to `out.txt` in the sandbox and runs `apply` on it with
 /// the sandbox as the working directory (so the default root).
@@ -55,10 +17,6 @@ fn apply(sb: &Sandbox, output: &str, extra: &[&str]) -> Out {
     let mut args = vec!["apply", "--edits", "out.txt"];
     args.extend_from_slice(extra);
     run_in(&sb.dir, &args, None)
-}
-
-fn block(path: &str, search: &str, replace: &str) -> String {
-    format!("{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
 }
 
 const APP: &str = "def f():\n    return 1\n\ndef g():\n    return 2\n";
@@ -676,8 +634,8 @@ fn check_output_exit_codes_and_continuation() {
     assert_eq!(v["verdict"], "truncated");
 }
 
-/// An empty reply was once `truncated` (exit 3), as if a
-/// continuation could help; it is an input error (exit 2, "empty reply").
+/// An empty reply is an input error (exit 2, "empty reply"), not
+/// `truncated` (exit 3): no continuation can help it.
 #[test]
 fn check_output_of_an_empty_reply_says_so() {
     let sb = Sandbox::new("cli");
@@ -815,8 +773,8 @@ fn diagnose_explains_repairs_and_simulates_fuzz() {
 }
 
 /// A block whose path only the prose names, while the previous block's
-/// file also holds its SEARCH text: refused, nothing written (before, the
-/// first file was edited and the run exited 0).
+/// file also holds its SEARCH text: refused, nothing written (the
+/// previous block's file is not edited in its place).
 #[test]
 fn a_block_whose_file_only_the_prose_names_is_path_unclear() {
     let sb = Sandbox::new("cli");

@@ -7,39 +7,13 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{apply_root, assert_stderr_has, block, patchbay_env, show, stderr, Sandbox};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn patchbay(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_patchbay"));
-    c.args(args).current_dir(dir).stdin(Stdio::null());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
-
 fn apply(sb: &Sandbox, reply: &str, env: &[(&str, &str)]) -> Output {
-    patchbay(
-        &sb.dir,
-        &["apply", "--edits", reply, "--root", "root", "--json"],
-        env,
-    )
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn block(path: &str, search: &str, replace: &str) -> String {
-    format!("{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
+    apply_root(&sb.dir, reply, &["--json"], env)
 }
 
 /// Three files edited, one created and one deleted by one reply.
@@ -58,15 +32,21 @@ fn three_files(sb: &Sandbox) {
     sb.write("reply.txt", r);
 }
 
-fn assert_old(sb: &Sandbox, why: &str) {
-    for n in ["a", "b", "c"] {
+/// Asserts that `a`, `b`, `c` and `sub/d` hold their `state` ("old" or
+/// "new") line.
+fn assert_lettered(sb: &Sandbox, state: &str, why: &str) {
+    for n in ["a", "b", "c", "sub/d"] {
+        let k = &n[n.len() - 1..];
         assert_eq!(
             sb.read(&format!("root/{n}.txt")),
-            format!("{n} old\n"),
+            format!("{k} {state}\n"),
             "{why}"
         );
     }
-    assert_eq!(sb.read("root/sub/d.txt"), "d old\n", "{why}");
+}
+
+fn assert_old(sb: &Sandbox, why: &str) {
+    assert_lettered(sb, "old", why);
     assert_eq!(sb.read("root/gone.txt"), "gone\n", "{why}");
     assert_eq!(
         sb.listing("root"),
@@ -76,14 +56,7 @@ fn assert_old(sb: &Sandbox, why: &str) {
 }
 
 fn assert_new(sb: &Sandbox, why: &str) {
-    for n in ["a", "b", "c"] {
-        assert_eq!(
-            sb.read(&format!("root/{n}.txt")),
-            format!("{n} new\n"),
-            "{why}"
-        );
-    }
-    assert_eq!(sb.read("root/sub/d.txt"), "d new\n", "{why}");
+    assert_lettered(sb, "new", why);
     assert_eq!(sb.read("root/new/made.txt"), "made\n", "{why}");
     assert_eq!(
         sb.listing("root"),
@@ -112,8 +85,8 @@ fn a_failing_rename_rolls_back_every_file() {
             "reply.txt",
             &[("PATCHBAY_TEST_FAIL_RENAME", &n.to_string())],
         );
-        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        let err = stderr(&o);
         assert!(
             err.contains("injected failure") && err.contains("rolled back, nothing was changed"),
             "{err}"
@@ -124,7 +97,7 @@ fn a_failing_rename_rolls_back_every_file() {
         assert_old(&sb, &format!("rename {n} failed"));
         // And the same reply applies once the fault is gone.
         let o = apply(&sb, "reply.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", show(&o));
         assert_new(&sb, "after the fault");
     }
 }
@@ -178,8 +151,8 @@ fn an_immutable_or_append_only_target_changes_nothing() {
                 .success());
             let guard = Flag(p, off);
             let o = apply(&sb, "reply.txt", &[]);
-            assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+            let err = stderr(&o);
             assert!(err.contains(word), "{flag} {target}: {err}");
             drop(guard);
             assert_old(&sb, &format!("{flag} on {target}"));
@@ -210,8 +183,8 @@ fn a_target_the_user_may_not_replace_changes_nothing() {
         let sb = Sandbox::new("perm");
         three_files(&sb);
         let o = run_as_other_user(&sb, mode);
-        assert_eq!(o.status.code(), Some(2), "{mode:o}: {}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{mode:o}: {}", show(&o));
+        let err = stderr(&o);
         assert!(err.contains("sub/d.txt"), "{mode:o}: {err}");
         assert_old(&sb, &format!("folder mode {mode:o}"));
     }
@@ -275,12 +248,8 @@ fn a_read_only_mount_changes_nothing() {
         .unwrap();
     assert!(ro.success());
     let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("sub/d.txt"),
-        "{}",
-        text(&o)
-    );
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert_stderr_has(&o, "sub/d.txt");
     assert_old(&sb, "a read-only mount");
 }
 
@@ -296,14 +265,14 @@ fn a_commit_killed_at_any_step_is_recovered_by_the_next_run() {
         let sb = Sandbox::new("crash");
         three_files(&sb);
         let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", point)]);
-        assert_eq!(o.status.code(), None, "{point}: it must die: {}", text(&o));
+        assert_eq!(o.status.code(), None, "{point}: it must die: {}", show(&o));
         assert!(sb.path("root/.patchbay-journal").exists(), "{point}");
         // The next run (another reply, on another file) recovers first.
         sb.write("root/other.txt", "x\n");
         sb.write("other.txt", block("other.txt", "x\n", "y\n"));
         let o = apply(&sb, "other.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", show(&o));
+        let err = stderr(&o);
         assert_eq!(sb.read("root/other.txt"), "y\n");
         fs::remove_file(sb.path("root/other.txt")).unwrap();
         if point == "done" {
@@ -342,13 +311,13 @@ fn a_one_file_commit_killed_or_failing_leaves_the_file_whole() {
         } else {
             Some(2)
         };
-        assert_eq!(o.status.code(), code, "{point}: {}", text(&o));
+        assert_eq!(o.status.code(), code, "{point}: {}", show(&o));
         assert!(!sb.path("root/.patchbay-journal").exists(), "{point}");
         assert_eq!(sb.read("root/a.txt"), want, "{point}");
         sb.write("root/other.txt", "x\n");
         sb.write("other.txt", block("other.txt", "x\n", "y\n"));
         let o = apply(&sb, "other.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", show(&o));
         assert_eq!(sb.read("root/a.txt"), want, "{point}");
         assert_eq!(sb.listing("root"), ["a.txt", "other.txt"], "{point}");
     }
@@ -361,23 +330,8 @@ fn a_dry_run_leaves_an_interrupted_commit_alone_and_warns() {
     three_files(&sb);
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", "rename:2")]);
     assert_eq!(o.status.code(), None);
-    let o = patchbay(
-        &sb.dir,
-        &[
-            "apply",
-            "--edits",
-            "reply.txt",
-            "--root",
-            "root",
-            "--dry-run",
-        ],
-        &[],
-    );
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("interrupted commit"),
-        "{}",
-        text(&o)
-    );
+    let o = apply_root(&sb.dir, "reply.txt", &["--dry-run"], &[]);
+    assert_stderr_has(&o, "interrupted commit");
     assert!(sb.path("root/.patchbay-journal").exists());
 }
 
@@ -401,12 +355,12 @@ fn a_journal_patchbay_did_not_write_is_set_aside_not_replayed() {
         sb.write("root/.patchbay-journal", &journal);
         sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
         let o = apply(&sb, "reply.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+        let err = stderr(&o);
         assert!(
             err.contains("not a journal patchbay wrote here") && err.contains("rm -- "),
             "{}",
-            text(&o)
+            show(&o)
         );
         assert_eq!(sb.read("outside.txt"), "keep\n");
         assert_eq!(
@@ -427,8 +381,8 @@ fn a_journal_patchbay_did_not_write_is_set_aside_not_replayed() {
         // And the next run is not blocked or warned again.
         sb.write("reply.txt", block("a.txt", "b\n", "c\n"));
         let o = apply(&sb, "reply.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        assert!(o.stderr.is_empty(), "{}", text(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+        assert!(o.stderr.is_empty(), "{}", show(&o));
     }
 }
 
@@ -441,7 +395,7 @@ fn a_file_name_of_255_bytes_can_be_edited() {
     sb.write(&format!("root/{name}"), "old\n");
     sb.write("reply.txt", block(&name, "old\n", "new\n"));
     let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(sb.read(&format!("root/{name}")), "new\n");
     assert_eq!(sb.listing("root"), [name]);
 }
@@ -464,7 +418,7 @@ fn owner_group_mode_and_xattrs_are_kept() {
     }
     sb.write("reply.txt", block("a.txt", "old\n", "new\n"));
     let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(sb.read("root/a.txt"), "new\n");
     let m = fs::metadata(&p).unwrap();
     assert_eq!(m.mode() & 0o7777, 0o640);
@@ -518,7 +472,7 @@ fn a_file_written_during_the_apply_is_refused_as_file_changed() {
         block("a.txt", "a\n", "A\n") + &block("b.txt", "b\n", "B\n"),
     );
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_TOUCH", "b.txt")]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let codes: Vec<&str> = rep["files"]
         .as_array()
@@ -541,7 +495,7 @@ fn a_file_written_during_the_apply_is_refused_as_file_changed() {
 }
 
 /// A move or rename to a symbolic link that leaves the root is
-/// `path_escape`, in apply-patch and in udiff (was an internal error).
+/// `path_escape`, in apply-patch and in udiff (not an internal error).
 #[test]
 fn a_move_to_a_link_outside_the_root_is_path_escape() {
     let sb = Sandbox::new("moveescape");
@@ -557,7 +511,7 @@ fn a_move_to_a_link_outside_the_root_is_path_escape() {
         for r in replies {
             sb.write("reply.txt", &r);
             let o = apply(&sb, "reply.txt", &[]);
-            assert_eq!(o.status.code(), Some(1), "{r}\n{}", text(&o));
+            assert_eq!(o.status.code(), Some(1), "{r}\n{}", show(&o));
             let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
             assert!(rep.to_string().contains("path_escape"), "{r}\n{rep}");
         }
@@ -588,8 +542,8 @@ fn codes(o: &Output) -> Vec<String> {
 
 /// Two applies on one file at once (one edits its first line, the other its
 /// last), 20 rounds: each exits 0 with its edit in the final file, or 1 with
-/// `file_changed` and nothing written. Before the lock and the check, both
-/// exited 0 and one edit was lost in 20 of 20 rounds.
+/// `file_changed` and nothing written. Without the lock and the check,
+/// both would exit 0 and one edit would be lost.
 #[test]
 fn two_concurrent_applies_on_one_file_lose_no_edit() {
     let sb = Sandbox::new("concurrent");
@@ -614,10 +568,10 @@ fn two_concurrent_applies_on_one_file_lose_no_edit() {
             match o.status.code() {
                 Some(0) => assert!(now.contains(line), "round {round}: {line:?} lost"),
                 Some(1) => {
-                    assert_eq!(codes(o), ["file_changed"], "round {round}: {}", text(o));
+                    assert_eq!(codes(o), ["file_changed"], "round {round}: {}", show(o));
                     refused += 1;
                 }
-                _ => panic!("round {round}: {}", text(o)),
+                _ => panic!("round {round}: {}", show(o)),
             }
         }
         if now.contains("top A\n") && now.contains("bottom B\n") {
@@ -631,8 +585,8 @@ fn two_concurrent_applies_on_one_file_lose_no_edit() {
 /// A process appends 138 lines (open, write, close, a pause) while applies
 /// rewrite the same file's first line, one after another: every appended
 /// line is in the final file, once. An apply that raced with
-/// a line is refused with `file_changed` (its edit redone by the next).
-/// Before the check, 117 of 138 lines were lost.
+/// a line is refused with `file_changed` (its edit redone by the next):
+/// without the check, most appended lines would be lost.
 #[test]
 fn an_appender_during_applies_loses_no_line() {
     use std::io::Write;
@@ -665,7 +619,7 @@ fn an_appender_during_applies_loses_no_line() {
         match o.status.code() {
             Some(0) => applied += 1,
             Some(1) if codes(&o) == ["file_changed"] => refused += 1,
-            _ => panic!("{}", text(&o)),
+            _ => panic!("{}", show(&o)),
         }
     }
     appender.join().unwrap();
@@ -709,7 +663,7 @@ fn patchbays_own_files_are_path_escape() {
     ] {
         sb.write("reply.txt", block(name, old, "x\n"));
         let o = apply(&sb, "reply.txt", &[]);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert_eq!(o.status.code(), Some(1), "{}", show(&o));
         assert_eq!(codes(&o), ["path_escape"], "{name}");
     }
     assert_eq!(
@@ -731,7 +685,7 @@ fn git_folders_are_path_escape_unless_allowed() {
     for name in [".git/hooks/post-commit", "hooks/pre-commit", ".GIT/config"] {
         sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
         let o = apply(&sb, "reply.txt", &[]);
-        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", show(&o));
         assert_eq!(codes(&o), ["path_escape"], "{name}");
         let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert!(rep.to_string().contains("--allow-git-dir"), "{rep}");
@@ -740,19 +694,8 @@ fn git_folders_are_path_escape_unless_allowed() {
     assert!(!sb.path("root/.GIT").exists());
     for name in [".git/config", "hooks/pre-commit"] {
         sb.write("reply.txt", block(name, "", "#!/bin/sh\n"));
-        let o = patchbay(
-            &sb.dir,
-            &[
-                "apply",
-                "--edits",
-                "reply.txt",
-                "--root",
-                "root",
-                "--allow-git-dir",
-            ],
-            &[],
-        );
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+        let o = apply_root(&sb.dir, "reply.txt", &["--allow-git-dir"], &[]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", show(&o));
     }
     assert_eq!(
         sb.listing("root/.git"),
@@ -773,23 +716,23 @@ fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
     let reply = block("lib.rs", "    1\n", "    3\n") + &block("b.rs", "b\n", "c\n");
     sb.write("reply.txt", reply);
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", "rename:1")]);
-    assert_eq!(o.status.code(), None, "{}", text(&o));
+    assert_eq!(o.status.code(), None, "{}", show(&o));
     assert_eq!(
         sb.read("root/lib.rs"),
         "fn hello() {\n    3\n}\n",
         "killed after its rename"
     );
     let splice = |env: &[(&str, &str)]| {
-        patchbay(
+        patchbay_env(
             &sb.dir,
             &["splice", "root/lib.rs", "hello", "slice.txt"],
             env,
         )
     };
     let o = splice(&[("PATCHBAY_TEST_TOUCH", "lib.rs")]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert!(err.contains("rolled back an interrupted commit"), "{err}");
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     assert!(err.contains("file_changed"), "{err}");
     assert_eq!(
         sb.read("root/lib.rs"),
@@ -798,7 +741,7 @@ fn splice_recovers_first_and_refuses_a_file_changed_meanwhile() {
     assert_eq!(sb.read("root/b.rs"), "b\n");
     assert_eq!(sb.listing("root"), ["b.rs", "lib.rs"]);
     let o = splice(&[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert!(sb
         .read("root/lib.rs")
         .starts_with("fn hello() {\n    2\n}\n"));
@@ -822,12 +765,8 @@ fn stale_temporaries_without_a_journal_are_swept() {
     }
     sb.write("reply.txt", block("a.txt", "a\n", "b\n"));
     let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains(&stale),
-        "{}",
-        text(&o)
-    );
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert_stderr_has(&o, &stale);
     let mut want = vec![live, orig, "a.txt".to_string()];
     want.sort();
     assert_eq!(sb.listing("root"), want);
@@ -835,10 +774,9 @@ fn stale_temporaries_without_a_journal_are_swept() {
 
 /// A commit killed in a folder whose name is not UTF-8, reached through a
 /// symbolic link: the journal keeps the path's bytes, so the next run
-/// rolls it back whole and leaves nothing beside the files. Before, the
-/// journal held `\u{FFFD}` in place of the byte, the next run said "no file
-/// had been changed" and left the first file new, the second old and
-/// three temporaries and backups.
+/// rolls it back whole and leaves nothing beside the files (a journal
+/// holding `\u{FFFD}` in place of the byte would leave the first file new,
+/// the second old, and temporaries and backups beside them).
 #[test]
 fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
     use std::os::unix::ffi::OsStrExt;
@@ -857,12 +795,12 @@ fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
     );
     for point in ["staged", "rename:1", "rename:2"] {
         let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_CRASH", point)]);
-        assert_eq!(o.status.code(), None, "{point}: it must die: {}", text(&o));
+        assert_eq!(o.status.code(), None, "{point}: it must die: {}", show(&o));
         sb.write("root/other.txt", "x\n");
         sb.write("other.txt", block("other.txt", "x\n", "y\n"));
         let o = apply(&sb, "other.txt", &[]);
-        assert_eq!(o.status.code(), Some(0), "{point}: {}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", show(&o));
+        let err = stderr(&o);
         assert!(
             err.contains("rolled back an interrupted commit"),
             "{point}: {err}"
@@ -889,7 +827,7 @@ fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
         );
     }
     let o = apply(&sb, "reply.txt", &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(fs::read_to_string(dir.join("b.txt")).unwrap(), "b new\n");
 }
 
@@ -897,15 +835,15 @@ fn a_commit_killed_in_a_folder_whose_name_is_not_utf8_is_rolled_back() {
 /// check and its rename: the rename fails, the rollback restores what the
 /// commit changed, leaves that folder alone, keeps the original's backup
 /// and says how to put it back (exit 2); the journal is gone, so the next
-/// run works. Before, the rollback renamed the backup over the folder,
-/// failed, kept the journal, and every later run exited 2.
+/// run works (a rollback that renamed the backup over the folder would
+/// fail, keep the journal, and make every later run exit 2).
 #[test]
 fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
     let sb = Sandbox::new("swap");
     three_files(&sb);
     let o = apply(&sb, "reply.txt", &[("PATCHBAY_TEST_SWAP", "b.txt")]);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = stderr(&o);
     assert!(
         err.contains("restored a.txt")
             && err.contains("b.txt became a folder")
@@ -926,8 +864,8 @@ fn a_target_that_becomes_a_folder_before_its_rename_blocks_nothing() {
     sb.write("root/other.txt", "x\n");
     sb.write("other.txt", block("other.txt", "x\n", "y\n"));
     let o = apply(&sb, "other.txt", &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(o.stderr.is_empty(), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(o.stderr.is_empty(), "{}", show(&o));
     assert_eq!(sb.read("root/other.txt"), "y\n");
 }
 
@@ -959,7 +897,7 @@ fn raise_counters(
         let edits = block(&format!("{prefix}f.txt"), &old, &new)
             + &block(&format!("{prefix}g.txt"), &old, &new);
         fs::write(&reply, edits).unwrap();
-        let o = patchbay(
+        let o = patchbay_env(
             dir,
             &[
                 "apply",
@@ -977,7 +915,7 @@ fn raise_counters(
             // moved between this loop's read and the run's): the end state
             // shows whether anything was lost or half written.
             Some(1) => refused += 1,
-            _ => panic!("{key}: {}", text(&o)),
+            _ => panic!("{key}: {}", show(&o)),
         }
     }
     (applied, refused)
@@ -986,8 +924,8 @@ fn raise_counters(
 /// Two writers through two roots that share files (`root/sub` and
 /// `root/sub/..`), each raising its own counter in two files per apply:
 /// every apply that exits 0 is in both files at the end, and the two
-/// files agree (no half of a transaction). Per-root locks alone let both
-/// commit at once: edits that exited 0 were lost.
+/// files agree (no half of a transaction). Per-root locks alone would let
+/// both commit at once and lose edits that exited 0.
 #[test]
 fn two_writers_through_nested_roots_lose_no_edit() {
     let sb = Sandbox::new("nested");
@@ -1058,7 +996,7 @@ fn two_creators_of_one_new_file_through_nested_roots_never_both_win() {
             .collect();
         for o in [&a, &b] {
             if o.status.code() != Some(0) {
-                assert_eq!(o.status.code(), Some(1), "round {round}: {}", text(o));
+                assert_eq!(o.status.code(), Some(1), "round {round}: {}", show(o));
                 let c = codes(o);
                 assert!(
                     c.contains(&"file_changed".into()) || c.contains(&"file_exists".into()),
@@ -1070,7 +1008,7 @@ fn two_creators_of_one_new_file_through_nested_roots_never_both_win() {
             both += 1;
             continue;
         }
-        assert_eq!(won.len(), 1, "round {round}: {} / {}", text(&a), text(&b));
+        assert_eq!(won.len(), 1, "round {round}: {} / {}", show(&a), show(&b));
         assert_eq!(sb.read("root/sub/n.txt"), won[0], "round {round}");
     }
     eprintln!("30 rounds of two creators of one new file through nested roots: {both} with both exiting 0");
@@ -1137,8 +1075,9 @@ fn mknod_zero(p: &Path) -> bool {
 /// A FIFO or a character device as a target, named directly or through a
 /// link inside the root: refused at once (exit 2, the message says what it
 /// is), nothing written, and the root's lock is free for the next run.
-/// Before, `apply` blocked in open() on the FIFO forever holding the
-/// root's lock, and read a /dev/zero-like node until memory ran out.
+/// Opened like a file, the FIFO would block `apply` in open() forever
+/// holding the root's lock, and a /dev/zero-like node would be read until
+/// memory ran out.
 #[test]
 fn fifos_and_devices_are_refused_without_blocking_or_reading() {
     let sb = Sandbox::new("fifo");
@@ -1157,8 +1096,8 @@ fn fifos_and_devices_are_refused_without_blocking_or_reading() {
             block("a.txt", "a\n", "b\n") + &block(name, "x\n", "y\n"),
         );
         let (o, secs) = bounded_apply(&sb, "reply.txt");
-        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", show(&o));
+        let err = stderr(&o);
         assert!(
             err.contains(what) && err.contains("only regular files"),
             "{name}: {err}"
@@ -1169,12 +1108,12 @@ fn fifos_and_devices_are_refused_without_blocking_or_reading() {
         // The lock is free: an ordinary apply in the root goes through.
         sb.write("ok.txt", block("a.txt", "a\n", "a\n"));
         let (o, _) = bounded_apply(&sb, "ok.txt");
-        assert!(o.status.code().is_some(), "{name}: {}", text(&o));
+        assert!(o.status.code().is_some(), "{name}: {}", show(&o));
     }
     // /dev/zero itself, through a link in the root: it leaves the root.
     std::os::unix::fs::symlink("/dev/zero", sb.path("root/devzero.txt")).unwrap();
     sb.write("reply.txt", block("devzero.txt", "x\n", "y\n"));
     let (o, _) = bounded_apply(&sb, "reply.txt");
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     assert_eq!(codes(&o), ["path_escape"]);
 }

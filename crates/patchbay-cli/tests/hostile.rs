@@ -5,32 +5,18 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{apply_root, assert_stderr_has, block, patchbay, stderr, stdout, Sandbox};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn patchbay(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_patchbay"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exited with a code, not a signal")
 }
 
 fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn block(path: &str, search: &str, replace: &str) -> String {
-    format!("{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
 }
 
 #[test]
@@ -41,9 +27,9 @@ fn replies_that_are_not_text_get_a_clear_error() {
     let mut bad = block("a.txt", "a\n", "b\n").into_bytes();
     bad.extend_from_slice(b"\xff\xfe tail\n");
     sb.write("bad.txt", &bad);
-    let o = patchbay(&sb.dir, &["apply", "--edits", "bad.txt", "--root", "root"]);
+    let o = apply_root(&sb.dir, "bad.txt", &[], &[]);
     assert_eq!(code(&o), 2);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert!(
         err.contains("not valid UTF-8") && err.contains("offset"),
         "{err}"
@@ -54,12 +40,12 @@ fn replies_that_are_not_text_get_a_clear_error() {
     // writes one is refused (a file holding one is refused as binary), with
     // its position, and nothing is written.
     sb.write("nul.txt", block("a.txt", "a\0\n", "b\n"));
-    let o = patchbay(&sb.dir, &["apply", "--edits", "nul.txt", "--root", "root"]);
-    assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stdout));
+    let o = apply_root(&sb.dir, "nul.txt", &[], &[]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
     sb.write("nul2.txt", block("a.txt", "a\n", "b\0\n"));
-    let o = patchbay(&sb.dir, &["apply", "--edits", "nul2.txt", "--root", "root"]);
+    let o = apply_root(&sb.dir, "nul2.txt", &[], &[]);
     assert_eq!(code(&o), 1);
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     assert!(
         out.contains("[malformed]") && out.contains("line 1, column 2"),
         "{out}"
@@ -78,7 +64,7 @@ fn replies_that_are_not_text_get_a_clear_error() {
             .output()
             .unwrap();
         assert_eq!(code(&o), 2);
-        assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-8"));
+        assert_stderr_has(&o, "UTF-8");
     }
 }
 
@@ -96,12 +82,9 @@ fn files_that_are_not_text_are_refused_in_every_format() {
         ];
         for r in &replies {
             sb.write("reply.txt", r);
-            let o = patchbay(
-                &sb.dir,
-                &["apply", "--edits", "reply.txt", "--root", "root"],
-            );
+            let o = apply_root(&sb.dir, "reply.txt", &[], &[]);
             assert_eq!(code(&o), 2, "{r}");
-            let err = String::from_utf8_lossy(&o.stderr);
+            let err = stderr(&o);
             assert!(err.contains(name) && err.contains("only"), "{err}");
         }
     }
@@ -127,7 +110,7 @@ fn tag_and_the_syntax_commands_refuse_what_apply_refuses() {
             sb.write("edited.txt", "fn a() { 1 }\n");
             let o = patchbay(&sb.dir, &args);
             assert_eq!(code(&o), 2, "{args:?}");
-            let err = String::from_utf8_lossy(&o.stderr);
+            let err = stderr(&o);
             assert!(
                 err.contains(name) && err.contains("only"),
                 "{args:?}: {err}"
@@ -140,9 +123,9 @@ fn tag_and_the_syntax_commands_refuse_what_apply_refuses() {
     sb.write("reply.txt", block("bin.rs", "fn a() {}\0\n", "fn b() {}\n"));
     let o = patchbay(&sb.dir, &["apply", "--edits", "reply.txt"]);
     assert_eq!(code(&o), 2);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("binary file (NUL byte at offset 9)"));
+    assert_stderr_has(&o, "binary file (NUL byte at offset 9)");
     let o = patchbay(&sb.dir, &["tag", "bin.rs"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("binary file (NUL byte at offset 9)"));
+    assert_stderr_has(&o, "binary file (NUL byte at offset 9)");
 }
 
 #[test]
@@ -207,18 +190,7 @@ fn nothing_is_written_outside_the_root_in_any_format() {
     assert_eq!(root, ["in.txt"]);
     // `--file` outside the root is a usage error.
     sb.write("reply.txt", "```\nx\n```\n");
-    let o = patchbay(
-        &sb.dir,
-        &[
-            "apply",
-            "--edits",
-            "reply.txt",
-            "--root",
-            "root",
-            "--file",
-            &abs,
-        ],
-    );
+    let o = apply_root(&sb.dir, "reply.txt", &["--file", &abs], &[]);
     assert_eq!(code(&o), 2);
     assert!(!Path::new(&abs).exists());
 }
@@ -308,17 +280,9 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
         let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
         let _ = child.wait();
         sb.write("root/other.txt", "x\n");
-        let o = patchbay(
-            &sb.dir,
-            &["apply", "--edits", "other.txt", "--root", "root"],
-        );
-        assert_eq!(
-            code(&o),
-            0,
-            "run {k}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let err = String::from_utf8_lossy(&o.stderr);
+        let o = apply_root(&sb.dir, "other.txt", &[], &[]);
+        assert_eq!(code(&o), 0, "run {k}: {}", stderr(&o));
+        let err = stderr(&o);
         rolled += usize::from(err.contains("rolled back"));
         finished += usize::from(err.contains("finished the cleanup"));
         temps += err
@@ -365,11 +329,8 @@ fn ten_megabyte_file_through_the_cli() {
     sb.write("root/big.txt", &text);
     let diff = "--- a/big.txt\n+++ b/big.txt\n@@ -200000,1 +200000,1 @@\n-row 0199999 with some padding text\n+row 0199999 changed\n";
     sb.write("reply.txt", diff);
-    let o = patchbay(
-        &sb.dir,
-        &["apply", "--edits", "reply.txt", "--root", "root"],
-    );
-    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+    let o = apply_root(&sb.dir, "reply.txt", &[], &[]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
     let want = text.replacen(
         "row 0199999 with some padding text\n",
         "row 0199999 changed\n",

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{assert_stderr_has, assert_stdout_has, show, stderr, stdout, Sandbox};
 use patchbay_tests::double::{Double, End, Flood, ModelDef, Reply, Script};
 use std::fs;
 use std::process::{Command, Output, Stdio};
@@ -27,6 +27,19 @@ fn bye() -> String {
         "    print(\"Goodbye, \" + name)",
         "    print(\"Goodbye, \" + name + \"!\")",
     )
+}
+
+/// Both edits of the task in one reply.
+fn both_edits() -> String {
+    format!("{}{}", greet(), bye())
+}
+
+/// A double whose first reply is `first` and whose second makes both edits.
+fn then_both(first: &str) -> Double {
+    double(vec![
+        reply(1, first, End::Stop),
+        reply(2, &both_edits(), End::Stop),
+    ])
 }
 
 fn reply(round: usize, text: &str, end: End) -> Reply {
@@ -55,12 +68,14 @@ fn double(replies: Vec<Reply>) -> Double {
     Double::start(script, 0).unwrap()
 }
 
-fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
-    let url = d.url();
+/// The arguments of `patchbay run` against `url`: the task on `app.py`
+/// with a small context and reply limit, `extra` added, `coder:7b` unless
+/// `extra` names a model.
+fn run_args<'a>(url: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "run",
         "--url",
-        &url,
+        url,
         "--format",
         "search-replace",
         "--task",
@@ -75,21 +90,25 @@ fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
     }
     args.extend(extra);
     args.push("app.py");
-    Command::new(env!("CARGO_BIN_EXE_patchbay"))
-        .args(&args)
-        .current_dir(&sb.dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    args
 }
 
-fn show(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+fn run(sb: &Sandbox, d: &Double, extra: &[&str]) -> Output {
+    common::patchbay(&sb.dir, &run_args(&d.url(), extra))
+}
+
+/// A fresh sandbox holding `app.py` ([`APP`]).
+fn with_app(tag: &str) -> Sandbox {
+    let sb = Sandbox::new(tag);
+    sb.write("app.py", APP);
+    sb
+}
+
+/// Asserts that the run exited 0 with both edits in `app.py`.
+#[track_caller]
+fn assert_both_written(sb: &Sandbox, o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", show(o));
+    assert_eq!(app(sb), BOTH);
 }
 
 fn app(sb: &Sandbox) -> String {
@@ -98,19 +117,14 @@ fn app(sb: &Sandbox) -> String {
 
 #[test]
 fn a_failed_edit_is_retried_with_feedback_and_written() {
-    let sb = Sandbox::new("run-retry");
-    sb.write("app.py", APP);
+    let sb = with_app("run-retry");
     let bad = sr(
         "    print(\"Hi, \" + name)",
         "    print(\"Hello, \" + name + \"!\")",
     );
-    let d = double(vec![
-        reply(1, &bad, End::Stop),
-        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
-    ]);
+    let d = then_both(&bad);
     let o = run(&sb, &d, &["--no-early-stop"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let reqs = d.requests();
     assert_eq!(reqs.len(), 2);
     assert_eq!(reqs[0]["options"]["num_ctx"], 4096);
@@ -126,7 +140,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
         last["content"].as_str().unwrap().contains("not_found"),
         "{last}"
     );
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = stdout(&o);
     assert!(
         out.contains("round 1: edits failed") && out.contains("round 2: done"),
         "{}",
@@ -137,8 +151,7 @@ fn a_failed_edit_is_retried_with_feedback_and_written() {
 #[test]
 fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
     for end in [End::Length, End::Cut] {
-        let sb = Sandbox::new("run-cut");
-        sb.write("app.py", APP);
+        let sb = with_app("run-cut");
         let first = format!("EDITS: 2\n{}{}", greet(), &bye()[..30]);
         let d = double(vec![reply(1, &first, end), reply(2, &bye(), End::Stop)]);
         let o = run(&sb, &d, &[]);
@@ -158,20 +171,15 @@ fn a_reply_cut_by_the_limit_or_the_connection_is_continued() {
 
 #[test]
 fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
-    let sb = Sandbox::new("run-partial");
-    sb.write("app.py", APP);
+    let sb = with_app("run-partial");
     let bad_bye = sr(
         "    print(\"Bye, \" + name)",
         "    print(\"Goodbye, \" + name + \"!\")",
     );
-    let d = double(vec![
-        reply(1, &format!("{}{bad_bye}", greet()), End::Stop),
-        reply(2, &format!("{}{}", greet(), bye()), End::Stop),
-    ]);
+    let d = then_both(&format!("{}{bad_bye}", greet()));
     let o = run(&sb, &d, &["--no-early-stop", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
-    let rounds: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+    assert_both_written(&sb, &o);
+    let rounds: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -183,13 +191,12 @@ fn partial_rounds_are_written_and_a_repeat_is_a_no_op() {
 
 #[test]
 fn dry_run_writes_nothing_and_giving_up_exits_1() {
-    let sb = Sandbox::new("run-dry");
-    sb.write("app.py", APP);
+    let sb = with_app("run-dry");
     let d = double(vec![reply(1, &greet(), End::Stop)]);
     let o = run(&sb, &d, &["--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(app(&sb), APP);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("Dry run"));
+    assert_stdout_has(&o, "Dry run");
 
     let d = double(vec![
         reply(1, "I cannot do that.\n", End::Stop),
@@ -198,58 +205,39 @@ fn dry_run_writes_nothing_and_giving_up_exits_1() {
     let o = run(&sb, &d, &["--rounds", "2"]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     assert_eq!(app(&sb), APP);
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("all 2 rounds are spent"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "all 2 rounds are spent");
 }
 
 #[test]
 fn thinking_models_get_think_false_unless_asked() {
-    let sb = Sandbox::new("run-think");
-    sb.write("app.py", APP);
+    let sb = with_app("run-think");
     let mut r = reply(1, &greet(), End::Stop);
     r.thinking = "Let me look at greet first.".into();
     let d = double(vec![r]);
     let o = run(&sb, &d, &["--model", "thinker:8b", "--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     assert_eq!(d.requests()[0]["think"], false);
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("thinking"));
+    assert!(!stdout(&o).contains("thinking"));
     let o = run(&sb, &d, &["--model", "thinker:8b", "--think", "--dry-run"]);
     assert_eq!(d.requests()[1]["think"], true);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains(&format!(
-            "{} bytes of thinking",
-            "Let me look at greet first.".len()
-        )),
-        "{}",
-        show(&o)
+    assert_stdout_has(
+        &o,
+        &format!("{} bytes of thinking", "Let me look at greet first.".len()),
     );
 }
 
 #[test]
 fn server_errors_are_named_with_their_fix() {
-    let sb = Sandbox::new("run-errors");
-    sb.write("app.py", APP);
+    let sb = with_app("run-errors");
     let mut e = reply(1, &greet()[..20], End::Error);
     e.error = Some("CUDA error: out of memory".into());
     let d = double(vec![e]);
     let o = run(&sb, &d, &["--model", "nosuch:1b"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("ollama pull nosuch:1b"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "ollama pull nosuch:1b");
     let o = run(&sb, &d, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("CUDA error: out of memory"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "CUDA error: out of memory");
     assert_eq!(app(&sb), APP);
 
     // A port nothing listens on: bind one, learn it, free it.
@@ -275,44 +263,33 @@ fn server_errors_are_named_with_their_fix() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("ollama serve"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "ollama serve");
 }
 
 #[test]
 fn the_openai_provider_streams_sse() {
-    let sb = Sandbox::new("run-openai");
-    sb.write("app.py", APP);
-    let mut r = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    let sb = with_app("run-openai");
+    let mut r = reply(1, &both_edits(), End::Stop);
     r.prompt_tokens = Some(5);
     let d = double(vec![r]);
     let o = run(&sb, &d, &["--provider", "openai"]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
+    assert_both_written(&sb, &o);
     let req = &d.requests()[0];
     assert_eq!(req["stream_options"]["include_usage"], true);
     assert_eq!(req["max_tokens"], 512);
     // 5 prompt tokens for a prompt the engine puts in the hundreds.
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("warning: the server counted 5 prompt tokens"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "warning: the server counted 5 prompt tokens");
 }
 
 #[test]
 fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
-    let sb = Sandbox::new("run-lost");
-    sb.write("app.py", APP);
+    let sb = with_app("run-lost");
     let junk: String = (0..150).map(|k| format!("    line_{k} = {k}\n")).collect();
     let long_bad = sr(junk.trim_end(), "    pass");
     let mut script = Script {
         replies: vec![
             reply(1, &long_bad, End::Stop),
-            reply(2, &format!("{}{}", greet(), bye()), End::Stop),
+            reply(2, &both_edits(), End::Stop),
         ],
         ..Script::default()
     };
@@ -342,9 +319,8 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
         .current_dir(&sb.dir)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(app(&sb), BOTH);
-    let out = String::from_utf8_lossy(&o.stdout);
+    assert_both_written(&sb, &o);
+    let out = stdout(&o);
     let round2 = out.split("round 2:").nth(1).unwrap_or("");
     assert!(
         round2.contains("warning: the server counted"),
@@ -365,8 +341,7 @@ fn a_prompt_the_server_cut_is_reported_with_what_was_lost() {
 
 #[test]
 fn usage_errors_come_before_any_server_is_asked() {
-    let sb = Sandbox::new("run-usage");
-    sb.write("app.py", APP);
+    let sb = with_app("run-usage");
     let d = double(vec![]);
     let url = d.url();
     for args in [
@@ -423,8 +398,7 @@ fn entries(sb: &Sandbox) -> Vec<String> {
 /// (exit 0) and the next apply replaced app.py with the model's text.
 #[test]
 fn run_never_writes_patchbays_own_files() {
-    let sb = Sandbox::new("run-own");
-    sb.write("app.py", APP);
+    let sb = with_app("run-own");
     let journal = "{\"patchbay_journal\":1,\"pid\":1}\n{\"target\":\"app.py\",\"temp\":null,\"backup\":\".app.py.patchbay-1-0.orig\"}\n{\"state\":\"renaming\"}\n";
     // Round 1 writes the backup (an edit fails, so a round 2 comes);
     // round 2 the journal, alone, as a commit of one new file.
@@ -436,11 +410,7 @@ fn run_never_writes_patchbays_own_files() {
     ]);
     let o = run(&sb, &d, &["--no-early-stop"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("one of patchbay's own files"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "one of patchbay's own files");
     assert_eq!(app(&sb), APP, "nothing of the round is written");
     assert_eq!(entries(&sb), ["app.py"]);
     // The next writer finds nothing to replay.
@@ -451,7 +421,7 @@ fn run_never_writes_patchbays_own_files() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("rolled back"));
+    assert!(!stderr(&o).contains("rolled back"));
     assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
     assert!(!app(&sb).contains("the model's text"));
 }
@@ -461,8 +431,7 @@ fn run_never_writes_patchbays_own_files() {
 #[test]
 fn run_refuses_git_folders_unless_allowed() {
     for allow in [false, true] {
-        let sb = Sandbox::new("run-git");
-        sb.write("app.py", APP);
+        let sb = with_app("run-git");
         sb.write(".git/HEAD", "ref: refs/heads/main\n");
         let hook = create(".git/hooks/post-commit", "#!/bin/sh\necho hi\n");
         let d = double(vec![reply(1, &format!("{}{hook}", greet()), End::Stop)]);
@@ -474,7 +443,7 @@ fn run_refuses_git_folders_unless_allowed() {
             assert!(app(&sb).contains("\"Hello, \" + name + \"!\""));
         } else {
             assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-            let err = String::from_utf8_lossy(&o.stderr);
+            let err = stderr(&o);
             assert!(
                 err.contains(".git folder") && err.contains("--allow-git-dir"),
                 "{err}"
@@ -492,8 +461,7 @@ fn run_refuses_git_folders_unless_allowed() {
 #[test]
 fn a_server_that_closes_kept_connections_loses_no_round() {
     for provider in ["openai", "ollama"] {
-        let sb = Sandbox::new("run-keep-alive");
-        sb.write("app.py", APP);
+        let sb = with_app("run-keep-alive");
         let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
         let script = Script {
             replies: (1..=3).map(|k| reply(k, &bad(k), End::Stop)).collect(),
@@ -503,7 +471,7 @@ fn a_server_that_closes_kept_connections_loses_no_round() {
         let d = Double::start(script, 0).unwrap();
         let o = run(&sb, &d, &["--provider", provider, "--rounds", "3"]);
         assert_eq!(o.status.code(), Some(1), "{provider}: {}", show(&o));
-        let out = String::from_utf8_lossy(&o.stdout);
+        let out = stdout(&o);
         assert!(
             out.contains("round 3: gave up: edits failed and all 3 rounds are spent"),
             "{provider}: {}",
@@ -525,10 +493,9 @@ fn a_server_that_closes_kept_connections_loses_no_round() {
 #[test]
 fn a_request_lost_before_any_answer_is_sent_once_more() {
     for (drops, code) in [(1, 0), (2, 2)] {
-        let sb = Sandbox::new("run-dropped");
-        sb.write("app.py", APP);
+        let sb = with_app("run-dropped");
         let script = Script {
-            replies: vec![reply(1, &format!("{}{}", greet(), bye()), End::Stop)],
+            replies: vec![reply(1, &both_edits(), End::Stop)],
             drop_chats: drops,
             ..Script::default()
         };
@@ -542,12 +509,7 @@ fn a_request_lost_before_any_answer_is_sent_once_more() {
         } else {
             assert_eq!(app(&sb), APP);
             assert!(d.requests().is_empty());
-            let err = String::from_utf8_lossy(&o.stderr);
-            assert!(
-                err.contains("closed the connection before answering, twice"),
-                "{}",
-                show(&o)
-            );
+            assert_stderr_has(&o, "closed the connection before answering, twice");
         }
     }
 }
@@ -557,8 +519,7 @@ fn a_request_lost_before_any_answer_is_sent_once_more() {
 /// 1's real count scales round 2's estimate.
 #[test]
 fn the_servers_context_and_the_first_count_shape_the_budget() {
-    let sb = Sandbox::new("run-context");
-    sb.write("app.py", APP);
+    let sb = with_app("run-context");
     let bad = |k: usize| sr(&format!("    print(\"Hi{k}\")"), "    pass");
     let script = Script {
         replies: (1..=2).map(|k| reply(k, &bad(k), End::Stop)).collect(),
@@ -600,9 +561,9 @@ fn the_servers_context_and_the_first_count_shape_the_budget() {
     };
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(err.contains("round 1 (first): ~"), "{}", show(&o));
-    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+    let err = stderr(&o);
+    assert_stderr_has(&o, "round 1 (first): ~");
+    assert_stderr_has(&o, "num_ctx 3000");
     assert!(!err.contains("warning"), "{}", show(&o));
     // Round 1's estimate as printed, and the double's count of that very
     // request (its own rule: four characters a token).
@@ -622,13 +583,11 @@ fn the_servers_context_and_the_first_count_shape_the_budget() {
     );
 
     let o = run(&["--num-ctx", "8192"]);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(
-        err.contains("warning: a context of 8192 tokens was asked for, but the server serves 3000"),
-        "{}",
-        show(&o)
+    assert_stderr_has(
+        &o,
+        "warning: a context of 8192 tokens was asked for, but the server serves 3000",
     );
-    assert!(err.contains("num_ctx 3000"), "{}", show(&o));
+    assert_stderr_has(&o, "num_ctx 3000");
 }
 
 /// The address space `run` gets in the flood tests: a run that buffered
@@ -639,28 +598,12 @@ const AS_LIMIT: &str = "--as=1073741824";
 /// `run` under [`AS_LIMIT`], with its wall time.
 fn run_bounded(sb: &Sandbox, d: &Double, extra: &[&str]) -> (Output, std::time::Duration) {
     let url = d.url();
-    let mut args = vec![
-        AS_LIMIT,
-        env!("CARGO_BIN_EXE_patchbay"),
-        "run",
-        "--url",
-        &url,
-        "--format",
-        "search-replace",
-        "--task",
-        "Add exclamation marks.",
-        "--num-ctx",
-        "4096",
-        "--reply-limit",
-        "512",
-        "--rounds",
-        "2",
-    ];
-    if !extra.contains(&"--model") {
-        args.extend(["--model", "coder:7b"]);
-    }
-    args.extend(extra);
-    args.push("app.py");
+    let extra: Vec<&str> = ["--rounds", "2"]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    let mut args = vec![AS_LIMIT, env!("CARGO_BIN_EXE_patchbay")];
+    args.extend(run_args(&url, &extra));
     let started = std::time::Instant::now();
     let o = Command::new("prlimit")
         .args(&args)
@@ -724,8 +667,7 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
         ),
     ];
     for (mode, provider, model, said) in cases {
-        let sb = Sandbox::new("run-flood");
-        sb.write("app.py", APP);
+        let sb = with_app("run-flood");
         let d = double(vec![flood(mode, &greet())]);
         let (o, wall) = run_bounded(
             &sb,
@@ -735,10 +677,7 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
         let what = format!("{mode:?} {provider}: {wall:?}\n{}", show(&o));
         assert_eq!(o.status.code(), Some(1), "{what}");
         assert!(wall.as_secs() < 20, "{what}");
-        let (out, err) = (
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr),
-        );
+        let (out, err) = (stdout(&o), stderr(&o));
         assert!(out.contains(said), "{what}");
         assert!(
             out.contains("the reply was cut and all 2 rounds are spent"),
@@ -761,18 +700,13 @@ fn an_endless_reply_stops_at_the_cap_in_bounded_memory() {
 /// at the cap.
 #[test]
 fn the_reply_cap_is_an_option() {
-    let sb = Sandbox::new("run-cap");
-    sb.write("app.py", APP);
+    let sb = with_app("run-cap");
     let mut r = flood(Flood::Stream, &greet());
     r.flood_bytes = Some(50 << 20);
     let d = double(vec![r]);
     let (o, _) = run_bounded(&sb, &d, &["--max-reply-bytes", "1000000"]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("the reply passed 1000000 bytes"),
-        "{}",
-        show(&o)
-    );
+    assert_stdout_has(&o, "the reply passed 1000000 bytes");
     let o = run(&sb, &d, &["--max-reply-bytes", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
 }
@@ -782,20 +716,15 @@ fn the_reply_cap_is_an_option() {
 /// are not idle.
 #[test]
 fn a_silent_server_times_out_and_slow_bytes_do_not() {
-    let sb = Sandbox::new("run-silent");
-    sb.write("app.py", APP);
+    let sb = with_app("run-silent");
     let d = double(vec![flood(Flood::Silent, "app.py\n")]);
     let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(wall.as_secs_f64() < 10.0, "{wall:?}");
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("sent nothing for 1 s (--idle-timeout)"),
-        "{}",
-        show(&o)
-    );
+    assert_stderr_has(&o, "sent nothing for 1 s (--idle-timeout)");
     assert_eq!(app(&sb), APP);
 
-    let mut slow = reply(1, &format!("{}{}", greet(), bye()), End::Stop);
+    let mut slow = reply(1, &both_edits(), End::Stop);
     (slow.chunk_chars, slow.byte_ms) = (Some(400), 3);
     let d = double(vec![slow]);
     let (o, wall) = run_bounded(&sb, &d, &["--idle-timeout", "1"]);
@@ -812,8 +741,7 @@ fn a_silent_server_times_out_and_slow_bytes_do_not() {
 /// in `run`'s error and in `arena`'s verdict line.
 #[test]
 fn a_servers_escapes_are_shown_not_obeyed() {
-    let sb = Sandbox::new("run-escapes");
-    sb.write("app.py", APP);
+    let sb = with_app("run-escapes");
     let page = "boom \x1b]0;TITLE\x07 then \x1b[2J cleared";
     let d = double(vec![Reply {
         text: page.into(),
@@ -823,8 +751,8 @@ fn a_servers_escapes_are_shown_not_obeyed() {
     let want = "boom \\u{1b}]0;TITLE\\u{7} then \\u{1b}[2J cleared";
     let o = run(&sb, &d, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("HTTP 500: {want}")), "{}", show(&o));
+    let err = stderr(&o);
+    assert_stderr_has(&o, &format!("HTTP 500: {want}"));
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
 
     let tasks = sb.path("tasks");
@@ -858,11 +786,8 @@ fn a_servers_escapes_are_shown_not_obeyed() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert!(err.contains(want), "{}", show(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_stderr_has(&o, want);
     assert!(
         !err.contains('\x1b') && !out.contains('\x1b'),
         "{}",
@@ -874,8 +799,7 @@ fn a_servers_escapes_are_shown_not_obeyed() {
 /// characters shown.
 #[test]
 fn a_created_files_name_is_shown_not_obeyed() {
-    let sb = Sandbox::new("run-name");
-    sb.write("app.py", APP);
+    let sb = with_app("run-name");
     let name = "x\x1b[2Jy.py";
     let d = double(vec![reply(
         1,
@@ -883,10 +807,7 @@ fn a_created_files_name_is_shown_not_obeyed() {
         End::Stop,
     )]);
     let o = run(&sb, &d, &[]);
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
+    let (out, err) = (stdout(&o), stderr(&o));
     assert!(
         !out.contains('\x1b') && !err.contains('\x1b'),
         "{}",

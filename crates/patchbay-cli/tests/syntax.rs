@@ -4,40 +4,14 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{run_in, Out, Sandbox};
 use serde_json::Value;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
 
 fn patchbay(dir: &Path, args: &[&str], stdin: &str) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_patchbay"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).unwrap(),
-        stderr: String::from_utf8(o.stderr).unwrap(),
-    }
+    run_in(dir, args, Some(stdin))
 }
 
 const LIB: &str = "/// A greeter.\npub struct Greeter;\n\nimpl Greeter {\n    /// Says hello.\n    pub fn hello(&self) -> &'static str {\n        \"hello\"\n    }\n\n    pub fn bye(&self) -> &'static str {\n        \"bye\"\n    }\n}\n";
@@ -210,7 +184,7 @@ fn apply_checks_syntax_when_asked() {
     assert_ne!(sb.read("lib.rs"), LIB, "warnings do not stop the write");
 }
 
-/// A slice's JSON that is cut, out of range or forged was once taken as plain text (or its indent as code) and written into FILE.
+/// A slice's JSON that is cut, out of range or forged is refused, not taken as plain text (or its indent as code) and written into FILE.
 #[test]
 fn splice_refuses_cut_invalid_and_forged_slices_writing_nothing() {
     let sb = Sandbox::new("syntax");

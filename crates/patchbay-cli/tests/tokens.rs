@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{stdout, Sandbox};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -11,10 +11,6 @@ fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn json(o: &Output) -> serde_json::Value {

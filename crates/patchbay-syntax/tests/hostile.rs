@@ -22,8 +22,8 @@ fn linear_pass(text: &str) {
 /// Times `prepare(n)` for n, 2n, 4n, 8n (it returns the work to time and
 /// its input) and asserts `t(8n) / t(n) < 12.8`, 1.6 times what linear
 /// growth allows. On a machine whose memory makes even a linear pass grow
-/// faster (a busy one: ratios of 11 were seen for a plain pass over the
-/// same inputs), the bound is 1.6 times that pass's own ratio instead.
+/// faster (a busy one can give a plain pass over the same inputs a ratio
+/// of 11), the bound is 1.6 times that pass's own ratio instead.
 /// Each size keeps its fastest of five runs, taken in interleaved rounds,
 /// so that a burst of other work slows every size alike.
 fn assert_linear<F: FnMut()>(what: &str, n: usize, mut prepare: impl FnMut(usize) -> (F, String)) {
@@ -87,11 +87,10 @@ fn long_method(n: usize) -> String {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "heavy: runs in release (scripts/test.sh)")]
 fn splicing_slices_of_60k_to_480k_lines_is_linear() {
-    // Every line edited: Myers' diff was quadratic here (52 s at 15k lines
-    // in a debug build, 238 s at 30k).
+    // Every line edited: the case where Myers' diff is quadratic.
     // From 60,000 lines (a 2 MB slice, the diff's table past the caches)
     // to 480,000, so that the ratio measures the algorithm, not the memory
-    // hierarchy: from 15,000 it was up to 14 with a linear algorithm.
+    // hierarchy (from 15,000, a linear algorithm's ratio reaches 14).
     assert_linear("splice, every line edited", 60_000, |n| {
         let file = long_method(n);
         let s = slice("g.rs", &file, Language::Rust, "G::hello").unwrap();

@@ -49,27 +49,10 @@ const BLOCKS: usize = 50;
 
 // ---------------------------------------------------------------- generator
 
-/// SplitMix64: small, fixed, good enough to shuffle a benchmark.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
-    }
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.range(0, i));
-        }
-    }
-}
+#[path = "../tests/support/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+use rng::SplitMix;
 
 const NOUNS: [&str; 12] = [
     "Order", "Invoice", "Customer", "Session", "Ticket", "Report", "Account", "Shipment",
@@ -78,7 +61,7 @@ const NOUNS: [&str; 12] = [
 
 /// One function in one of four shapes; the signature (and a few lines) name
 /// `i`, the rest is boilerplate that repeats all over the file.
-fn function(i: usize, rng: &mut Rng) -> Vec<String> {
+fn function(i: usize, rng: &mut SplitMix) -> Vec<String> {
     let noun = NOUNS[i % NOUNS.len()];
     let k = rng.range(2, 9);
     let v: Vec<&str> = match rng.range(0, 3) {
@@ -159,7 +142,7 @@ fn function(i: usize, rng: &mut Rng) -> Vec<String> {
 }
 
 /// The file as lines (exactly `FILE_LINES`) and each function's line range.
-fn generate_file(rng: &mut Rng) -> (Vec<String>, Vec<(usize, usize)>) {
+fn generate_file(rng: &mut SplitMix) -> (Vec<String>, Vec<(usize, usize)>) {
     let mut lines: Vec<String> = [
         "package server",
         "",
@@ -203,7 +186,7 @@ struct Block {
 
 /// 50 blocks, one in each fiftieth of the functions, each containing a line
 /// that occurs once in the file (so the block is unique), in random order.
-fn generate_blocks(lines: &[String], funcs: &[(usize, usize)], rng: &mut Rng) -> Vec<Block> {
+fn generate_blocks(lines: &[String], funcs: &[(usize, usize)], rng: &mut SplitMix) -> Vec<Block> {
     let mut count: std::collections::HashMap<&str, usize> = Default::default();
     for l in lines {
         *count.entry(l.as_str()).or_default() += 1;
@@ -296,7 +279,7 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    let mut rng = Rng(0x7061_7463_6862_6179); // "patchbay"
+    let mut rng = SplitMix(0x7061_7463_6862_6179); // "patchbay"
     let (lines, funcs) = generate_file(&mut rng);
     let blocks = generate_blocks(&lines, &funcs, &mut rng);
     let mut before = lines.join("\n");

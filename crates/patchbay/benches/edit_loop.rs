@@ -70,14 +70,6 @@ fn config(format: &str) -> LoopConfig {
     }
 }
 
-fn stop() -> Ending {
-    Ending {
-        finished: true,
-        reason: Some("stop".into()),
-        ..Ending::default()
-    }
-}
-
 /// One loop over the reply: (time of the first request, of all pushes,
 /// the slowest push, of `end`).
 fn run_loop(
@@ -99,7 +91,7 @@ fn run_loop(
         worst = worst.max(d);
     }
     let t = Instant::now();
-    let o = lp.end(&stop());
+    let o = lp.end(&Ending::finished_with("stop"));
     let end = t.elapsed();
     assert_eq!(
         o.decision,

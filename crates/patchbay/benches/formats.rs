@@ -14,23 +14,17 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const PATH: &str = "src/big.go";
+#[path = "../tests/support/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+use rng::XorShift;
 
-/// A small xorshift generator: deterministic input without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+const PATH: &str = "src/big.go";
 
 /// About `lines` lines of Go-like code with repeated boilerplate, and the
 /// same file with one line changed in 50 functions spread over it.
 fn fixture(lines: usize) -> (String, String) {
-    let mut rng = Rng(0x6672_6d74_7321);
+    let mut rng = XorShift(0x6672_6d74_7321);
     let mut before = Vec::with_capacity(lines + 16);
     let mut funcs = vec![];
     let mut i = 0;

@@ -2,8 +2,8 @@
 //!
 //! The standard library's sort is generic over the element and the
 //! comparator, so each call site with its own closure becomes its own copy
-//! of the sort (about 7 KB of WebAssembly each; the sorts were a tenth of
-//! the core module). In WebAssembly every sort here therefore sorts the
+//! of the sort (about 7 KB of WebAssembly each; so many copies would be a
+//! tenth of the core module). In WebAssembly every sort here therefore sorts the
 //! indexes `0..n` through one comparator type, a `&mut dyn FnMut`, which is
 //! one copy of the sort for the whole module, and then moves the elements
 //! into that order. Natively the standard sort is used as it is: the

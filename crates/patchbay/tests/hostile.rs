@@ -6,7 +6,7 @@
 //! (or close) in them; a quadratic path shows up as a test that takes
 //! minutes instead of seconds. Paths that leave the root are refused in
 //! every registered format. The bugs found by fuzzing and by the generated
-//! tests stay at the end, with their inputs, now fixed. A new one is first
+//! tests stay at the end, with their inputs, as tests that pass. A new one is first
 //! recorded as a test marked `#[ignore = "known bug, reported: ..."]` (run
 //! those with `cargo test -p patchbay --test hostile -- --ignored`).
 
@@ -125,7 +125,7 @@ fn hundred_thousand_failing_blocks_apply_nothing() {
     assert!(r.feedback.len() < 64 * 1024, "{} bytes", r.feedback.len());
 }
 
-/// Issue 12: a reply of many failing edits costs bounded work per edit.
+/// A reply of many failing edits costs bounded work per edit.
 /// Only the first 20 misses of a file get a closest region (a pass over the
 /// file and a character diff each), and the summary writes out the first 50
 /// failures; both say what they left out, and every receipt keeps its code.
@@ -433,9 +433,8 @@ fn output_line_ranges_match_a_naive_count() {
 }
 
 /// Found by fuzzing (`fuzz/fuzz_targets/transaction.rs`): growing a block's
-/// context looped forever when the neighbouring change deleted the last
-/// lines, or when upward growth was capped by the other side. Fixed; the
-/// inputs stay here.
+/// context ends when the neighbouring change deletes the last lines, and
+/// when the other side caps upward growth. The inputs stay here.
 #[test]
 fn render_terminates_where_it_once_looped() {
     let j = "[{\"op\": \"replace\", \"line\": 1}]";
@@ -460,9 +459,9 @@ fn render_terminates_where_it_once_looped() {
     }
 }
 
-/// Found by fuzzing: hashline rendered "no change" as a fenced empty JSON
-/// array, which `auto` read as a whole file and wrote over the file. Fixed:
-/// no change renders nothing, as in the other formats.
+/// Found by fuzzing: hashline must not render "no change" as a fenced
+/// empty JSON array, which `auto` reads as a whole file and writes over
+/// the file: no change renders nothing, as in the other formats.
 #[test]
 fn no_op_renders_change_nothing() {
     let before = "}\n";
@@ -486,9 +485,9 @@ fn no_op_renders_change_nothing() {
 }
 
 /// Found by fuzzing: a line of 5-9 `=` (a Markdown heading underline, a
-/// conflict marker) or a `>>>>>>> REPLACE` line in the changed text made
-/// the SEARCH/REPLACE render a block the parser split at the wrong marker,
-/// and the wrong result was reported as applied. Fixed: the renderer writes
+/// conflict marker) or a `>>>>>>> REPLACE` line in the changed text must
+/// not make the SEARCH/REPLACE render a block the parser splits at the
+/// wrong marker, with a wrong result reported as applied: the renderer writes
 /// markers of a length the text does not hold, the parser pairs markers by
 /// length, several dividers are readings the file decides between, and a
 /// `>>>>>>> REPLACE` right after a block is refused.
@@ -512,11 +511,11 @@ fn sr_marker_lines_in_content_are_not_misread() {
 }
 
 /// Found by fuzzing: under `auto`, a whole-file block whose content holds
-/// another format's marker (a tool-call JSON line, a hunk header) was read
-/// as that format; and a `lines` block header whose path has a space was not
-/// recognised, so JSON in its body won. Fixed in detection (markers in a
-/// named block that is not an edit are content) and in `lines` (a path with
-/// spaces is written in backticks).
+/// another format's marker (a tool-call JSON line, a hunk header) is not
+/// read as that format, and a `lines` block header whose path has a space
+/// is recognised, so JSON in its body does not win: in detection, markers
+/// in a named block that is not an edit are content; in `lines`, a path
+/// with spaces is written in backticks.
 #[test]
 fn auto_misreads_content_as_markers() {
     let json = "{\"command\": \"str_replace\", \"old_str\": \"x\"}";
@@ -550,7 +549,7 @@ fn auto_misreads_content_as_markers() {
 
 /// Found by tests/cut.rs on a generated CRLF case: a unified diff with CRLF
 /// line ends whose last line ends in a lone CR (the reply was cut between
-/// CR and LF, or has no final LF) wrote that CR into the file. Fixed.
+/// CR and LF, or has no final LF) writes no CR into the file.
 #[test]
 fn crlf_udiff_ending_in_a_lone_cr_writes_no_cr() {
     let f = files("x.txt", "a\nb\nc\n");
@@ -566,9 +565,9 @@ fn crlf_udiff_ending_in_a_lone_cr_writes_no_cr() {
 }
 
 /// Found by tests/cut.rs on a generated case: in a diff whose context lines
-/// lost their space marker, a reply cut inside its last line was applied
-/// with the unmarked lines read as added lines, although the header's counts
-/// only fit the reading as context. Fixed: when the output ends inside a
+/// lost their space marker, a reply cut inside its last line is not
+/// applied with the unmarked lines read as added lines, since the header's
+/// counts only fit the reading as context: when the output ends inside a
 /// hunk's last line, readings shorter than the header are left out.
 #[test]
 fn cut_unmarked_udiff_line_is_not_applied_as_added() {
@@ -595,9 +594,9 @@ fn unmarked_udiff_without_final_newline_still_applies() {
 }
 
 /// Found by the generated corpus (hashline, `truncated`): a reply cut
-/// inside its first JSON object, before any key that names an edit, was
-/// `no_edits` under its format; and a cut object after complete ones was
-/// skipped, so the complete ones applied. Fixed for every JSON format: a
+/// inside its first JSON object, before any key that names an edit, is
+/// not `no_edits` under its format, and a cut object after complete ones
+/// is not skipped (letting the complete ones apply). For every JSON format: a
 /// value that reaches the end of the output and starts a line (or follows
 /// an edit) is `truncated`, and nothing applies.
 #[test]
@@ -670,10 +669,10 @@ fn sr_blocks_with_divider_lines_in_their_text() {
     assert_eq!(r.status, Status::Truncated, "{cut}");
 }
 
-/// Issue 12: JSON lines replies (tool-call, hashline, lines) whose last
-/// line is a lone `{` applied their earlier edits with exit 0 (the array
-/// form already refused). A last line that opens an object was cut: the
-/// reply is `truncated` and nothing applies, also under `auto`.
+/// JSON lines replies (tool-call, hashline, lines) whose last line is a
+/// lone `{`, as the array form: a last line that opens an object was cut,
+/// so the reply is `truncated` and none of its earlier edits applies, also
+/// under `auto`.
 #[test]
 fn json_lines_ending_in_a_lone_brace_are_truncated() {
     let f = files("a.txt", "a\nb\nc\n");

@@ -1,7 +1,6 @@
-//! One rule for the line endings of written lines, in every format (issue
-//! 12, item 10: `udiff`, `whole` and `apply-patch` once wrote a mixed
-//! file's new lines, and their unchanged context lines, as CRLF where the
-//! other formats wrote LF). The rule (ARCHITECTURE.md, "Line endings of
+//! One rule for the line endings of written lines, in every format (a
+//! mixed file's new lines, and their unchanged context lines, come out the
+//! same whichever format wrote the edit). The rule (ARCHITECTURE.md, "Line endings of
 //! written lines"): unchanged lines keep their own ending; a changed line
 //! takes that of the old line at its place; an inserted line that of the
 //! line above it.

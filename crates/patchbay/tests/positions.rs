@@ -92,7 +92,7 @@ fn slice(lines: &[Vec<u16>], a: Position, b: Position) -> String {
     String::from_utf16(&flat[x..y]).unwrap()
 }
 
-/// The texts of item 1 of the editors issue: each has the lines `keep`,
+/// Texts whose positions editors count differently: each has the lines `keep`,
 /// `old 😀 日本 e\u{301}` and `tail`, and the edit replaces the middle one.
 const TEXTS: &[(&str, &str)] = &[
     ("lf", "keep\nold 😀 日本 e\u{301}\ntail\n"),

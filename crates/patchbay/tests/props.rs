@@ -7,7 +7,7 @@ use patchbay::{apply, render, ApplyOptions, EditStatus, Level, Status};
 use proptest::prelude::*;
 
 mod support;
-use support::{apply_checked, formats, line, one_file as files, opts, PATH};
+use support::{apply_checked, file_pair, formats, line, one_file as files, opts, PATH};
 
 #[derive(Debug, Clone)]
 struct Style {
@@ -26,27 +26,6 @@ fn join(lines: &[String], s: &Style) -> String {
         t.push_str(eol);
     }
     t
-}
-
-/// A file and an edited version of it (one to three changed regions).
-fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
-    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
-        let n = before.len();
-        let edits = prop::collection::vec(
-            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
-            1..4,
-        );
-        (Just(before), edits).prop_map(|(before, mut edits)| {
-            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-            let mut after = before.clone();
-            for (at, del, ins) in edits {
-                let at = at.min(after.len());
-                let del = del.min(after.len() - at);
-                after.splice(at..at + del, ins);
-            }
-            (before, after)
-        })
-    })
 }
 
 proptest! {

@@ -101,8 +101,8 @@ proptest! {
 
 proptest! {
     // Each case renders and applies every format: fewer cases, and a fixed
-    // seed so that CI runs are repeatable (a random seed found the renderer
-    // bug kept below as `search_replace_render_returns`).
+    // seed so that CI runs are repeatable (`search_replace_render_returns`
+    // below keeps a renderer case random seeds find).
     #![proptest_config(ProptestConfig {
         cases: 48,
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x7a7c_b00c),
@@ -137,8 +137,8 @@ proptest! {
 }
 
 /// Found by `compare_lists_every_format_once_and_recommends_one` with a random seed: rendering this
-/// change as SEARCH/REPLACE did not return (`diff::unique_blocks` kept
-/// growing a block whose context was capped by an earlier deletion).
+/// change as SEARCH/REPLACE returns (`diff::unique_blocks` stops growing a
+/// block whose context an earlier deletion caps).
 #[test]
 fn search_replace_render_returns() {
     let before = "}\n\tdef g(a,\n# Title\n:xxj<Afn f() {\n}\n\tdef g(a,\nclass A:\n}\nclass A:\n";

@@ -13,27 +13,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 mod support;
-use support::{line, one_file as files, PATH};
-
-fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
-    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
-        let n = before.len();
-        let edits = prop::collection::vec(
-            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
-            1..4,
-        );
-        (Just(before), edits).prop_map(|(before, mut edits)| {
-            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-            let mut after = before.clone();
-            for (at, del, ins) in edits {
-                let at = at.min(after.len());
-                let del = del.min(after.len() - at);
-                after.splice(at..at + del, ins);
-            }
-            (before, after)
-        })
-    })
-}
+use support::rng::XorShift;
+use support::{file_pair, one_file as files, PATH};
 
 fn text(lines: &[String], crlf: bool) -> String {
     let eol = if crlf { "\r\n" } else { "\n" };
@@ -135,20 +116,6 @@ proptest! {
     }
 }
 
-/// A small deterministic generator (no dependency): xorshift.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Over real source excerpts: a change of 1-3 lines in 1-2 places, its
 /// rendered diff damaged, then applied by lenient and strict patchbay and
 /// by simulated GNU `patch`. Prints the table; asserts that patchbay never
@@ -169,7 +136,7 @@ fn measured_recovery_on_real_sources() {
         })
         .collect();
     srcs.sort();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     // [lenient right, lenient refused, lenient wrong, strict right,
     //  patch right, patch wrong (success claimed), patch refused]
     let mut t = [0usize; 7];

@@ -56,8 +56,8 @@ fn myers_changes(old: &[&str], new: &[&str]) -> Vec<Change> {
 const GAP: usize = 256;
 
 /// The maximal changed regions, in order, in time linear in the lines
-/// whatever the edit (Myers is quadratic when most lines changed: a 15k-line
-/// slice with every line edited took 52 s to splice). The common prefix and
+/// whatever the edit (Myers is quadratic when most lines changed: minutes
+/// for a 15k-line slice with every line edited). The common prefix and
 /// suffix are equal; between them, lines that occur once on each side and
 /// in the same order (patience diff's anchors, a longest increasing
 /// subsequence) are equal; each gap between anchors gets Myers when short,

@@ -305,8 +305,8 @@ pub(crate) fn sse2_newlines(block: &[u8; 64]) -> u64 {
 /// [`BlockMask`] with WebAssembly's 128-bit SIMD: four compares and
 /// bitmasks, as [`sse2_newlines`] (V8 lowers them to the same SSE2
 /// instructions). Every wasm32 build has `simd128` on
-/// (`.cargo/config.toml`); there [`Swar`]'s word tests and transpose were
-/// about half of the package's line split and tag view.
+/// (`.cargo/config.toml`); there [`Swar`]'s word tests and transpose would
+/// be about half of the package's line split and tag view.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[derive(Default)]
 pub(crate) struct Simd128;
@@ -441,7 +441,7 @@ pub fn split_lines(s: &str) -> Vec<String> {
 /// (`\n` or `\r\n`). An ASCII text (most source files) is one unit a
 /// byte, so its offsets are the [`Text`]'s own line starts and nothing is
 /// built; another is counted once, a line at a time (a byte at a time, the
-/// count was a sixth of `apply`'s CPU time on a 2 MB file).
+/// count would be a sixth of `apply`'s CPU time on a 2 MB file).
 pub struct Utf16Lines {
     /// `starts[i]`: the offset of 1-based line `i + 1`, the last entry the
     /// text's length; `None` for ASCII.

@@ -604,11 +604,7 @@ impl EditLoop {
         let unread = Ending::default();
         // A capped reply ends as the reply limit ends one: cut, its
         // complete edits kept for the continuation, nothing applied.
-        let at_cap = Ending {
-            finished: true,
-            reason: Some("length".into()),
-            ..Ending::default()
-        };
+        let at_cap = Ending::finished_with("length");
         let ending = match (open.stopped, &open.capped) {
             (true, _) => &unread,
             (false, Some(_)) => &at_cap,

@@ -20,19 +20,24 @@ fn cfg(format: &str) -> LoopConfig {
 }
 
 fn stop() -> Ending {
-    Ending {
-        finished: true,
-        reason: Some("stop".into()),
-        ..Ending::default()
-    }
+    Ending::finished_with("stop")
 }
 
 fn length() -> Ending {
-    Ending {
-        finished: true,
-        reason: Some("length".into()),
-        ..Ending::default()
-    }
+    Ending::finished_with("length")
+}
+
+/// A search/replace loop that reads every reply to its end (no early stop).
+fn patient() -> EditLoop {
+    let mut c = cfg("search-replace");
+    c.early_stop = false;
+    EditLoop::new(c, files()).unwrap()
+}
+
+/// The last message of the next request: the loop's word to the model.
+fn next_message(l: &mut EditLoop) -> String {
+    let r = l.next_request().expect("a round");
+    r.messages.last().unwrap().content.clone()
 }
 
 fn sr(old: &str, new: &str) -> String {
@@ -44,6 +49,24 @@ const GREET_NEW: &str = "    print(\"Hello, \" + name + \"!\")";
 const BYE_OLD: &str = "    print(\"Goodbye, \" + name)";
 const BYE_NEW: &str = "    print(\"Goodbye, \" + name + \"!\")";
 const BOTH: &str = "def greet(name):\n    print(\"Hello, \" + name + \"!\")\n\n\ndef farewell(name):\n    print(\"Goodbye, \" + name + \"!\")\n";
+
+/// The reply that makes both edits of the task, counted.
+fn both_edits() -> String {
+    format!(
+        "EDITS: 2\n{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr(BYE_OLD, BYE_NEW)
+    )
+}
+
+/// A reply whose greet edit applies and whose farewell edit is not found.
+fn greet_and_a_bad_bye() -> String {
+    format!(
+        "{}{}",
+        sr(GREET_OLD, GREET_NEW),
+        sr("    print(\"Bye\")", BYE_NEW)
+    )
+}
 
 /// Feeds a reply in chunks of `step` bytes (on char boundaries).
 fn feed(l: &mut EditLoop, reply: &str, step: usize) -> Vec<Pushed> {
@@ -105,11 +128,7 @@ fn first_request_has_the_kit_the_task_and_the_view() {
 #[test]
 fn a_good_reply_is_done_with_its_changes() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
-    let reply = format!(
-        "EDITS: 2\n{}{}",
-        sr(GREET_OLD, GREET_NEW),
-        sr(BYE_OLD, BYE_NEW)
-    );
+    let reply = both_edits();
     let o = round(&mut l, &reply, &stop());
     assert_eq!(o.decision, Decision::Done);
     assert_eq!(
@@ -130,9 +149,7 @@ fn a_good_reply_is_done_with_its_changes() {
 
 #[test]
 fn a_failed_edit_retries_with_the_feedback_then_succeeds() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     let o = round(&mut l, &sr("    print(\"Hi\")", GREET_NEW), &stop());
     assert_eq!(o.decision, Decision::Retry);
     assert!(o.changes.is_empty());
@@ -176,19 +193,10 @@ fn early_stop_at_the_first_failing_edit() {
     assert_eq!(o.decision, Decision::Retry);
     assert!(o.record.early_stop && o.changes.is_empty());
     assert_eq!(l.files()["app.py"], APP);
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("edit 1 (app.py): not_found"), "{msg}");
 
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     l.next_request();
     assert!(feed(&mut l, &reply, 4).iter().all(|p| !p.stop));
 }
@@ -196,11 +204,7 @@ fn early_stop_at_the_first_failing_edit() {
 #[test]
 fn a_cut_reply_continues_and_joins_the_complete_edits() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
-    let whole = format!(
-        "EDITS: 2\n{}{}",
-        sr(GREET_OLD, GREET_NEW),
-        sr(BYE_OLD, BYE_NEW)
-    );
+    let whole = both_edits();
     let cut_at = whole.find("    print(\"Goodbye").unwrap() + 10;
     let o = round(&mut l, &whole[..cut_at], &length());
     assert_eq!(o.decision, Decision::Continue);
@@ -259,9 +263,7 @@ fn render_both(format: &str) -> String {
 
 #[test]
 fn a_cut_reply_whose_complete_edit_failed_is_retried_whole() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     let whole = format!(
         "{}{}",
         sr("    print(\"Hi\")", GREET_NEW),
@@ -293,32 +295,15 @@ fn a_stream_without_final_chunk_is_a_cut() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
     let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &Ending::default());
     assert_eq!(o.decision, Decision::Continue);
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("connection closed"), "{msg}");
 }
 
 #[test]
 fn a_re_sent_applied_edit_is_a_no_op() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
+    let mut l = patient();
     // Round 1: greet applies (partial), farewell fails.
-    let o = round(
-        &mut l,
-        &format!(
-            "{}{}",
-            sr(GREET_OLD, GREET_NEW),
-            sr("    print(\"Bye\")", BYE_NEW)
-        ),
-        &stop(),
-    );
+    let o = round(&mut l, &greet_and_a_bad_bye(), &stop());
     assert_eq!(o.decision, Decision::Retry);
     let greeted = APP.replace(GREET_OLD, GREET_NEW);
     assert_eq!(
@@ -328,14 +313,7 @@ fn a_re_sent_applied_edit_is_a_no_op() {
             content: Some(greeted.clone())
         }]
     );
-    let msg = l
-        .next_request()
-        .unwrap()
-        .messages
-        .last()
-        .unwrap()
-        .content
-        .clone();
+    let msg = next_message(&mut l);
     assert!(msg.contains("now read:") && msg.contains(&greeted), "{msg}");
     // Round 2: both again, farewell fixed.
     feed(
@@ -351,18 +329,8 @@ fn a_re_sent_applied_edit_is_a_no_op() {
 
 #[test]
 fn only_no_ops_is_done() {
-    let mut c = cfg("search-replace");
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files()).unwrap();
-    round(
-        &mut l,
-        &format!(
-            "{}{}",
-            sr(GREET_OLD, GREET_NEW),
-            sr("    print(\"Bye\")", BYE_NEW)
-        ),
-        &stop(),
-    );
+    let mut l = patient();
+    round(&mut l, &greet_and_a_bad_bye(), &stop());
     let o = round(&mut l, &sr(GREET_OLD, GREET_NEW), &stop());
     assert_eq!((o.decision, o.record.noops), (Decision::Done, 1));
     assert!(o.changes.is_empty());
@@ -411,13 +379,7 @@ fn a_low_prompt_count_warns() {
 
 #[test]
 fn a_large_file_is_sent_in_sections() {
-    let text = big();
-    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
-    let mut c = cfg("lines");
-    c.task = "In f123, return x + 1000 instead.".into();
-    c.context_length = 1500;
-    c.reply_limit = 300;
-    let mut l = EditLoop::new(c, files).unwrap();
+    let (text, mut l) = big_loop(cfg("lines"), "In f123, return x + 1000 instead.", 1500);
     let r = l.next_request().unwrap();
     let fp = &r.plan.as_ref().unwrap().files[0];
     assert_eq!(fp.mode, "sections");
@@ -467,6 +429,20 @@ fn big() -> String {
         .collect()
 }
 
+/// A loop on `big.py` ([`big`], returned too) for `task`, in a window of
+/// `context_length` tokens with replies of 300.
+fn big_loop(c: LoopConfig, task: &str, context_length: usize) -> (String, EditLoop) {
+    let text = big();
+    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
+    let c = LoopConfig {
+        task: task.into(),
+        context_length,
+        reply_limit: 300,
+        ..c
+    };
+    (text, EditLoop::new(c, files).unwrap())
+}
+
 fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
     let old = text.lines().nth(line - 1).unwrap();
     let tag = crate::formats::hashline::tags::tag(old, line, crate::TagOptions::default());
@@ -475,14 +451,11 @@ fn hashline_edit(path: &str, text: &str, line: usize, new: &str) -> String {
 
 #[test]
 fn a_large_changed_file_is_shown_again_only_where_it_changed() {
-    let text = big();
-    let files = BTreeMap::from([("big.py".to_string(), text.clone())]);
-    let mut c = cfg("hashline");
-    c.task = "In f123 and f124, add 1000 to x.".into();
-    c.context_length = 2000;
-    c.reply_limit = 300;
-    c.early_stop = false;
-    let mut l = EditLoop::new(c, files).unwrap();
+    let c = LoopConfig {
+        early_stop: false,
+        ..cfg("hashline")
+    };
+    let (text, mut l) = big_loop(c, "In f123 and f124, add 1000 to x.", 2000);
     let good = hashline_edit("big.py", &text, 371, "    return x + 1123");
     let bad = "{\"op\": \"replace\", \"path\": \"big.py\", \"line\": 374, \"tag\": \"ZZZZ\", \"new\": \"    return x + 1124\"}\n";
     let o = round(&mut l, &format!("{good}{bad}"), &stop());
@@ -522,11 +495,7 @@ mod properties {
 
     fn replies() -> Vec<String> {
         vec![
-            format!(
-                "EDITS: 2\n{}{}",
-                sr(GREET_OLD, GREET_NEW),
-                sr(BYE_OLD, BYE_NEW)
-            ),
+            both_edits(),
             format!(
                 "{}{}",
                 sr("    print(\"Hi\")", GREET_NEW),
@@ -561,9 +530,7 @@ mod properties {
             let reply = &replies()[which];
             let end = if cut { length() } else { stop() };
             let run = |parts: &[String]| {
-                let mut c = cfg("search-replace");
-                c.early_stop = false;
-                let mut l = EditLoop::new(c, files()).unwrap();
+                let mut l = patient();
                 l.next_request();
                 for p in parts {
                     l.push(p);

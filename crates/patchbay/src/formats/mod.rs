@@ -315,4 +315,26 @@ pub(crate) mod json_stream {
             false => super::Turn::Plain,
         }
     }
+    /// The four [`super::Format`] methods that say how a stream judges a
+    /// JSON edit, for a JSON format's `impl Format` to take whole.
+    macro_rules! stream_methods {
+        () => {
+            fn tail_context(&self) -> Option<usize> {
+                $crate::formats::json_stream::TAIL_CONTEXT
+            }
+
+            fn whole_mid_line(&self) -> bool {
+                $crate::formats::json_stream::WHOLE_MID_LINE
+            }
+
+            fn turn(&self, chunk: &str) -> $crate::formats::Turn {
+                $crate::formats::json_stream::turn(chunk)
+            }
+
+            fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
+                $crate::formats::json_stream::closes(last, fence)
+            }
+        };
+    }
+    pub(crate) use stream_methods;
 }

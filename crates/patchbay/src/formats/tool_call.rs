@@ -109,21 +109,7 @@ impl Format for ToolCall {
             .then_some((0.6, "an unfinished JSON edit"))
     }
 
-    fn tail_context(&self) -> Option<usize> {
-        super::json_stream::TAIL_CONTEXT
-    }
-
-    fn whole_mid_line(&self) -> bool {
-        super::json_stream::WHOLE_MID_LINE
-    }
-
-    fn turn(&self, chunk: &str) -> super::Turn {
-        super::json_stream::turn(chunk)
-    }
-
-    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
-        super::json_stream::closes(last, fence)
-    }
+    super::json_stream::stream_methods!();
 
     fn prompt(&self) -> prompt::Prompt {
         prompt::Prompt {
@@ -250,12 +236,7 @@ impl Format for ToolCall {
 
 /// The op of one tool-call object, or `None` when it is not an editor call.
 fn call(m: &Map<String, Value>) -> Option<Op> {
-    let malformed = |message: String| {
-        Some(Op::Invalid {
-            code: Code::Malformed,
-            message,
-        })
-    };
+    let malformed = |message: String| Some(Op::invalid(Code::Malformed, message));
     if m.get("path").is_some_and(|p| !p.is_string()) {
         return malformed("`path` must be a string: the file's path relative to the root".into());
     }
@@ -366,8 +347,9 @@ fn broken(output: &str, span: &Range<usize>, (at, before): (usize, usize)) -> St
     }
 }
 
-/// Output lines of increasing offsets, counted from the previous one (from
-/// the top for each damaged call, 100,000 of them were quadratic).
+/// Output lines of increasing offsets, counted from the previous one
+/// (counted from the top for each damaged call, 100,000 of them would be
+/// quadratic).
 #[derive(Default)]
 struct LineCursor {
     at: usize,

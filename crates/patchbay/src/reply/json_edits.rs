@@ -157,8 +157,8 @@ fn starts_line(b: &[u8], i: usize) -> bool {
 /// The objects of a top-level array are found one by one, each with its own
 /// range, so that the complete ones of a cut-off array are still known.
 /// The pieces come one at a time: a caller turns each value into edits and
-/// drops it before the next is parsed (a reply of 80,000 hashline edits
-/// held 50 MB of values when they were collected first).
+/// drops it before the next is parsed (collected first, the values of a
+/// reply of 80,000 hashline edits would hold 50 MB).
 pub fn scan<'a>(output: &'a str, edit_like: &'a dyn Fn(&str) -> bool) -> Scan<'a> {
     Scan {
         output,
@@ -354,6 +354,38 @@ pub fn push_damaged(output: &str, piece: Piece, parsed: &mut Parsed) {
         op: Op::invalid(code, message),
         span,
     });
+}
+
+/// A JSON object of a reply.
+type Object = Map<String, Value>;
+
+/// The edits of a reply whose edits are JSON objects in prose (hashline,
+/// the `lines` format's JSON form): each leaf object `is_edit` claims
+/// becomes the edit `op_of` reads from it, or a malformed one with its
+/// message; damaged pieces become failed edits ([`push_damaged`]). An
+/// object without a path of its own takes its wrapper's.
+pub fn parse_edits(
+    output: &str,
+    edit_like: &dyn Fn(&str) -> bool,
+    is_edit: &dyn Fn(&Object) -> bool,
+    op_of: &dyn Fn(&Object) -> Result<Op, String>,
+) -> Parsed {
+    let mut parsed = Parsed::default();
+    for piece in scan(output, edit_like) {
+        let Piece::Value(v, span) = piece else {
+            push_damaged(output, piece, &mut parsed);
+            continue;
+        };
+        for (m, path) in leaves(v).into_iter().filter(|(m, _)| is_edit(m)) {
+            let op = op_of(&m).unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
+            parsed.edits.push(Edit {
+                path: path.or_else(|| path_of(&m)),
+                op,
+                span: span.clone(),
+            });
+        }
+    }
+    parsed
 }
 
 /// The edit objects inside a value, each with the path a wrapper gave.

@@ -128,10 +128,10 @@ impl NewLines {
 }
 
 /// Detection under `auto` as text arrives, until the first emitted edit
-/// fixes the format. It ran on the whole text at every chunk, so a reply
-/// of prose took time quadratic in its length. It now runs only at places
-/// where an edit of some format could start or end, on the text up to
-/// there:
+/// fixes the format. Run on the whole text at every chunk, it would take
+/// time quadratic in the length of a reply of prose, so it runs only at
+/// places where an edit of some format could start or end, on the text up
+/// to there:
 /// - at the end of a line that one of the formats' [`formats::Format::turn`]
 ///   does not call plain for more than its brackets (a marker, a header,
 ///   a fence): always;

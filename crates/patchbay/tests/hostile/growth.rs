@@ -174,10 +174,10 @@ fn growth_json_openers() {
     // Lines of an opener never closed, and lines of calls that close but
     // are not JSON (each is a malformed receipt naming its output line).
     // The hashline series stops at 320,000 lines: at 640,000 its buffers
-    // passed the allocator's mmap threshold, so every run paid the kernel
-    // for fresh pages (a third of the time in a profile) and the last
-    // doubling read 1.5 while the engine's own time per line stayed flat
-    // (60-74 ns). `steady_allocator` now keeps such pages in the heap.
+    // pass the allocator's mmap threshold, where a run pays the kernel for
+    // fresh pages and the last doubling measures the kernel, not the
+    // engine (whose time per line stays flat); `steady_allocator` keeps
+    // such pages in the heap.
     let shapes = [
         ("tool-call", "{\"command\":", 80_000),
         ("hashline", "{\"op\":", 40_000),
@@ -420,12 +420,11 @@ fn growth_stream_small_chunks() {
 
 /// A reply of prose before its one edit, streamed in 20-byte chunks with
 /// the format left to `auto`: until the first edit fixes the format, the
-/// stream detects it. It detected on the whole text at every chunk: 63 KB
-/// of prose took 0.1 s and 500 KB took 7-9 s (exponent 2.05). Now it detects
-/// only where some format's edit could start or end, and at brackets only
-/// as the text grows by an eighth. Prose with a bracket on every line (the
-/// case here) went from 79 ms .. 6.3 s to 2.3 ms .. 19 ms. The edit at the
-/// end is still detected and judged early.
+/// stream detects it. Detecting on the whole text at every chunk would be
+/// quadratic in the prose; the stream detects only where some format's
+/// edit could start or end, and at brackets only as the text grows by an
+/// eighth, which keeps prose with a bracket on every line (the case here)
+/// linear. The edit at the end is still detected and judged early.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_stream_auto_prose_before_the_edit() {
@@ -470,10 +469,10 @@ fn growth_stream_auto_prose_before_the_edit() {
 
 /// A unified diff of one file streamed in 20-byte chunks (shorter than a
 /// hunk). A hunk's reading depends on the file header and the fence far
-/// above it: the stream re-read the diff from the top at every chunk that
-/// ended a line (74 ms for 250 hunks, 5.5 s for 2,000: exponent 2.0); it
-/// now re-reads only at a line that can complete a hunk
-/// (`Format::turn`), from the last complete hunk (`Format::parse_after`).
+/// above it, and re-reading the diff from the top at every chunk that ends
+/// a line would be quadratic in its hunks: the stream re-reads only at a
+/// line that can complete a hunk (`Format::turn`), from the last complete
+/// hunk (`Format::parse_after`).
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_stream_udiff_small_chunks() {
@@ -572,7 +571,7 @@ fn every_line_changed(n: usize) -> (String, String) {
 }
 
 /// `compare` on a file whose every line changed renders every format's
-/// edit and applies each back: linear, where Myers' diff was quadratic.
+/// edit and applies each back: linear, where Myers' diff is quadratic.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "timed: runs in release (scripts/test.sh)")]
 fn growth_compare_every_line_changed() {

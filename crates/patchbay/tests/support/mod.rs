@@ -1,7 +1,10 @@
 //! What the core's integration tests share: one-file trees, the line
-//! vocabulary of the property tests, the format names, and the invariants
-//! every report holds whatever the reply. Each test binary uses a part.
+//! vocabulary of the property tests, the format names, deterministic
+//! generators ([`rng`]), and the invariants every report holds whatever the
+//! reply. Each test binary uses a part.
 #![allow(dead_code)]
+
+pub mod rng;
 
 use patchbay::{
     apply, parse_reply, ApplyOptions, EditStatus, FileStatus, Op, Receipt, Report, Status,
@@ -57,6 +60,27 @@ pub fn line() -> impl Strategy<Value = String> {
             "end",
         ],
     )
+}
+
+/// A file and an edited version of it (one to three changed regions).
+pub fn file_pair() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
+    prop::collection::vec(line(), 1..40).prop_flat_map(|before| {
+        let n = before.len();
+        let edits = prop::collection::vec(
+            (0..=n, 0..4usize, prop::collection::vec(line(), 0..4)),
+            1..4,
+        );
+        (Just(before), edits).prop_map(|(before, mut edits)| {
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let mut after = before.clone();
+            for (at, del, ins) in edits {
+                let at = at.min(after.len());
+                let del = del.min(after.len() - at);
+                after.splice(at..at + del, ins);
+            }
+            (before, after)
+        })
+    })
 }
 
 /// A line of one of `words` after one of `indents` (an empty word stays an

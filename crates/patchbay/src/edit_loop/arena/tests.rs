@@ -30,11 +30,9 @@ fn new_loop() -> EditLoop {
 /// An ending with the server's counts; `reason` `stop` or `length`.
 fn ending(reason: &str, prompt: usize, output: usize) -> Ending {
     Ending {
-        finished: true,
-        reason: Some(reason.into()),
         prompt_tokens: Some(prompt),
         output_tokens: Some(output),
-        ..Ending::default()
+        ..Ending::finished_with(reason)
     }
 }
 

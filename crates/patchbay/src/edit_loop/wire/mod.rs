@@ -137,6 +137,16 @@ pub struct Ending {
 }
 
 impl Ending {
+    /// A finished reply that ended for `reason` (`stop`, `length`), with
+    /// no figures.
+    pub fn finished_with(reason: &str) -> Ending {
+        Ending {
+            finished: true,
+            reason: Some(reason.into()),
+            ..Ending::default()
+        }
+    }
+
     /// The reason as the engine reads it: `length` cuts, `stop` completes;
     /// anything else (or none) says nothing.
     pub fn stop_reason(&self) -> Option<StopReason> {
@@ -339,6 +349,39 @@ pub fn error_message(status: u16, body: &str) -> String {
         None => body.trim().chars().take(200).collect(),
     };
     format!("HTTP {status}: {msg}")
+}
+
+/// What the decoders' tests share.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::{ChatEvent, Decoder, Ending, Provider};
+
+    /// `body` fed to a provider's decoder `step` bytes at a time: the
+    /// events of the pushes, those of the end, and how the reply ended.
+    pub fn decode(
+        provider: Provider,
+        body: &str,
+        step: usize,
+    ) -> (Vec<ChatEvent>, Vec<ChatEvent>, Ending) {
+        let mut d = Decoder::new(provider);
+        let mut events = vec![];
+        for part in body.as_bytes().chunks(step) {
+            events.extend(d.push(part));
+        }
+        let (rest, end) = d.finish();
+        (events, rest, end)
+    }
+
+    /// The reply text of the events: their content, joined.
+    pub fn content(events: &[ChatEvent]) -> String {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::Content { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -287,7 +287,9 @@ fn ending(v: &Value) -> Ending {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{content, decode};
     use super::*;
+    use crate::edit_loop::wire::Provider;
     use crate::edit_loop::Role;
 
     /// The documented example stream, fed a byte at a time.
@@ -303,21 +305,9 @@ mod tests {
             r#"{"model":"llama3.2","created_at":"2023-08-04T19:22:45.499127Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","total_duration":4883583458,"load_duration":1334875,"prompt_eval_count":26,"prompt_eval_duration":342546000,"eval_count":282,"eval_duration":4535599000}"#,
             "\n"
         );
-        let mut d = ChatDecoder::default();
-        let mut events = vec![];
-        for b in stream.as_bytes() {
-            events.extend(d.push(std::slice::from_ref(b)));
-        }
-        let (rest, end) = d.finish();
+        let (events, rest, end) = decode(Provider::Ollama, stream, 1);
         assert!(rest.is_empty());
-        let text: String = events
-            .iter()
-            .filter_map(|e| match e {
-                ChatEvent::Content { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(text, "The sky é");
+        assert_eq!(content(&events), "The sky é");
         assert!(events.contains(&ChatEvent::Thinking { text: "hmm".into() }));
         assert!(end.finished && !end.cut());
         assert_eq!(

@@ -215,7 +215,9 @@ fn bad(line: &str, why: &str) -> ChatEvent {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{content, decode};
     use super::*;
+    use crate::edit_loop::wire::Provider;
     use crate::edit_loop::Role;
 
     fn sse(chunks: &[&str]) -> String {
@@ -232,23 +234,10 @@ mod tests {
             r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}}"#,
             "[DONE]",
         ]);
-        let b = body.as_bytes();
-        for step in [1, 2, 7, b.len()] {
-            let mut d = ChatDecoder::default();
-            let mut events = vec![];
-            for part in b.chunks(step) {
-                events.extend(d.push(part));
-            }
-            let (rest, end) = d.finish();
+        for step in [1, 2, 7, body.len()] {
+            let (events, rest, end) = decode(Provider::Openai, &body, step);
             assert!(rest.is_empty());
-            let text: String = events
-                .iter()
-                .filter_map(|e| match e {
-                    ChatEvent::Content { text } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
-            assert_eq!(text, "Héllo");
+            assert_eq!(content(&events), "Héllo");
             assert!(events.contains(&ChatEvent::Thinking {
                 text: "think".into()
             }));

@@ -34,12 +34,12 @@
 use super::LineOp;
 use super::{Format, ParseOptions};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
-use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+use crate::reply::json_edits::{self, field, number, text_lines};
 pub mod tags;
 
 use crate::apply::diff::changes_linear;
 use crate::apply::text::Text;
-use crate::edit::{Check, Code, Edit, Op, Parsed};
+use crate::edit::{Check, Op, Parsed};
 use crate::formats::hashline::tags::{tag, TagOptions};
 use serde_json::{Map, Value};
 
@@ -288,21 +288,7 @@ impl Format for Hashline {
             .then_some((0.6, "an unfinished JSON edit"))
     }
 
-    fn tail_context(&self) -> Option<usize> {
-        super::json_stream::TAIL_CONTEXT
-    }
-
-    fn whole_mid_line(&self) -> bool {
-        super::json_stream::WHOLE_MID_LINE
-    }
-
-    fn turn(&self, chunk: &str) -> super::Turn {
-        super::json_stream::turn(chunk)
-    }
-
-    fn closes(&self, last: &str, _next: Option<&str>, fence: bool) -> bool {
-        super::json_stream::closes(last, fence)
-    }
+    super::json_stream::stream_methods!();
 
     fn view_note(&self) -> &'static str {
         "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
@@ -322,24 +308,7 @@ impl Format for Hashline {
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        let mut parsed = Parsed::default();
-        for piece in json_edits::scan(output, &edit_like) {
-            match piece {
-                Piece::Value(v, span) => {
-                    for (m, path) in leaves(v).into_iter().filter(|(m, _)| is_edit(m)) {
-                        let op = op_of(&m, opt.tags)
-                            .unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
-                        parsed.edits.push(Edit {
-                            path: path.or_else(|| path_of(&m)),
-                            op,
-                            span: span.clone(),
-                        });
-                    }
-                }
-                damaged => json_edits::push_damaged(output, damaged, &mut parsed),
-            }
-        }
-        parsed
+        json_edits::parse_edits(output, &edit_like, &is_edit, &|m| op_of(m, opt.tags))
     }
 
     fn render(&self, path: &str, before: &str, after: &str) -> String {
@@ -404,6 +373,7 @@ impl Format for Hashline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::Code;
 
     fn one(out: &str) -> Op {
         let p = Hashline.parse_default(out);

@@ -58,7 +58,7 @@ use crate::apply::text::parse_crc;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
-use crate::reply::json_edits::{self, field, leaves, number, path_of, text_lines, Piece};
+use crate::reply::json_edits::{self, field, number, text_lines};
 use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
 use crate::reply::sniff::{Reply, Sniff};
 pub use header::is_header;
@@ -284,27 +284,11 @@ fn json_op(m: &Map<String, Value>) -> Result<Op, String> {
 }
 
 fn parse_json(output: &str) -> Parsed {
-    let mut parsed = Parsed::default();
     let like = |s: &str| s.contains("\"line") || s.contains("\"new\"");
-    for piece in json_edits::scan(output, &like) {
-        let Piece::Value(v, span) = piece else {
-            json_edits::push_damaged(output, piece, &mut parsed);
-            continue;
-        };
-        for (m, path) in leaves(v) {
-            if !(m.contains_key("lines") || m.contains_key("line") || m.contains_key("start_line"))
-            {
-                continue;
-            }
-            let op = json_op(&m).unwrap_or_else(|message| Op::invalid(Code::Malformed, message));
-            parsed.edits.push(Edit {
-                path: path.or_else(|| path_of(&m)),
-                op,
-                span: span.clone(),
-            });
-        }
-    }
-    parsed
+    let is_edit = |m: &Map<String, Value>| {
+        m.contains_key("lines") || m.contains_key("line") || m.contains_key("start_line")
+    };
+    json_edits::parse_edits(output, &like, &is_edit, &json_op)
 }
 
 impl Format for Lines {

@@ -222,7 +222,7 @@ fn runs(lines: &[usize]) -> Vec<(usize, usize)> {
 
 /// What [`relocate`] reads of one file and its snapshot, built once per
 /// file and shared by all its edits (rebuilt per edit, 16,000 edits of a
-/// changed file took 25 s): the shown lines by number and their runs, the
+/// changed file would take 25 s): the shown lines by number and their runs, the
 /// current line hashes and where each hash occurs.
 #[derive(Default)]
 pub struct Relocator {

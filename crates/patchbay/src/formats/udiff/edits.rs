@@ -422,15 +422,7 @@ pub fn to_edits(files: &[FileDiff], strict: bool) -> Parsed {
         }
     }
     attach_mentions(&mut parsed, mentions);
-    parsed.truncated = parsed.edits.iter().any(|e| {
-        matches!(
-            e.op,
-            Op::Invalid {
-                code: Code::Truncated,
-                ..
-            }
-        )
-    });
+    parsed.truncated = parsed.edits.iter().any(Edit::is_cut);
     parsed
 }
 

@@ -71,7 +71,7 @@ fn strict_reports_the_offset() {
 
 #[test]
 fn lost_prefixes_and_missing_plus_are_recovered() {
-    // Every unchanged line lost its one-space marker (indented ones now
+    // Every unchanged line lost its one-space marker (so indented ones
     // look one column short), and the second added line lost its `+`.
     let out = "--- a/app.py\n+++ b/app.py\n@@ @@\ndef total(items):\n    subtotal = sum(i.price for i in items)\n-    tax = subtotal * RATE\n+    tax = subtotal * rate(items)\n    log(tax)\n+    # logged\n    return subtotal + tax\n";
     let r = run(out, &files(&[("app.py", PY)]), false);

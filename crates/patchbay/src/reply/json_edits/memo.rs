@@ -15,10 +15,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hash for byte offsets: the offset itself in the low bits, which pick
 /// the table's bucket (so nearby offsets, looked up one after another, sit
-/// in nearby memory: a multiplicative hash made each lookup a cache miss),
+/// in nearby memory: a multiplicative hash makes each lookup a cache miss),
 /// and a multiplicative hash in the top 7 bits, which the table compares
 /// first. Offsets that share a bucket are a table size apart, so few of
-/// them fit in one output. SipHash, the default, was a third of the
+/// them fit in one output. SipHash, the default, would take a third of the
 /// finder's time on a megabyte of openers.
 #[derive(Default)]
 pub(super) struct OffsetHasher(u64);

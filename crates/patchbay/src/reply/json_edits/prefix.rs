@@ -2,8 +2,8 @@
 //! value: the question "is this a truncated edit or prose?".
 //!
 //! An iterative checker, not `serde_json` on the rest of the output: it has
-//! no nesting limit (serde's 128 levels made 20,000 levels of `{"a":`
-//! "invalid", so every level was tried again), it reads each byte once, and
+//! no nesting limit (serde's 128 levels make 20,000 levels of `{"a":`
+//! "invalid", so every level would be tried again), it reads each byte once, and
 //! it names the containers still open where it stopped, whose answer is the
 //! same (see `memo`). It accepts what [`super::repair`] mends: raw line
 //! breaks and tabs inside strings, trailing commas.
