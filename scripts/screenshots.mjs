@@ -27,7 +27,13 @@ function startServer() {
   });
 }
 
-const settle = (page) => page.waitForSelector('body[data-ready="true"][data-pending="false"]', { timeout: 30_000 });
+const settle = (page) => page.waitForSelector('body[data-ready="true"][data-settled="true"]', { timeout: 30_000 });
+
+/** Shows the panel `name` with the section bar. */
+const showPanel = async (page, name) => {
+  await page.click(`[data-testid="nav-${name}"]`);
+  await page.waitForSelector(`#panel-${name}:not([hidden])`);
+};
 
 async function shoot(base, name, { width = 1280, height = 900, dark = false, setup, clip }) {
   const profile = mkdtempSync(join(tmpdir(), 'patchbay-shots-'));
@@ -38,7 +44,7 @@ async function shoot(base, name, { width = 1280, height = 900, dark = false, set
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(base);
   await settle(page);
-  await page.waitForSelector('#lab[data-state="ready"]');
+  await page.waitForSelector('#lab[data-state="ready"]', { state: 'attached' });
   await setup?.(page);
   await settle(page);
   const target = clip ? page.locator(clip) : page;
@@ -57,6 +63,7 @@ const repoPath = (rel) => fileURLToPath(new URL(rel, root));
 
 /** The arena panel after a run of the double's scripted models over the task set in `formats`. */
 const arenaRun = (url, formats) => async (page) => {
+  await showPanel(page, 'model');
   await page.fill('#ollama-url', url);
   await page.click('#ollama-connect');
   await page.waitForSelector('#arena-models input');
@@ -78,14 +85,14 @@ try {
   await shoot(base, 'playground', { setup: async (p) => p.locator('main').scrollIntoViewIfNeeded() });
   await shoot(base, 'playground-failure', { setup: pickExample('Example: SEARCH text not in the file'), clip: 'main' });
   await shoot(base, 'playground-udiff', { setup: pickExample('Example: a unified diff GNU patch would misapply'), clip: 'main' });
-  await shoot(base, 'playground-lab', { clip: '#lab-panel' });
+  await shoot(base, 'playground-lab', { setup: (p) => showPanel(p, 'lab'), clip: '#lab-panel' });
   await shoot(base, 'playground-tools', {
     setup: async (p) => {
-      await p.click('#compare-panel > summary');
+      await showPanel(p, 'compare');
       await p.click('#compare-run');
       await p.waitForSelector('#compare-panel[data-state="ready"]');
     },
-    clip: '#tokens-panel, #compare-panel >> nth=1',
+    clip: '#compare-panel',
   });
   await shoot(base, 'playground-dark', { dark: true });
   await shoot(base, 'playground-narrow', { width: 390, height: 844 });

@@ -58,6 +58,8 @@ const ui = {
   copyContinuation: byId(document, 'copy-continuation', HTMLButtonElement),
   formatList: byId(document, 'format-list'),
   sections: byId(document, 'sections'),
+  jumpResult: byId(document, 'jump-result', HTMLButtonElement),
+  resultCard: byId(document, 'result-card'),
 };
 
 const state = createState(panelFromQuery(location.search));
@@ -444,6 +446,7 @@ function setupControls() {
   ui.apply.addEventListener('click', run);
   ui.share.addEventListener('click', share);
   ui.useResult.addEventListener('click', keepResult);
+  ui.jumpResult.addEventListener('click', () => ui.resultCard.scrollIntoView({ block: 'start' }));
   copyButton(ui.copyFeedback, () => ui.feedback.textContent);
   copyButton(ui.copyContinuation, () => ui.continuation.textContent);
   setupKeys();

@@ -39,6 +39,10 @@ export function renderNav(bar, root, panel) {
     const on = tab instanceof HTMLElement && tab.dataset.panel === panel;
     tab.setAttribute('aria-selected', String(on));
     tab.setAttribute('tabindex', on ? '0' : '-1');
+    // A narrow bar scrolls sideways: the shown tab is kept in it.
+    if (on && tab.parentElement.scrollWidth > tab.parentElement.clientWidth) {
+      tab.parentElement.scrollLeft = /** @type {HTMLElement} */ (tab).offsetLeft - tab.parentElement.offsetLeft - 16;
+    }
   }
   for (const name of PANELS) {
     const element = root.querySelector(`#panel-${name}`);

@@ -17,6 +17,7 @@ import { byId } from './dom.js';
  * @property {HTMLElement} note
  * @property {HTMLTableElement} receipts
  * @property {HTMLElement} feedback
+ * @property {HTMLElement} navStatus the status's copy in the section bar
  */
 
 /**
@@ -32,6 +33,7 @@ export function resultElements(root) {
     note: byId(root, 'note'),
     receipts: byId(root, 'receipts', HTMLTableElement),
     feedback: byId(root, 'feedback'),
+    navStatus: byId(root, 'nav-status'),
   };
 }
 
@@ -41,8 +43,10 @@ export function resultElements(root) {
  * @param {string} [kind] the badge's colour, `text` unless told
  */
 export function setStatus(ui, text, kind) {
-  ui.status.textContent = text;
-  ui.status.className = `badge ${kind ?? text}`;
+  for (const badge of [ui.status, ui.navStatus]) {
+    badge.textContent = text;
+    badge.className = `badge ${kind ?? text}`;
+  }
 }
 
 /**
