@@ -47,6 +47,9 @@ async function shoot(base, name, { width = 1280, height = 900, dark = false, set
   await page.waitForSelector('#lab[data-state="ready"]', { state: 'attached' });
   await setup?.(page);
   await settle(page);
+  // A clipped shot gets a viewport as tall as the page, so that nothing scrolls and the sticky
+  // section bar and editors stay where the page puts them, not over the clipped part.
+  if (clip) await page.setViewportSize({ width, height: Math.max(height, await page.evaluate(() => document.documentElement.scrollHeight)) });
   const target = clip ? page.locator(clip) : page;
   await target.screenshot({ path: join(out, `${name}.png`), ...(clip ? {} : { fullPage: false }) });
   await context.close();
@@ -85,8 +88,9 @@ try {
   await shoot(base, 'playground', { setup: async (p) => p.locator('main').scrollIntoViewIfNeeded() });
   await shoot(base, 'playground-failure', { setup: pickExample('Example: SEARCH text not in the file'), clip: 'main' });
   await shoot(base, 'playground-udiff', { setup: pickExample('Example: a unified diff GNU patch would misapply'), clip: 'main' });
-  await shoot(base, 'playground-lab', { setup: (p) => showPanel(p, 'lab'), clip: '#lab-panel' });
+  await shoot(base, 'playground-lab', { width: 1600, setup: (p) => showPanel(p, 'lab'), clip: '#lab-panel' });
   await shoot(base, 'playground-tools', {
+    width: 1600,
     setup: async (p) => {
       await showPanel(p, 'compare');
       await p.click('#compare-run');
@@ -97,7 +101,7 @@ try {
   await shoot(base, 'playground-dark', { dark: true });
   await shoot(base, 'playground-narrow', { width: 390, height: 844 });
   const formats = ['search-replace', 'udiff', 'whole', 'hashline', 'apply-patch', 'tool-call', 'lines'];
-  await shoot(base, 'playground-arena', { height: 1400, setup: arenaRun(double.url, formats), clip: '#arena-panel' });
+  await shoot(base, 'playground-arena', { width: 1920, height: 1400, setup: arenaRun(double.url, formats), clip: '#arena-panel' });
   await shoot(base, 'playground-arena-narrow', { width: 390, height: 1600, setup: arenaRun(double.url, ['search-replace', 'udiff']), clip: '#arena-panel' });
 } finally {
   server.kill();
