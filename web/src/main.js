@@ -421,8 +421,9 @@ function pickPanel(panel, how) {
   if (how === 'click' && panel !== state.panel) history.pushState(null, '', addressOf(location, panel));
   state.panel = panel;
   renderNav(ui.sections, document, state.panel);
-  const shown = document.getElementById(`panel-${panel}`);
-  if (how === 'click' && shown && shown.getBoundingClientRect().top > innerHeight * 0.75) shown.scrollIntoView({ block: 'start' });
+  // A panel that starts low on the screen (below the result, or the editors in one column) is brought up.
+  const shown = byId(document, `panel-${panel}`);
+  if (how === 'click' && shown.getBoundingClientRect().top > innerHeight * 0.75) shown.scrollIntoView({ block: 'start' });
 }
 
 /** Makes the reviewed result the file; files the reply created become tabs. */
