@@ -259,6 +259,41 @@ test('the theme follows the system: dark page and dark editors', T, async () => 
   await gutters('rgb(245, 245, 245)');
 });
 
+test('the section bar: a panel a tab, named in the address; Back and a fresh load follow it; a switch keeps state', T, async () => {
+  const panelOf = () => new URL(page.url()).searchParams.get('panel');
+  const shown = () => page.$$eval('[role=tabpanel]', (ps) => ps.filter((p) => !p.hidden).map((p) => p.id));
+  await showPanel(page, 'budget');
+  assert.equal(panelOf(), 'budget');
+  assert.deepEqual(await shown(), ['panel-budget']);
+  await page.fill('#budget-window', '4096');
+  for (const name of ['receipts', 'model', 'compare', 'outline', 'lab']) {
+    await showPanel(page, name);
+    assert.equal(panelOf(), name);
+    assert.deepEqual(await shown(), [`panel-${name}`]);
+    assert.equal(await page.getAttribute(`[data-testid="nav-${name}"]`, 'aria-selected'), 'true');
+    // The editors and the result are beside every panel; the bar repeats the status.
+    for (const always of ['[data-testid="file"]', '[data-testid="reply"]', '#result-card', '#nav-status']) assert.equal(await page.isVisible(always), true, always);
+    assert.equal(await page.textContent('#nav-status'), await page.textContent('#status'));
+  }
+  // Back goes through the panels shown, and the budget's window is as it was left.
+  for (const name of ['outline', 'compare', 'model', 'receipts', 'budget']) {
+    await page.goBack();
+    await page.waitForSelector(`#panel-${name}:not([hidden])`);
+    assert.equal(panelOf(), name);
+  }
+  assert.equal(await page.inputValue('#budget-window'), '4096');
+  // An address that names a panel opens the page on it; sharing keeps the panel beside the case's hash.
+  await page.goto(`${pg.base}?panel=model`);
+  await ready(page);
+  assert.deepEqual(await shown(), ['panel-model']);
+  await page.keyboard.press('Control+s');
+  await page.waitForFunction(() => location.hash.startsWith('#case='));
+  assert.equal(panelOf(), 'model');
+  await page.goto(`${pg.base}?panel=nonsense`);
+  await ready(page);
+  assert.deepEqual(await shown(), ['panel-receipts']);
+});
+
 test('nothing went wrong on the page', T, () => {
   assert.deepEqual(pg.problems, []);
   assert.deepEqual(pg.requests.filter((u) => !u.startsWith(pg.base)), []);
