@@ -106,7 +106,8 @@ function loadCase(c) {
 /** Draws whether the page is settled; wakes whoever waits for it. */
 function renderActivity() {
   const now = settled(state);
-  const was = document.body.dataset.settled === 'true';
+  const was = state.drawnSettled;
+  state.drawnSettled = now;
   document.body.dataset.settled = String(now);
   if (!now) return;
   for (const wake of waiting.splice(0)) wake();

@@ -46,6 +46,7 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @property {boolean} queued a run is scheduled for the end of the current task
  * @property {{ timer: ReturnType<typeof setTimeout> } | null} details the pending update of the diff, tags, udiff and token panels
  * @property {ReturnType<typeof setTimeout> | null} remembering the timer that keeps the case in localStorage
+ * @property {boolean} drawnSettled whether the page last said it was settled (`data-settled`)
  * @property {Panel} panel the panel the section bar shows
  */
 
@@ -65,6 +66,7 @@ export function createState(panel) {
     queued: false,
     details: null,
     remembering: null,
+    drawnSettled: false,
     panel,
   };
 }
