@@ -47,7 +47,7 @@ async function browser() {
   return { context, page, close: async () => (await context.close(), rmSync(profile, { recursive: true, force: true })) };
 }
 
-const ready = (page) => page.waitForSelector('body[data-ready="true"][data-pending="false"]', { timeout: 60_000 });
+const ready = (page) => page.waitForSelector('body[data-ready="true"][data-settled="true"]', { timeout: 60_000 });
 const mark = (page, name) => page.evaluate((n) => performance.getEntriesByName(n).at(-1)?.startTime ?? null, name);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
@@ -115,7 +115,7 @@ async function keystrokes(page, id, marker) {
     });
     const seq = Number(await page.getAttribute('body', 'data-seq'));
     await page.keyboard.type(i % 2 ? '0' : '1');
-    await page.waitForFunction((s) => Number(document.body.dataset.seq) > s && document.body.dataset.pending === 'false', seq);
+    await page.waitForFunction((s) => Number(document.body.dataset.seq) > s && document.body.dataset.settled === 'true', seq);
     const key = await page.evaluate(() => window.__key);
     result.push((await mark(page, 'patchbay-result')) - key);
     details.push((await mark(page, 'patchbay-details')) - key);

@@ -27,7 +27,13 @@ function startServer() {
   });
 }
 
-const settle = (page) => page.waitForSelector('body[data-ready="true"][data-pending="false"]', { timeout: 30_000 });
+const settle = (page) => page.waitForSelector('body[data-ready="true"][data-settled="true"]', { timeout: 30_000 });
+
+/** Shows the panel `name` with the section bar. */
+const showPanel = async (page, name) => {
+  await page.click(`[data-testid="nav-${name}"]`);
+  await page.waitForSelector(`#panel-${name}:not([hidden])`);
+};
 
 async function shoot(base, name, { width = 1280, height = 900, dark = false, setup, clip }) {
   const profile = mkdtempSync(join(tmpdir(), 'patchbay-shots-'));
@@ -38,9 +44,12 @@ async function shoot(base, name, { width = 1280, height = 900, dark = false, set
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(base);
   await settle(page);
-  await page.waitForSelector('#lab[data-state="ready"]');
+  await page.waitForSelector('#lab[data-state="ready"]', { state: 'attached' });
   await setup?.(page);
   await settle(page);
+  // A clipped shot gets a viewport as tall as the page, so that nothing scrolls and the sticky
+  // section bar and editors stay where the page puts them, not over the clipped part.
+  if (clip) await page.setViewportSize({ width, height: Math.max(height, await page.evaluate(() => document.documentElement.scrollHeight)) });
   const target = clip ? page.locator(clip) : page;
   await target.screenshot({ path: join(out, `${name}.png`), ...(clip ? {} : { fullPage: false }) });
   await context.close();
@@ -57,6 +66,7 @@ const repoPath = (rel) => fileURLToPath(new URL(rel, root));
 
 /** The arena panel after a run of the double's scripted models over the task set in `formats`. */
 const arenaRun = (url, formats) => async (page) => {
+  await showPanel(page, 'model');
   await page.fill('#ollama-url', url);
   await page.click('#ollama-connect');
   await page.waitForSelector('#arena-models input');
@@ -78,19 +88,20 @@ try {
   await shoot(base, 'playground', { setup: async (p) => p.locator('main').scrollIntoViewIfNeeded() });
   await shoot(base, 'playground-failure', { setup: pickExample('Example: SEARCH text not in the file'), clip: 'main' });
   await shoot(base, 'playground-udiff', { setup: pickExample('Example: a unified diff GNU patch would misapply'), clip: 'main' });
-  await shoot(base, 'playground-lab', { clip: '#lab-panel' });
+  await shoot(base, 'playground-lab', { width: 1600, setup: (p) => showPanel(p, 'lab'), clip: '#lab-panel' });
   await shoot(base, 'playground-tools', {
+    width: 1600,
     setup: async (p) => {
-      await p.click('#compare-panel > summary');
+      await showPanel(p, 'compare');
       await p.click('#compare-run');
       await p.waitForSelector('#compare-panel[data-state="ready"]');
     },
-    clip: '#tokens-panel, #compare-panel >> nth=1',
+    clip: '#compare-panel',
   });
   await shoot(base, 'playground-dark', { dark: true });
   await shoot(base, 'playground-narrow', { width: 390, height: 844 });
   const formats = ['search-replace', 'udiff', 'whole', 'hashline', 'apply-patch', 'tool-call', 'lines'];
-  await shoot(base, 'playground-arena', { height: 1400, setup: arenaRun(double.url, formats), clip: '#arena-panel' });
+  await shoot(base, 'playground-arena', { width: 1920, height: 1400, setup: arenaRun(double.url, formats), clip: '#arena-panel' });
   await shoot(base, 'playground-arena-narrow', { width: 390, height: 1600, setup: arenaRun(double.url, ['search-replace', 'udiff']), clip: '#arena-panel' });
 } finally {
   server.kill();

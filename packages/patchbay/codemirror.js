@@ -210,9 +210,12 @@ function inOriginal(original, matches) {
   return matches.filter((m) => !m.failed).map((m) => ({ ...m, fromA: offsetOf(doc, m.from), toA: offsetOf(doc, m.to) }));
 }
 
-/** The result's changed lines labelled with the edit (and coloured by the level) that made them. */
+/**
+ * The result's changed lines labelled with the edit (and coloured by the level) that made them.
+ * They follow the doc: `getChunks` is a function, not a state field a computation can depend on.
+ */
 function chunkLabels(matches) {
-  return EditorView.decorations.compute(['doc', getChunks], (state) => {
+  return EditorView.decorations.compute(['doc'], (state) => {
     const chunks = getChunks(state)?.chunks ?? [];
     const out = [];
     for (const chunk of chunks) {

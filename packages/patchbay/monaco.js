@@ -20,7 +20,12 @@ export function toMonaco(pos) {
   return { lineNumber: pos.line, column: pos.col + 1 };
 }
 
-/** The lines `from`-`to` cover: `to` past the last one's break (an insertion: the line at `from`). */
+/**
+ * The lines `from`-`to` cover: `to` past the last one's break (an insertion: the line at `from`).
+ * @param {{ line: number, col: number }} from
+ * @param {{ line: number, col: number }} to
+ * @returns {[number, number]}
+ */
 export function coveredLines(from, to) {
   const last = to.col === 0 && to.line > from.line ? to.line - 1 : to.line;
   return [from.line, Math.max(from.line, last)];

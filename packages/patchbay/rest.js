@@ -186,10 +186,10 @@ export function loadSync() {
 
 function compileSync(input) {
   if (input instanceof WebAssembly.Module) return input;
-  if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) return new WebAssembly.Module(input);
+  if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) return new WebAssembly.Module(/** @type {BufferSource} */ (input));
   if (typeof input === 'string' || input instanceof URL) {
     if (onPage()) throw new Error("it is not loaded yet, and a page's main thread does not request it synchronously");
-    return new WebAssembly.Module(fetchSync(new URL(input, globalThis.location?.href)));
+    return new WebAssembly.Module(/** @type {BufferSource} */ (fetchSync(new URL(input, globalThis.location?.href))));
   }
   throw new TypeError('a Response, a Request or a promise can only be loaded asynchronously: await loadRest() first');
 }

@@ -118,7 +118,7 @@ export function connect(worker, extra = [], { frame = isolatedFrame() } = {}) {
   };
   const drain = () => {
     let settled = 0;
-    for (const [id, value] of box.take()) settled += settle(id, true, value);
+    for (const [id, value] of box.take()) settled += Number(settle(id, true, value));
     return settled;
   };
   const poll = () => {

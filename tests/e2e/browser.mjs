@@ -80,7 +80,13 @@ export async function ready(page) {
 
 /** Waits until no engine run is scheduled or under way. */
 export async function settle(page) {
-  await page.waitForSelector('body[data-pending="false"]', { timeout: 20_000 });
+  await page.waitForSelector('body[data-settled="true"]', { timeout: 20_000 });
+}
+
+/** Shows the panel `name` (`receipts`, `model`, `budget`, `compare`, `outline`, `lab`) with the section bar. */
+export async function showPanel(page, name) {
+  await page.click(`[data-testid="nav-${name}"]`);
+  await page.waitForSelector(`#panel-${name}:not([hidden])`);
 }
 
 /** Replaces the text of the editor inside `[data-testid=ID]` as a user's paste would, and waits for the run. */

@@ -34,6 +34,7 @@ export function doubleOutput(args) {
 
 /** Connects the model panel to `url`; resolves with the status it ends in. */
 export async function connectTo(page, url) {
+  await page.click('[data-testid="nav-model"]');
   await page.fill('[data-testid="ollama-url"]', url);
   // Cleared first, so that the previous connection's status is not taken for this one's.
   await page.evaluate(() => { document.querySelector('[data-testid="ollama-status"]').textContent = ''; });

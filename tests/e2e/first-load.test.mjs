@@ -30,7 +30,7 @@ test('the page gets ready on the first part alone; the second comes after, once'
     assert.equal(asked.length, 1, 'the second part was not asked for');
     // Option 6: "a unified diff with wrong numbers and a lost space" (web/src/examples.js).
     await page.selectOption('#example', { index: 6 });
-    await page.waitForSelector('body[data-pending="true"]', { timeout: 5_000 });
+    await page.waitForSelector('body[data-settled="false"]', { timeout: 5_000 });
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(asked.length, 1, 'a call during the load fetched the second part again');
     release();

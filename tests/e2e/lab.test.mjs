@@ -4,7 +4,7 @@
 // run in node on the same file and reply.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { editorText, nodeCore, openPlayground, settle } from './browser.mjs';
+import { editorText, nodeCore, openPlayground, settle, showPanel } from './browser.mjs';
 
 let pg, page, core;
 
@@ -12,6 +12,7 @@ before(async () => {
   pg = await openPlayground();
   page = pg.page;
   core = await nodeCore();
+  await showPanel(page, 'lab');
   await page.waitForSelector('#lab[data-state="ready"]', { timeout: 20_000 });
 }, { timeout: 120_000 });
 

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  editorText, nodeCore, nodeSyntax, nodeTokens, openPlayground, ready, settle, setPath, type,
+  editorText, nodeCore, nodeSyntax, nodeTokens, openPlayground, ready, settle, setPath, showPanel, type,
 } from './browser.mjs';
 
 let pg, page, core;
@@ -62,6 +62,7 @@ test('token counts: estimated per editor, exact with the vocabularies loaded on 
   assert.deepEqual(tokenRequests(), []);
   const text = readFileSync(new URL('../tools/sources/textwrap.py', import.meta.url), 'utf8');
   await type(page, 'file', text);
+  await showPanel(page, 'budget');
   await page.selectOption('#tokenizer', 'exact:o200k_base');
   await page.waitForFunction(() => document.getElementById('token-counts').dataset.tokenizer === 'exact:o200k_base', null, { timeout: 45_000 });
   const tokens = await nodeTokens();
@@ -76,6 +77,7 @@ test('token counts: estimated per editor, exact with the vocabularies loaded on 
 
 test('the budget meter drops memory when the window shrinks', T, async () => {
   await type(page, 'file', PY);
+  await showPanel(page, 'budget');
   await page.fill('#budget-window', '8192');
   await page.waitForFunction(() => document.querySelectorAll('#budget-parts li').length > 0 && !document.querySelector('#budget-parts li[data-status="dropped"]'));
   const parts = () => page.$$eval('#budget-parts li', (ls) =>
@@ -105,7 +107,7 @@ test('the budget meter drops memory when the window shrinks', T, async () => {
 test('the format comparison lists every format and loads one into the reply', T, async () => {
   await page.selectOption('#example', { index: 1 });
   await settle(page);
-  await page.click('#compare-panel > summary');
+  await showPanel(page, 'compare');
   await page.click('#compare-run');
   await page.waitForSelector('#compare-panel[data-state="ready"]');
   const before = await editorText(page, 'file');
@@ -130,7 +132,7 @@ test('outline: the syntax module loads once, a click scrolls to the symbol, an o
   const long = PY + Array.from({ length: 120 }, (_, i) => `\n\ndef f${i}(x):\n    return x + ${i}\n`).join('');
   await setPath(page, 'src/shop.py');
   await type(page, 'file', long);
-  await page.click('#outline-panel > summary');
+  await showPanel(page, 'outline');
   await page.click('#outline-button');
   await page.waitForSelector('#outline-panel[data-state="ready"]');
   const rows = await page.$$eval('#outline li', (ls) => ls.slice(0, 3).map((l) => [l.querySelector('button').textContent, l.dataset.kind, l.dataset.lines]));
@@ -227,13 +229,17 @@ test('every control has a label, and at 390 px nothing spills out of the page', 
     es.filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby'))).map((e) => e.id || e.className));
   assert.deepEqual(unlabelled, []);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.locator('#lab').scrollIntoViewIfNeeded();
-  const wide = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    cards: [...document.querySelectorAll('.card, .toolbar')].filter((c) => c.getBoundingClientRect().right > innerWidth + 1).map((c) => c.id || c.className),
-  }));
-  assert.equal(wide.page, 390);
-  assert.deepEqual(wide.cards, []);
+  // Each panel in turn, so that every card is laid out once.
+  for (const panel of ['lab', 'model', 'budget', 'compare', 'outline', 'receipts']) {
+    await showPanel(page, panel);
+    await page.locator(`#panel-${panel}`).scrollIntoViewIfNeeded();
+    const wide = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      cards: [...document.querySelectorAll('.card, .toolbar')].filter((c) => c.getBoundingClientRect().right > innerWidth + 1).map((c) => c.id || c.className),
+    }));
+    assert.equal(wide.page, 390);
+    assert.deepEqual(wide.cards, []);
+  }
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
@@ -251,6 +257,41 @@ test('the theme follows the system: dark page and dark editors', T, async () => 
   await gutters('rgb(51, 51, 56)');
   await page.emulateMedia({ colorScheme: 'light' });
   await gutters('rgb(245, 245, 245)');
+});
+
+test('the section bar: a panel a tab, named in the address; Back and a fresh load follow it; a switch keeps state', T, async () => {
+  const panelOf = () => new URL(page.url()).searchParams.get('panel');
+  const shown = () => page.$$eval('[role=tabpanel]', (ps) => ps.filter((p) => !p.hidden).map((p) => p.id));
+  await showPanel(page, 'budget');
+  assert.equal(panelOf(), 'budget');
+  assert.deepEqual(await shown(), ['panel-budget']);
+  await page.fill('#budget-window', '4096');
+  for (const name of ['receipts', 'model', 'compare', 'outline', 'lab']) {
+    await showPanel(page, name);
+    assert.equal(panelOf(), name);
+    assert.deepEqual(await shown(), [`panel-${name}`]);
+    assert.equal(await page.getAttribute(`[data-testid="nav-${name}"]`, 'aria-selected'), 'true');
+    // The editors and the result are beside every panel; the bar repeats the status.
+    for (const always of ['[data-testid="file"]', '[data-testid="reply"]', '#result-card', '#nav-status']) assert.equal(await page.isVisible(always), true, always);
+    assert.equal(await page.textContent('#nav-status'), await page.textContent('#status'));
+  }
+  // Back goes through the panels shown, and the budget's window is as it was left.
+  for (const name of ['outline', 'compare', 'model', 'receipts', 'budget']) {
+    await page.goBack();
+    await page.waitForSelector(`#panel-${name}:not([hidden])`);
+    assert.equal(panelOf(), name);
+  }
+  assert.equal(await page.inputValue('#budget-window'), '4096');
+  // An address that names a panel opens the page on it; sharing keeps the panel beside the case's hash.
+  await page.goto(`${pg.base}?panel=model`);
+  await ready(page);
+  assert.deepEqual(await shown(), ['panel-model']);
+  await page.keyboard.press('Control+s');
+  await page.waitForFunction(() => location.hash.startsWith('#case='));
+  assert.equal(panelOf(), 'model');
+  await page.goto(`${pg.base}?panel=nonsense`);
+  await ready(page);
+  assert.deepEqual(await shown(), ['panel-receipts']);
 });
 
 test('nothing went wrong on the page', T, () => {

@@ -7,7 +7,7 @@
 // loop and the wire, never on its skill.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, setPath, type } from '../e2e/browser.mjs';
+import { openPlayground, setPath, showPanel, type } from '../e2e/browser.mjs';
 import { connectTo } from '../e2e/double.mjs';
 import { chatsLogged, slots, startLlama, stopLlama } from './server.mjs';
 
@@ -38,6 +38,7 @@ async function budget(page) {
 
 test('connect lists the server\'s model and takes the context it serves', T, async () => {
   const { page } = pg;
+  await showPanel(page, 'model');
   await page.selectOption('[data-testid="ollama-provider"]', 'openai');
   assert.equal(await connectTo(page, server.base), 'connected: 1 model');
   const listed = (await (await fetch(`${server.base}/v1/models`)).json()).data.map((m) => m.id);

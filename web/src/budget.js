@@ -2,29 +2,67 @@
 // context window of the chosen size. The engine's planner decides what is
 // kept, trimmed or dropped and why; when the file does not fit, it sends
 // sections of it (the lines shown under the meter) instead.
-const $ = (id) => document.getElementById(id);
+import { byId, make } from './dom.js';
 
-const SEGMENTS = ['system', 'task', 'reserve', 'memory', 'context', 'code', 'free'];
+/**
+ * What the budget's request takes from the rest of the page.
+ * @typedef {{ format: string, feedback: string, path: string }} Context
+ */
 
-/** The request for the planner: system prompt from the format's prompt kit, memory notes, the file. */
-async function request(engine, texts) {
-  const format = $('format').value && $('format').value !== 'auto' ? $('format').value : 'search-replace';
-  const kit = await engine.promptKit(format).catch(() => null);
-  const notes = Math.max(0, Math.min(20, Number($('budget-memory').value) || 0));
-  const feedback = $('feedback').textContent || 'No feedback yet.';
+/**
+ * The texts and page context a plan is made for.
+ * @typedef {import('./tokens.js').Texts & Context & { tokenizer: string }} Input
+ */
+
+/** @typedef {ReturnType<typeof budgetElements>} BudgetElements */
+
+/**
+ * The panel's elements inside `root`.
+ * @param {ParentNode} root
+ */
+function budgetElements(root) {
   return {
-    window: Math.max(1, Number($('budget-window').value) || 1),
-    system: kit?.instructions ?? '',
-    reserve: Math.max(0, Number($('budget-reserve').value) || 0),
-    memory: Array.from({ length: notes }, (_, i) => `Earlier turn ${i + 1}: ${feedback}`),
-    task: $('budget-task').value,
-    files: [{ path: $('path').value.trim() || 'file', text: texts.file }],
-    options: { tokenizer: `estimate:${$('tokenizer').value.split(':')[1]}` },
+    window: byId(root, 'budget-window', HTMLInputElement),
+    task: byId(root, 'budget-task', HTMLInputElement),
+    reserve: byId(root, 'budget-reserve', HTMLInputElement),
+    memory: byId(root, 'budget-memory', HTMLInputElement),
+    meter: byId(root, 'budget-meter'),
+    parts: byId(root, 'budget-parts'),
+    note: byId(root, 'budget-note'),
+    excerpt: byId(root, 'budget-excerpt'),
   };
 }
 
-function showMeter(plan) {
-  const meter = $('budget-meter');
+const SEGMENTS = ['system', 'task', 'reserve', 'memory', 'context', 'code', 'free'];
+
+/**
+ * The request for the planner: system prompt from the format's prompt kit, memory notes, the file.
+ * @param {import('./state.js').Engine} engine
+ * @param {BudgetElements} ui
+ * @param {Input} input
+ */
+async function request(engine, ui, input) {
+  const format = /** @type {import('patchbay').FormatName} */ (input.format && input.format !== 'auto' ? input.format : 'search-replace');
+  const kit = await engine.promptKit(format).catch(() => null);
+  const notes = Math.max(0, Math.min(20, Number(ui.memory.value) || 0));
+  const feedback = input.feedback || 'No feedback yet.';
+  return {
+    window: Math.max(1, Number(ui.window.value) || 1),
+    system: kit?.instructions ?? '',
+    reserve: Math.max(0, Number(ui.reserve.value) || 0),
+    memory: Array.from({ length: notes }, (_, i) => `Earlier turn ${i + 1}: ${feedback}`),
+    task: ui.task.value,
+    files: [{ path: input.path.trim() || 'file', text: input.file }],
+    options: { tokenizer: `estimate:${input.tokenizer.split(':')[1]}` },
+  };
+}
+
+/**
+ * @param {BudgetElements} ui
+ * @param {import('patchbay').Plan} plan
+ */
+function showMeter(ui, plan) {
+  const meter = ui.meter;
   meter.replaceChildren();
   for (const kind of SEGMENTS) {
     const tokens = plan.totals[kind] ?? 0;
@@ -39,53 +77,57 @@ function showMeter(plan) {
   meter.setAttribute('aria-label', SEGMENTS.map((k) => `${k} ${plan.totals[k] ?? 0}`).join(', '));
 }
 
-function showParts(plan) {
-  const list = $('budget-parts');
-  list.replaceChildren();
-  for (const p of plan.parts) {
-    const li = document.createElement('li');
-    li.dataset.testid = 'budget-part';
-    li.dataset.status = p.status;
-    li.dataset.kind = p.kind;
-    li.textContent = `${p.name}: ${p.tokens} tokens, ${p.status}${p.reason ? ` (${p.reason})` : ''}`;
-    list.append(li);
-  }
+/**
+ * @param {BudgetElements} ui
+ * @param {import('patchbay').Plan} plan
+ */
+function showParts(ui, plan) {
+  ui.parts.replaceChildren(...plan.parts.map((p) => make('li', {
+    textContent: `${p.name}: ${p.tokens} tokens, ${p.status}${p.reason ? ` (${p.reason})` : ''}`,
+    data: { testid: 'budget-part', status: p.status, kind: p.kind },
+  })));
   const file = plan.files[0];
-  const excerpt = $('budget-excerpt');
+  const excerpt = ui.excerpt;
   excerpt.hidden = !file || file.mode === 'whole';
   if (file && file.mode !== 'whole') {
     const ranges = file.ranges.map(([a, b]) => `${a}-${b}`).join(', ');
-    $('budget-note').textContent = `The file does not fit whole (${file.fullTokens} tokens): the planner sends lines ${ranges} (${file.tokens} tokens) and a line index.`;
+    ui.note.textContent = `The file does not fit whole (${file.fullTokens} tokens): the planner sends lines ${ranges} (${file.tokens} tokens) and a line index.`;
     excerpt.textContent = file.excerpt;
   } else {
-    $('budget-note').textContent = `${plan.totals.free} tokens free of ${plan.window}. ${plan.warnings.join(' ')}`;
+    ui.note.textContent = `${plan.totals.free} tokens free of ${plan.window}. ${plan.warnings.join(' ')}`;
   }
 }
 
-/** Wires the inputs; `update()` replans for the current texts. */
-export function setupBudget(engine, texts) {
+/**
+ * Wires the inputs inside `root`; `update()` replans for `input()`, the current texts and context.
+ * @param {ParentNode} root
+ * @param {() => import('./state.js').Engine} engine
+ * @param {() => Input | null} input
+ */
+export function setupBudget(root, engine, input) {
+  const ui = budgetElements(root);
   let ticket = 0;
   const update = async () => {
-    const t = texts();
+    const t = input();
     if (!t || !engine()) return;
     const mine = ++ticket;
     try {
       // The planner and the prompt kits are in the core's second part, which comes after the first result.
       await engine().whenRest();
-      const plan = await engine().planBudget(await request(engine(), t));
+      const plan = await engine().planBudget(await request(engine(), ui, t));
       if (mine !== ticket) return;
-      $('budget-meter').dataset.state = 'ok';
-      showMeter(plan);
-      showParts(plan);
+      ui.meter.dataset.state = 'ok';
+      showMeter(ui, plan);
+      showParts(ui, plan);
     } catch (e) {
       if (mine !== ticket) return;
-      $('budget-meter').dataset.state = 'error';
-      $('budget-meter').replaceChildren();
-      $('budget-parts').replaceChildren();
-      $('budget-excerpt').hidden = true;
-      $('budget-note').textContent = `Does not fit: ${e.message}`;
+      ui.meter.dataset.state = 'error';
+      ui.meter.replaceChildren();
+      ui.parts.replaceChildren();
+      ui.excerpt.hidden = true;
+      ui.note.textContent = `Does not fit: ${e.message}`;
     }
   };
-  for (const id of ['budget-window', 'budget-reserve', 'budget-memory', 'budget-task']) $(id).addEventListener('input', update);
+  for (const box of [ui.window, ui.reserve, ui.memory, ui.task]) box.addEventListener('input', update);
   return { update };
 }

@@ -5,8 +5,7 @@
 import { EditorView } from '@codemirror/view';
 import { loadButton } from './button.js';
 import { createPlainEditor, setText } from './editors.js';
-
-const $ = (id) => document.getElementById(id);
+import { byId } from './dom.js';
 
 function card(cost, picked, onLoad) {
   const article = document.createElement('article');
@@ -29,36 +28,47 @@ function card(cost, picked, onLoad) {
   return article;
 }
 
-export function setupCompare({ engine, files, replyEditor, review }) {
+/**
+ * The panel in `root`.
+ * @param {HTMLElement} root
+ * @param {import('./main.js').PanelApi} api
+ */
+export function setupCompare(root, { engine, files, replyEditor, review, tokenizer, pickFormat }) {
+  const ui = {
+    target: byId(root, 'compare-target'),
+    note: byId(root, 'compare-note'),
+    advice: byId(root, 'advice'),
+    grid: byId(root, 'compare-grid'),
+    run: byId(root, 'compare-run'),
+  };
   let timer = null;
   const soon = EditorView.updateListener.of((u) => {
     if (!u.docChanged || !u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete'))) return;
     clearTimeout(timer);
     timer = setTimeout(run, 250);
   });
-  const target = createPlainEditor($('compare-target'), '', soon, 'Wanted result');
+  const target = createPlainEditor(ui.target, '', soon, 'Wanted result');
   async function run() {
     const before = files.snapshot()[files.active].text;
     const after = target.state.doc.toString();
     try {
-      const family = $('tokenizer').value.split(':')[1];
+      const family = tokenizer().split(':')[1];
       const c = await engine.compare(before, after, { path: files.path || 'file', tokenizer: `estimate:${family}` });
-      $('compare-note').textContent = `${c.changedLines} of ${c.linesBefore} lines change (${Math.round(c.changeRatio * 100)}%), tokens by ${c.tokenizer}.`;
-      $('advice').textContent = `Advised: ${c.recommendation.format}. ${c.recommendation.reason}.`;
-      $('advice').dataset.format = c.recommendation.format;
+      ui.note.textContent = `${c.changedLines} of ${c.linesBefore} lines change (${Math.round(c.changeRatio * 100)}%), tokens by ${c.tokenizer}.`;
+      ui.advice.textContent = `Advised: ${c.recommendation.format}. ${c.recommendation.reason}.`;
+      ui.advice.dataset.format = c.recommendation.format;
       const load = (cost) => {
         setText(replyEditor, cost.edit);
-        $('format').value = cost.format;
-        $('format').dispatchEvent(new Event('change'));
+        pickFormat(cost.format);
       };
-      $('compare-grid').replaceChildren(...c.formats.map((f) => card(f, f.format === c.recommendation.format, load)));
-      $('compare-panel').dataset.state = 'ready';
+      ui.grid.replaceChildren(...c.formats.map((f) => card(f, f.format === c.recommendation.format, load)));
+      root.dataset.state = 'ready';
     } catch (e) {
-      $('compare-note').textContent = `No comparison: ${e.message}`;
-      $('compare-panel').dataset.state = 'error';
+      ui.note.textContent = `No comparison: ${e.message}`;
+      root.dataset.state = 'error';
     }
   }
-  $('compare-run').addEventListener('click', () => {
+  ui.run.addEventListener('click', () => {
     setText(target, review.text());
     run();
   });

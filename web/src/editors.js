@@ -129,7 +129,13 @@ export function foldReasoning(view, reasoning) {
   view.dispatch({ effects: foldEffect.of({ from, to }) });
 }
 
-/** A read-only or review editor: the basics plus `extra`. */
+/**
+ * A read-only or review editor: the basics plus `extra`.
+ * @param {HTMLElement} parent
+ * @param {string} doc
+ * @param {import('@codemirror/state').Extension} [extra]
+ * @param {string} [label]
+ */
 export function createPlainEditor(parent, doc, extra = [], label = 'Text') {
   return track(new EditorView({ parent, state: EditorState.create({ doc, extensions: [basics(label), extra] }) }));
 }

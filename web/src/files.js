@@ -1,21 +1,37 @@
 // The files of the case: one tab each, the active one in the file editor
 // (each keeps its own EditorState, so its own undo history), its path in
 // the Path box. A path the user never typed may be taken from the reply.
-const $ = (id) => document.getElementById(id);
+import { byId, make } from './dom.js';
 
 export class Files {
-  /** `editor` from createFileEditor; `onChange()` hears any change of files or paths. */
-  constructor(editor, onChange) {
+  /**
+   * `root` holds the tabs, the path box and the add and remove buttons;
+   * `editor` from createFileEditor; `onChange()` hears any change of files or paths.
+   * @param {ParentNode} root
+   * @param {ReturnType<typeof import('./editors.js').createFileEditor>} editor
+   * @param {() => void} onChange
+   */
+  constructor(root, editor, onChange) {
     this.editor = editor;
     this.onChange = onChange;
+    /** @type {{ path: string, state: import('@codemirror/state').EditorState, typed: boolean }[]} */
     this.list = [];
     this.active = 0;
-    $('path').addEventListener('input', () => this.rename($('path').value, true));
-    $('add-file').addEventListener('click', () => this.add(this.freshName(), '', true));
-    $('remove-file').addEventListener('click', () => this.remove(this.active));
+    this.ui = {
+      path: byId(root, 'path', HTMLInputElement),
+      pathNote: byId(root, 'path-note'),
+      tabs: byId(root, 'tabs'),
+      remove: byId(root, 'remove-file', HTMLButtonElement),
+    };
+    this.ui.path.addEventListener('input', () => this.rename(this.ui.path.value, true));
+    byId(root, 'add-file').addEventListener('click', () => this.add(this.freshName(), '', true));
+    this.ui.remove.addEventListener('click', () => this.remove(this.active));
   }
 
-  /** Replaces every file: `[{path, text}]`, `active` shown. */
+  /**
+   * Replaces every file: `[{path, text}]`, `active` shown.
+   * @param {{ path: string, text: string }[]} files
+   */
   load(files, active = 0) {
     this.list = files.map((f) => ({ path: f.path, state: this.editor.fileState(f.text), typed: false }));
     if (this.list.length === 0) this.list.push({ path: 'untitled.txt', state: this.editor.fileState(''), typed: false });
@@ -48,8 +64,8 @@ export class Files {
       this.active = i;
       this.editor.show(this.list[i].state);
     }
-    $('path').value = this.list[i].path;
-    $('path-note').textContent = this.editor.view.state.lineBreak === '\r\n' ? 'CR LF line endings' : '';
+    this.ui.path.value = this.list[i].path;
+    this.ui.pathNote.textContent = this.editor.view.state.lineBreak === '\r\n' ? 'CR LF line endings' : '';
     this.editor.setLanguage(this.list[i].path);
     this.renderTabs();
     this.onChange();
@@ -59,7 +75,7 @@ export class Files {
     this.save();
     this.list.push({ path, state: this.editor.fileState(text), typed: focus });
     this.show(this.list.length - 1);
-    if (focus) $('path').select();
+    if (focus) this.ui.path.select();
   }
 
   remove(i) {
@@ -74,7 +90,7 @@ export class Files {
     const f = this.list[this.active];
     f.path = path.trim();
     f.typed ||= typed;
-    if (!typed) $('path').value = f.path;
+    if (!typed) this.ui.path.value = f.path;
     this.editor.setLanguage(f.path);
     this.renderTabs();
     this.onChange();
@@ -86,18 +102,13 @@ export class Files {
   }
 
   renderTabs() {
-    const tabs = $('tabs');
-    tabs.replaceChildren();
+    this.ui.tabs.replaceChildren();
     for (const [i, f] of this.list.entries()) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.role = 'tab';
-      b.dataset.testid = 'tab';
-      b.textContent = f.path || '(no path)';
+      const b = make('button', { type: 'button', role: 'tab', textContent: f.path || '(no path)', data: { testid: 'tab' } });
       b.setAttribute('aria-selected', String(i === this.active));
       b.addEventListener('click', () => this.show(i));
-      tabs.append(b);
+      this.ui.tabs.append(b);
     }
-    $('remove-file').disabled = this.list.length <= 1;
+    this.ui.remove.disabled = this.list.length <= 1;
   }
 }

@@ -4,8 +4,6 @@
 import { loadButton } from './button.js';
 import { LESSONS } from './lessons.js';
 
-const $ = (id) => document.getElementById(id);
-
 function verdict(side, outcome, text) {
   const div = document.createElement('div');
   div.className = 'verdict';
@@ -50,11 +48,15 @@ async function lessonCard(engine, lesson, load) {
   return article;
 }
 
-export async function setupLab({ engine, loadExample }) {
-  const lab = $('lab');
+/**
+ * Fills `lab` with the lessons' cards.
+ * @param {HTMLElement} lab
+ * @param {import('./main.js').PanelApi} api
+ */
+export async function setupLab(lab, { engine, loadExample, showFile }) {
   const load = (l) => {
     loadExample({ files: [{ path: l.path, text: l.file }], reply: l.reply, format: 'auto' });
-    $('file').scrollIntoView({ block: 'start' });
+    showFile();
   };
   const cards = await Promise.all(
     LESSONS.map((l) =>

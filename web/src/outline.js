@@ -3,7 +3,7 @@
 // to one; "slice" cuts a symbol out to send alone, and a reply written
 // against the slice (any format) is applied to it and spliced back into
 // the whole file.
-const $ = (id) => document.getElementById(id);
+import { byId } from './dom.js';
 
 function symbolItem(s, onGo, onSlice) {
   const item = document.createElement('li');
@@ -31,64 +31,89 @@ function symbolItem(s, onGo, onSlice) {
   return item;
 }
 
-export function setupOutline({ engine, files, fileEditor, selectLines, setText }) {
-  const panel = $('outline-panel');
+/**
+ * The panel's elements inside `root`.
+ * @param {ParentNode} root
+ */
+function outlineElements(root) {
+  return {
+    list: byId(root, 'outline'),
+    note: byId(root, 'outline-note'),
+    button: byId(root, 'outline-button'),
+    box: byId(root, 'slice-box'),
+    sliceNote: byId(root, 'slice-note'),
+    sliceText: byId(root, 'slice-text'),
+    reply: byId(root, 'slice-reply', HTMLTextAreaElement),
+    apply: byId(root, 'slice-apply'),
+    status: byId(root, 'slice-status'),
+    keep: byId(root, 'slice-keep', HTMLButtonElement),
+    result: byId(root, 'slice-result'),
+  };
+}
+
+/**
+ * The panel in `root`; the outline is cleared when the path or the shown file changes.
+ * @param {HTMLElement} root
+ * @param {import('./main.js').PanelApi} api
+ */
+export function setupOutline(root, { engine, files, fileEditor, selectLines, setText, pathInput, fileTabs }) {
+  const panel = root;
+  const ui = outlineElements(root);
   let current = null;
   const clear = () => {
-    $('outline').replaceChildren();
-    $('outline-note').textContent = '';
-    $('slice-box').hidden = true;
+    ui.list.replaceChildren();
+    ui.note.textContent = '';
+    ui.box.hidden = true;
     delete panel.dataset.state;
   };
-  $('path').addEventListener('input', clear);
-  $('tabs').addEventListener('click', clear);
+  pathInput.addEventListener('input', clear);
+  fileTabs.addEventListener('click', clear);
 
   const cut = async (s) => {
     const text = files.snapshot()[files.active].text;
     try {
       current = { slice: await engine.syntax.slice(files.path, text, s.qualified), text };
-      $('slice-box').hidden = false;
-      $('slice-note').textContent = `${current.slice.kind} ${current.slice.symbol}, lines ${current.slice.lines.join('-')} of ${files.path}: the model sees only this.`;
-      $('slice-text').textContent = current.slice.text;
-      $('slice-result').textContent = '';
-      $('slice-status').textContent = '';
+      ui.box.hidden = false;
+      ui.sliceNote.textContent = `${current.slice.kind} ${current.slice.symbol}, lines ${current.slice.lines.join('-')} of ${files.path}: the model sees only this.`;
+      ui.sliceText.textContent = current.slice.text;
+      ui.result.textContent = '';
+      ui.status.textContent = '';
     } catch (e) {
-      $('slice-note').textContent = `No slice: ${e.message}`;
+      ui.sliceNote.textContent = `No slice: ${e.message}`;
     }
   };
 
-  $('slice-apply').addEventListener('click', async () => {
+  ui.apply.addEventListener('click', async () => {
     if (!current) return;
     try {
-      const r = await engine.syntax.applyToSlice(current.text, current.slice, $('slice-reply').value, { format: 'auto' });
-      $('slice-status').textContent = `${r.report.status} (${r.report.format}); the whole file after the splice:`;
-      $('slice-status').dataset.status = r.report.status;
-      $('slice-result').textContent = r.text;
-      $('slice-keep').disabled = r.report.status !== 'applied';
+      const r = await engine.syntax.applyToSlice(current.text, current.slice, ui.reply.value, { format: 'auto' });
+      ui.status.textContent = `${r.report.status} (${r.report.format}); the whole file after the splice:`;
+      ui.status.dataset.status = r.report.status;
+      ui.result.textContent = r.text;
+      ui.keep.disabled = r.report.status !== 'applied';
     } catch (e) {
-      $('slice-keep').disabled = true;
-      $('slice-status').textContent = `Not spliced: ${e.message}`;
-      $('slice-status').dataset.status = 'error';
+      ui.keep.disabled = true;
+      ui.status.textContent = `Not spliced: ${e.message}`;
+      ui.status.dataset.status = 'error';
     }
   });
 
-  $('slice-keep').addEventListener('click', () => {
-    setText(fileEditor.view, $('slice-result').textContent);
-    $('slice-box').hidden = true;
+  ui.keep.addEventListener('click', () => {
+    setText(fileEditor.view, ui.result.textContent);
+    ui.box.hidden = true;
   });
 
-  $('outline-button').addEventListener('click', async () => {
-    panel.open = true;
-    $('outline-note').textContent = 'Loading the syntax module...';
-    $('outline').replaceChildren();
+  ui.button.addEventListener('click', async () => {
+    ui.note.textContent = 'Loading the syntax module...';
+    ui.list.replaceChildren();
     try {
       const text = files.snapshot()[files.active].text;
       const outline = await engine.syntax.outline(files.path, text);
-      $('outline').replaceChildren(...outline.symbols.map((s) => symbolItem(s, (x) => selectLines(x.lines[0], x.lines[1]), cut)));
-      $('outline-note').textContent = `${outline.symbols.length} symbols (${outline.language})`;
+      ui.list.replaceChildren(...outline.symbols.map((s) => symbolItem(s, (x) => selectLines(x.lines[0], x.lines[1]), cut)));
+      ui.note.textContent = `${outline.symbols.length} symbols (${outline.language})`;
       panel.dataset.state = 'ready';
     } catch (e) {
-      $('outline-note').textContent = `No outline: ${e.message}`;
+      ui.note.textContent = `No outline: ${e.message}`;
       panel.dataset.state = 'error';
     }
   });

@@ -1,13 +1,59 @@
 // Lays out one engine report: the status, the format and why, a note on
 // the shown file, the receipts and the feedback. Every fact comes from the
-// report; this file only decides the words.
-const $ = (id) => document.getElementById(id);
+// report; this file only decides the words. It draws into the elements
+// it is given (`resultElements`), never looks them up itself.
+import { byId } from './dom.js';
 
-export function setStatus(text, kind) {
-  const s = $('status');
-  s.textContent = text;
-  s.className = `badge ${kind ?? text}`;
+/** @typedef {import('patchbay').Report} Report */
+/** @typedef {import('patchbay').Detection} Detection */
+/** @typedef {Report['files'][number]['edits'][number] & { path: string }} Receipt */
+
+/**
+ * The elements a report is drawn into.
+ * @typedef {object} ResultElements
+ * @property {HTMLElement} status
+ * @property {HTMLElement} formatUsed
+ * @property {HTMLElement} formatWhy
+ * @property {HTMLElement} note
+ * @property {HTMLTableElement} receipts
+ * @property {HTMLElement} feedback
+ * @property {HTMLElement} navStatus the status's copy in the section bar
+ */
+
+/**
+ * The report's elements inside `root`.
+ * @param {ParentNode} root
+ * @returns {ResultElements}
+ */
+export function resultElements(root) {
+  return {
+    status: byId(root, 'status'),
+    formatUsed: byId(root, 'format-used'),
+    formatWhy: byId(root, 'format-why'),
+    note: byId(root, 'note'),
+    receipts: byId(root, 'receipts', HTMLTableElement),
+    feedback: byId(root, 'feedback'),
+    navStatus: byId(root, 'nav-status'),
+  };
 }
+
+/**
+ * @param {ResultElements} ui
+ * @param {string} text
+ * @param {string} [kind] the badge's colour, `text` unless told
+ */
+export function setStatus(ui, text, kind) {
+  for (const badge of [ui.status, ui.navStatus]) {
+    badge.textContent = text;
+    badge.className = `badge ${kind ?? text}`;
+  }
+}
+
+/**
+ * @param {HTMLTableRowElement} row
+ * @param {string | null | undefined} text
+ * @param {string} [cls]
+ */
 
 function cell(row, text, cls) {
   const td = row.insertCell();
@@ -16,7 +62,11 @@ function cell(row, text, cls) {
   return td;
 }
 
-/** What the note says about the shown file at `path`. */
+/**
+ * What the note says about the shown file at `path`.
+ * @param {Report} report
+ * @param {string} path
+ */
 export function noteFor(report, path) {
   if (!path) return 'The shown file has no path: give it one (replies name the files they edit by path).';
   const mine = report.files.find((f) => f.path === path);
@@ -41,9 +91,14 @@ export function noteFor(report, path) {
   return note;
 }
 
-/** The receipts table (token counts follow, `showEditTokens`); `onPick(receipt)` on a click. */
-export function showReceipts(report, onPick) {
-  const body = $('receipts').tBodies[0];
+/**
+ * The receipts table (token counts follow, `showEditTokens`); `onPick(receipt)` on a click.
+ * @param {ResultElements} ui
+ * @param {Report} report
+ * @param {(r: Receipt) => void} onPick
+ */
+export function showReceipts(ui, report, onPick) {
+  const body = ui.receipts.tBodies[0];
   body.replaceChildren();
   const receipts = report.files.flatMap((f) => f.edits.map((r) => ({ ...r, path: f.path })));
   receipts.sort((a, b) => a.index - b.index);
@@ -75,28 +130,41 @@ export function showReceipts(report, onPick) {
   }
 }
 
-/** Fills the receipts' token column: `counts` maps an edit's index to its tokens. */
-export function showEditTokens(counts) {
-  for (const row of $('receipts').tBodies[0].rows) {
+/**
+ * Fills the receipts' token column: `counts` maps an edit's index to its tokens.
+ * @param {ResultElements} ui
+ * @param {Map<number, number>} counts
+ */
+export function showEditTokens(ui, counts) {
+  for (const row of ui.receipts.tBodies[0].rows) {
     const n = counts.get(Number(row.dataset.index));
     if (n !== undefined) row.querySelector('td.tokens').textContent = String(n);
   }
 }
 
-/** Shows the format used, and when it was detected, why. */
-export function showFormat(report, detection) {
-  $('format-used').textContent = `format: ${report.format}${detection ? ' (detected)' : ''}`;
-  $('format-why').textContent = detection
+/**
+ * Shows the format used, and when it was detected, why.
+ * @param {ResultElements} ui
+ * @param {Report} report
+ * @param {Detection | null} detection
+ */
+export function showFormat(ui, report, detection) {
+  ui.formatUsed.textContent = `format: ${report.format}${detection ? ' (detected)' : ''}`;
+  ui.formatWhy.textContent = detection
     ? `Detected ${detection.format} (confidence ${Math.round(detection.confidence * 100)}%): ${detection.reason}.`
     : 'Format chosen in the menu.';
 }
 
-/** The page for a request the engine rejected as a whole (bad options). */
-export function showRejected(error) {
-  setStatus('error');
-  $('format-used').textContent = '';
-  $('format-why').textContent = '';
-  $('note').textContent = 'The request itself was rejected.';
-  $('receipts').tBodies[0].replaceChildren();
-  $('feedback').textContent = String(error?.message ?? error);
+/**
+ * The page for a request the engine rejected as a whole (bad options).
+ * @param {ResultElements} ui
+ * @param {unknown} error
+ */
+export function showRejected(ui, error) {
+  setStatus(ui, 'error');
+  ui.formatUsed.textContent = '';
+  ui.formatWhy.textContent = '';
+  ui.note.textContent = 'The request itself was rejected.';
+  ui.receipts.tBodies[0].replaceChildren();
+  ui.feedback.textContent = error instanceof Error ? error.message : String(error);
 }

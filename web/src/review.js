@@ -8,33 +8,52 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { reviewExtensions, sideBySide } from 'patchbay/codemirror';
 import { createPlainEditor, reviewBasics } from './editors.js';
+import { byId, make } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import('patchbay/codemirror').Match} Match */
 
 export class Review {
-  /** `withoutEdits(skip)` resolves to `{result, matches}`: the result with the edits numbered in `skip` set aside. */
-  constructor(withoutEdits) {
+  /**
+   * `root` is the result card (its view tabs, edit bar, diff and text);
+   * `withoutEdits(skip)` resolves to `{result, matches}`: the result with the edits numbered in `skip` set aside.
+   * @param {ParentNode} root
+   * @param {(skip: number[]) => Promise<{ result: string, matches: Match[] }>} withoutEdits
+   */
+  constructor(root, withoutEdits) {
     this.withoutEdits = withoutEdits;
+    /** @type {{ index: number }[]} */
     this.edits = [];
+    /** @type {Set<number>} */
     this.rejected = new Set();
     this.asked = 0;
     this.mode = 'unified';
     this.original = '';
     this.result = '';
+    /** @type {readonly Match[]} */
     this.matches = [];
     this.reviewed = '';
+    /** @type {import('@codemirror/view').EditorView | null} */
     this.unified = null;
+    /** @type {import('@codemirror/merge').MergeView | null} */
     this.split = null;
     this.basics = reviewBasics('Result under review');
-    for (const tab of document.querySelectorAll('.view-tab')) {
-      tab.addEventListener('click', () => this.setMode(tab.dataset.view));
-    }
+    this.ui = {
+      tabs: [...root.querySelectorAll('.view-tab')].filter((t) => t instanceof HTMLElement),
+      edits: byId(root, 'edit-review'),
+      diff: byId(root, 'diff'),
+      result: byId(root, 'result'),
+    };
+    for (const tab of this.ui.tabs) tab.addEventListener('click', () => this.setMode(tab.dataset.view));
   }
 
   /**
    * Shows `result` against `original` (`matches` label the changes; `edits`
    * are the file's applied receipts, each offered Keep/Reject); decisions
    * made on an older result are dropped.
+   * @param {string} original
+   * @param {string} result
+   * @param {readonly Match[]} [matches]
+   * @param {{ index: number }[]} [edits]
    */
   show(original, result, matches = [], edits = []) {
     this.original = original;
@@ -45,6 +64,10 @@ export class Review {
     this.update(result, matches);
   }
 
+  /**
+   * @param {string} result
+   * @param {readonly Match[]} matches
+   */
   update(result, matches) {
     this.matches = matches;
     this.result = result;
@@ -54,26 +77,23 @@ export class Review {
 
   /** One Keep/Reject toggle an edit (none for a single-edit result: the diff's own buttons do it). */
   showEdits() {
-    const bar = $('edit-review');
+    const bar = this.ui.edits;
     bar.hidden = this.edits.length < 2;
     bar.replaceChildren();
     if (bar.hidden) return;
-    const label = document.createElement('span');
-    label.className = 'label';
-    label.textContent = 'Edits';
-    bar.append(label);
+    bar.append(make('span', { className: 'label', textContent: 'Edits' }));
     for (const e of this.edits) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.name = 'edit-toggle';
-      b.className = 'secondary small edit-toggle';
-      b.dataset.edit = String(e.index);
+      const b = make('button', { type: 'button', name: 'edit-toggle', className: 'secondary small edit-toggle', data: { edit: String(e.index) } });
       b.addEventListener('click', () => this.toggle(e.index, b));
       this.label(b, e.index);
       bar.append(b);
     }
   }
 
+  /**
+   * @param {HTMLButtonElement} button
+   * @param {number} index
+   */
   label(button, index) {
     const kept = !this.rejected.has(index);
     button.setAttribute('aria-pressed', String(!kept));
@@ -81,7 +101,11 @@ export class Review {
     button.title = kept ? `Reject edit ${index}: the result without it` : `Keep edit ${index} again`;
   }
 
-  /** Flips one edit and asks the engine for the result without the rejected ones (the newest answer wins). */
+  /**
+   * Flips one edit and asks the engine for the result without the rejected ones (the newest answer wins).
+   * @param {number} index
+   * @param {HTMLButtonElement} button
+   */
   async toggle(index, button) {
     if (this.rejected.has(index)) this.rejected.delete(index);
     else this.rejected.add(index);
@@ -91,9 +115,10 @@ export class Review {
     if (asked === this.asked) this.update(result, matches);
   }
 
+  /** @param {string} mode "unified", "split" or "text" */
   setMode(mode) {
     this.mode = mode;
-    for (const tab of document.querySelectorAll('.view-tab')) tab.setAttribute('aria-selected', String(tab.dataset.view === mode));
+    for (const tab of this.ui.tabs) tab.setAttribute('aria-selected', String(tab.dataset.view === mode));
     this.render();
   }
 
@@ -108,17 +133,18 @@ export class Review {
   }
 
   render() {
-    const diff = $('diff');
-    $('result').hidden = this.mode !== 'text';
+    const diff = this.ui.diff;
+    this.ui.result.hidden = this.mode !== 'text';
     diff.hidden = this.mode === 'text';
     if (this.mode === 'text') {
-      $('result').textContent = this.reviewed;
+      this.ui.result.textContent = this.reviewed;
       return;
     }
     if (this.mode === 'unified') this.renderUnified(diff);
     else this.renderSplit(diff);
   }
 
+  /** @param {HTMLElement} diff */
   renderUnified(diff) {
     this.split?.destroy();
     this.split = null;
@@ -134,6 +160,7 @@ export class Review {
     }
   }
 
+  /** @param {HTMLElement} diff */
   renderSplit(diff) {
     this.unified?.destroy();
     this.unified = null;

@@ -3,38 +3,30 @@
 // and warns when GNU patch with its default fuzz would silently put a hunk
 // somewhere else. Every answer comes from the engine; this file lays it out.
 import { copyButton } from './copy.js';
-
-const $ = (id) => document.getElementById(id);
+import { byId, make } from './dom.js';
 
 /** Verdicts where patch reports success for a hunk put in the wrong place. */
 export const SILENT = new Set(['misplaced', 'no_safe_place']);
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
-
 function hunkItem(h, fuzz) {
-  const item = el('li');
+  const item = make('li');
   item.dataset.testid = 'hunk';
   item.dataset.strict = h.strictOk ? 'ok' : 'fails';
   const lenient = h.lenientLines
     ? `patchbay applies it at lines ${h.lenientLines[0]}-${h.lenientLines[1]}`
     : 'patchbay refuses it';
-  const head = el('div', '', 'hunk-head');
+  const head = make('div', { className: 'hunk-head' });
   head.append(
-    el('strong', `Hunk ${h.hunk}`),
+    make('strong', { textContent: `Hunk ${h.hunk}` }),
     ` (${h.path ?? 'no file'}, reply line ${h.outputLine}) `,
-    el('code', h.header.trim()),
+    make('code', { textContent: h.header.trim() }),
     ': ',
-    el('span', h.strictOk ? 'git apply accepts it' : 'git apply fails', h.strictOk ? 'ok' : 'bad'),
+    make('span', { textContent: h.strictOk ? 'git apply accepts it' : 'git apply fails', className: h.strictOk ? 'ok' : 'bad' }),
     `; ${lenient}.`,
   );
-  const findings = el('ul');
+  const findings = make('ul');
   for (const f of h.findings) {
-    const li = el('li', f.message, f.fatal ? 'fatal' : '');
+    const li = make('li', { textContent: f.message, className: f.fatal ? 'fatal' : '' });
     li.dataset.testid = 'finding';
     li.dataset.kind = f.kind;
     findings.append(li);
@@ -42,7 +34,7 @@ function hunkItem(h, fuzz) {
   item.append(head, findings);
   const r = fuzz.find((x) => x.hunk === h.hunk);
   if (r) {
-    const p = el('p', `GNU patch: ${r.message}`, `patch ${SILENT.has(r.verdict) ? 'warn' : 'muted'}`);
+    const p = make('p', { textContent: `GNU patch: ${r.message}`, className: `patch ${SILENT.has(r.verdict) ? 'warn' : 'muted'}` });
     p.dataset.testid = 'patch-verdict';
     p.dataset.verdict = r.verdict;
     item.append(p);
@@ -50,21 +42,53 @@ function hunkItem(h, fuzz) {
   return item;
 }
 
-async function showRepair(engine, files, reply) {
+/** @typedef {ReturnType<typeof udiffElements>} UdiffElements */
+/** @typedef {import('./state.js').Engine} Engine */
+
+/**
+ * The panel's elements inside `root`.
+ * @param {HTMLElement} root
+ */
+function udiffElements(root) {
+  return {
+    panel: root,
+    note: byId(root, 'udiff-note'),
+    warning: byId(root, 'fuzz-warning'),
+    diagnosis: byId(root, 'diagnosis'),
+    repaired: byId(root, 'repaired', HTMLTextAreaElement),
+    repairNote: byId(root, 'repair-note'),
+    copy: byId(root, 'copy-repaired', HTMLButtonElement),
+  };
+}
+
+/**
+ * @param {UdiffElements} ui
+ * @param {Engine} engine
+ * @param {Record<string, string>} files
+ * @param {string} reply
+ */
+async function showRepair(ui, engine, files, reply) {
   try {
-    $('repaired').value = await engine.repairUdiff(files, reply);
-    $('repair-note').textContent = 'A corrected diff that git apply accepts, with the same result as patchbay:';
-    $('copy-repaired').disabled = false;
+    ui.repaired.value = await engine.repairUdiff(files, reply);
+    ui.repairNote.textContent = 'A corrected diff that git apply accepts, with the same result as patchbay:';
+    ui.copy.disabled = false;
   } catch (e) {
-    $('repaired').value = '';
-    $('repair-note').textContent = String(e?.message ?? e);
-    $('copy-repaired').disabled = true;
+    ui.repaired.value = '';
+    ui.repairNote.textContent = String(e?.message ?? e);
+    ui.copy.disabled = true;
   }
 }
 
-/** Shows the panel for a udiff reply, hides it for anything else. */
-export async function showUdiff(engine, files, reply, format) {
-  const panel = $('udiff-panel');
+/**
+ * Shows the panel for a udiff reply, hides it for anything else.
+ * @param {UdiffElements} ui
+ * @param {Engine} engine
+ * @param {Record<string, string>} files
+ * @param {string} reply
+ * @param {string} format the format the engine used
+ */
+async function showUdiff(ui, engine, files, reply, format) {
+  const panel = ui.panel;
   panel.hidden = format !== 'udiff';
   if (panel.hidden) return;
   let hunks, fuzz, note;
@@ -80,21 +104,37 @@ export async function showUdiff(engine, files, reply, format) {
   } catch (e) {
     [hunks, fuzz, note] = [[], [], `No diagnosis: ${e?.message ?? e}`];
   }
-  $('udiff-note').textContent = note;
+  ui.note.textContent = note;
   const silent = fuzz.filter((r) => SILENT.has(r.verdict));
-  const warning = $('fuzz-warning');
+  const warning = ui.warning;
   warning.hidden = silent.length === 0;
   warning.textContent = silent.length
     ? `GNU patch (default fuzz 2) would report success and silently misapply this diff: ${silent
         .map((r) => `hunk ${r.hunk}: ${r.message}`)
         .join('; ')}.`
     : '';
-  $('diagnosis').replaceChildren(...hunks.map((h) => hunkItem(h, fuzz)));
-  await showRepair(engine, files, reply);
+  ui.diagnosis.replaceChildren(...hunks.map((h) => hunkItem(h, fuzz)));
+  await showRepair(ui, engine, files, reply);
 }
 
-export function hideUdiff() {
-  $('udiff-panel').hidden = true;
+/**
+ * The panel in `root`: `show(engine, files, reply, format)` draws it for a
+ * report (hidden unless the format is udiff), `hide()` hides it.
+ * @param {HTMLElement} root
+ */
+export function setupUdiff(root) {
+  const ui = udiffElements(root);
+  copyButton(ui.copy, () => ui.repaired.value, () => ui.repaired.select());
+  return {
+    /**
+     * @param {Engine} engine
+     * @param {Record<string, string>} files
+     * @param {string} reply
+     * @param {string} format
+     */
+    show: (engine, files, reply, format) => showUdiff(ui, engine, files, reply, format),
+    hide: () => {
+      root.hidden = true;
+    },
+  };
 }
-
-copyButton($('copy-repaired'), () => $('repaired').value, () => $('repaired').select());

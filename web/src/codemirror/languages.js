@@ -42,6 +42,7 @@ export async function languageFor(path) {
  * added and removed lines) instead of full Markdown, whose package brings the
  * HTML, CSS and JavaScript grammars along (three times the first load's JS).
  */
+/** @type {[RegExp, string][]} */
 const REPLY_RULES = [
   [/^(<{5,9} SEARCH|={5,9}|>{5,9} REPLACE)\s*$/, 'keyword'],
   [/^```/, 'meta'],
@@ -53,6 +54,7 @@ const REPLY_RULES = [
   [/^#+ /, 'heading'],
 ];
 
+/** @type {import('@codemirror/language').StreamParser<unknown>} */
 const replyMode = {
   name: 'reply',
   token(stream) {

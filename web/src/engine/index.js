@@ -18,6 +18,7 @@ function group(client, prefix, names) {
  * modules' downloads, `onLoop(event)` (also settable later as `engine.onLoop`)
  * a model run's rounds and chunks.
  * Errors keep their type (TypeError, RangeError, Error).
+ * @param {{ onProgress?: (p: { module: string, received: number }) => void, onLoop?: (event: any) => void, workerUrl?: URL }} [options]
  */
 export function createEngine({ onProgress, onLoop, workerUrl = new URL('engine-worker.js', document.baseURI) } = {}) {
   const worker = new Worker(workerUrl, { type: 'module' });

@@ -5,7 +5,8 @@
 // time; the core scores it and sums the runs (the CLI's `patchbay arena`
 // scoring, `patchbay::edit_loop::arena`). This file picks the runs, shows
 // the table and the chart, and offers the results as the CLI's JSON.
-import { settings } from './panel.js';
+import { modelElements, settings } from './panel.js';
+import { byId, make } from '../dom.js';
 
 const FIELDS = `
   <h2 id="arena-title">Format arena</h2>
@@ -42,8 +43,29 @@ const COLUMNS = [
   (r) => r.truncations, (r) => r.errors, (r) => (r.wallMs / r.runs / 1000).toFixed(2),
 ];
 
-const $ = (id) => document.getElementById(id);
-const checked = (box) => [...box.querySelectorAll('input:checked')].map((i) => i.value);
+/**
+ * The arena's elements inside `root`.
+ * @param {ParentNode} root
+ */
+function arenaElements(root) {
+  return {
+    root,
+    formats: byId(root, 'arena-formats'),
+    models: byId(root, 'arena-models'),
+    trials: byId(root, 'arena-trials', HTMLInputElement),
+    run: byId(root, 'arena-run', HTMLButtonElement),
+    stop: byId(root, 'arena-stop', HTMLButtonElement),
+    download: byId(root, 'arena-download', HTMLButtonElement),
+    status: byId(root, 'arena-status'),
+    table: byId(root, 'arena-table', HTMLTableElement),
+    chart: byId(root, 'arena-chart'),
+  };
+}
+
+/** @typedef {import('./panel.js').ModelApi & { arena: ReturnType<typeof arenaElements> }} ArenaApi */
+
+/** @param {ParentNode} box */
+const checked = (box) => [...box.querySelectorAll('input:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value);
 
 /** A checkbox labelled `value`, for the formats and models lists. */
 function choice(value, on, testid) {
@@ -54,31 +76,41 @@ function choice(value, on, testid) {
   return label;
 }
 
-/** The models list follows the model panel's (filled when it connects); all are picked at first. */
-function followModels() {
-  const select = $('ollama-model');
+/**
+ * The models list follows the model panel's (filled when it connects); all are picked at first.
+ * @param {ArenaApi} api
+ */
+function followModels(api) {
+  const select = api.ui.model;
   const fill = () => {
     const names = [...select.options].map((o) => o.value);
-    if (names.length) $('arena-models').replaceChildren(...names.map((n) => choice(n, true, 'arena-model')));
+    if (names.length) api.arena.models.replaceChildren(...names.map((n) => choice(n, true, 'arena-model')));
   };
   new MutationObserver(fill).observe(select, { childList: true });
   fill();
 }
 
-export function setupArena(api, formats) {
-  const section = $('arena-panel');
+/**
+ * Fills `section` with the arena and wires it; it runs with the settings of the model panel in `modelRoot`.
+ * @param {HTMLElement} section
+ * @param {HTMLElement} modelRoot
+ * @param {import('../main.js').PanelApi} page
+ * @param {string[]} formats
+ */
+export function setupArena(section, modelRoot, page, formats) {
   section.innerHTML = FIELDS;
   section.hidden = false;
+  const api = { ...page, ui: modelElements(modelRoot), arena: arenaElements(section) };
   const picked = new Set(['search-replace', 'udiff']);
-  $('arena-formats').replaceChildren(...formats.filter((f) => f !== 'auto').map((f) => choice(f, picked.has(f), 'arena-format')));
-  followModels();
+  api.arena.formats.replaceChildren(...formats.filter((f) => f !== 'auto').map((f) => choice(f, picked.has(f), 'arena-format')));
+  followModels(api);
   const state = { results: null, stopping: false };
-  $('arena-run').addEventListener('click', () => runArena(api, state));
-  $('arena-stop').addEventListener('click', () => {
+  api.arena.run.addEventListener('click', () => runArena(api, state));
+  api.arena.stop.addEventListener('click', () => {
     state.stopping = true;
     api.engine.model.stop();
   });
-  $('arena-download').addEventListener('click', () => download(state.results));
+  api.arena.download.addEventListener('click', () => download(state.results));
 }
 
 /** The tasks of the chosen source: the current case (no expected result), or the shipped set. */
@@ -103,20 +135,20 @@ function plan(models, tasks, formats, trials) {
 /** Runs the arena one run at a time; the table and chart follow each run. */
 async function runArena(api, state) {
   const base = settings(api);
-  const formats = checked($('arena-formats'));
-  const models = checked($('arena-models'));
-  const trials = Math.max(1, Number($('arena-trials').value) || 1);
+  const formats = checked(api.arena.formats);
+  const models = checked(api.arena.models);
+  const trials = Math.max(1, Number(api.arena.trials.value) || 1);
   if (!base.base || !formats.length || !models.length) {
-    $('arena-status').textContent = 'connect, then pick at least one format and one model';
+    api.arena.status.textContent = 'connect, then pick at least one format and one model';
     return;
   }
-  const source = document.querySelector('input[name="arena-source"]:checked').value;
+  const source = /** @type {HTMLInputElement} */ (api.arena.root.querySelector('input[name="arena-source"]:checked')).value;
   const runs = plan(models, await tasksOf(source, base), formats, trials);
   delete document.body.dataset.arenaRun;
   state.results = null;
-  $('arena-table').tBodies[0].replaceChildren();
-  $('arena-chart').hidden = true;
-  busy(true, state);
+  api.arena.table.tBodies[0].replaceChildren();
+  api.arena.chart.hidden = true;
+  busy(api, true, state);
   state.stopping = false;
   const scores = [];
   let word = 'done';
@@ -124,7 +156,7 @@ async function runArena(api, state) {
     const capabilities = await capabilitiesOf(api, base, models);
     for (const [k, r] of runs.entries()) {
       const name = `run ${k + 1} of ${runs.length}: ${r.model} ${r.format} ${r.task.name} #${r.trial}`;
-      $('arena-status').textContent = name;
+      api.arena.status.textContent = name;
       const done = await oneRun(api, { ...base, capabilities: capabilities.get(r.model) }, r);
       if (done.stopped || state.stopping) {
         word = 'stopped';
@@ -132,15 +164,15 @@ async function runArena(api, state) {
       }
       scores.push(done.score);
       state.results = await api.engine.model.arenaResults(scores);
-      show(state.results, source === 'set');
-      $('arena-status').textContent = `${name}: ${await api.engine.model.arenaVerdict(done.score)}`;
+      show(api, state.results, source === 'set');
+      api.arena.status.textContent = `${name}: ${await api.engine.model.arenaVerdict(done.score)}`;
     }
-    $('arena-status').textContent = `${word}: ${scores.length} of ${runs.length} runs`;
+    api.arena.status.textContent = `${word}: ${scores.length} of ${runs.length} runs`;
   } catch (e) {
     word = 'failed';
-    $('arena-status').textContent = `failed: ${e.message}`;
+    api.arena.status.textContent = `failed: ${e.message}`;
   } finally {
-    busy(false, state);
+    busy(api, false, state);
     document.body.dataset.arenaRun = word;
   }
 }
@@ -166,16 +198,26 @@ function oneRun(api, base, { model, task, format, trial, seed }) {
   return api.engine.model.arenaRun(s, { task: task.name, model, format, trial, seed }, task.after);
 }
 
-/** Disables what must not start while the arena runs (the model panel's Run shares the worker's loop). */
-function busy(on, state) {
-  $('arena-run').disabled = on;
-  $('run').disabled = on || $('ollama-model').options.length === 0;
-  $('arena-stop').disabled = !on;
-  $('arena-download').disabled = on || !state.results;
+/**
+ * Disables what must not start while the arena runs (the model panel's Run shares the worker's loop).
+ * @param {ArenaApi} api
+ * @param {boolean} on
+ * @param {{ results: object | null }} state
+ */
+function busy(api, on, state) {
+  api.arena.run.disabled = on;
+  api.ui.run.disabled = on || api.ui.model.options.length === 0;
+  api.arena.stop.disabled = !on;
+  api.arena.download.disabled = on || !state.results;
 }
 
-/** The table (one row per model and format) and the chart. */
-function show(results, hasExpected) {
+/**
+ * The table (one row per model and format) and the chart.
+ * @param {ArenaApi} api
+ * @param {{ summary: object[] }} results
+ * @param {boolean} hasExpected
+ */
+function show(api, results, hasExpected) {
   const rows = results.summary.map((r) => {
     const tr = document.createElement('tr');
     tr.dataset.model = r.model;
@@ -183,11 +225,11 @@ function show(results, hasExpected) {
     const cells = [r.model, r.format, ...COLUMNS.map((c) => String(c(r)))];
     if (!hasExpected) cells[6] = '–';
     tr.append(...cells.map((text, i) => Object.assign(document.createElement(i < 2 ? 'th' : 'td'), { textContent: text })));
-    tr.firstChild.scope = 'row';
+    /** @type {HTMLTableCellElement} */ (tr.firstChild).scope = 'row';
     return tr;
   });
-  $('arena-table').tBodies[0].replaceChildren(...rows);
-  drawChart($('arena-chart'), results.summary);
+  api.arena.table.tBodies[0].replaceChildren(...rows);
+  drawChart(api.arena.chart, results.summary);
 }
 
 const SERIES = [

@@ -11,6 +11,7 @@
 // into editors that hold at most EDITOR_MAX; what is left out is said in
 // the round's note ("... 3.1 MB not shown").
 import { diagnose } from './doctor.js';
+import { byId, make } from '../dom.js';
 
 const FIELDS = `
   <h2>Local model</h2>
@@ -41,7 +42,36 @@ const FIELDS = `
   </div>
   <ol id="ollama-rounds-list" data-testid="ollama-rounds-list"></ol>`;
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The panel's elements inside `root` (the arena reads the settings from them too).
+ * @param {ParentNode} root
+ */
+export function modelElements(root) {
+  return {
+    provider: byId(root, 'ollama-provider', HTMLSelectElement),
+    url: byId(root, 'ollama-url', HTMLInputElement),
+    connect: byId(root, 'ollama-connect', HTMLButtonElement),
+    status: byId(root, 'ollama-status'),
+    doctor: byId(root, 'ollama-doctor'),
+    model: byId(root, 'ollama-model', HTMLSelectElement),
+    ctx: byId(root, 'ollama-ctx', HTMLInputElement),
+    format: byId(root, 'ollama-format', HTMLSelectElement),
+    replyLimit: byId(root, 'ollama-reply-limit', HTMLInputElement),
+    rounds: byId(root, 'ollama-rounds', HTMLInputElement),
+    earlyStop: byId(root, 'ollama-early-stop', HTMLInputElement),
+    think: byId(root, 'ollama-think', HTMLInputElement),
+    task: byId(root, 'task', HTMLTextAreaElement),
+    budget: byId(root, 'ollama-budget'),
+    request: byId(root, 'ollama-request'),
+    run: byId(root, 'run', HTMLButtonElement),
+    stop: byId(root, 'stop', HTMLButtonElement),
+    runStatus: byId(root, 'ollama-run-status'),
+    roundsList: byId(root, 'ollama-rounds-list', HTMLOListElement),
+  };
+}
+
+/** @typedef {ReturnType<typeof modelElements>} ModelElements */
+/** @typedef {import('../main.js').PanelApi & { ui: ModelElements }} ModelApi */
 
 /** Most reply text the reply editor and a round's entry hold. */
 const EDITOR_MAX = 512 << 10;
@@ -61,57 +91,57 @@ function size(n) {
 export function settings(api) {
   const c = api.currentCase();
   return {
-    base: $('ollama-url').value.trim(),
-    provider: $('ollama-provider').value,
-    model: $('ollama-model').value,
-    think: $('ollama-think').checked,
-    capabilities: JSON.parse($('ollama-think').dataset.capabilities ?? '[]'),
+    base: api.ui.url.value.trim(),
+    provider: api.ui.provider.value,
+    model: api.ui.model.value,
+    think: api.ui.think.checked,
+    capabilities: JSON.parse(api.ui.think.dataset.capabilities ?? '[]'),
     // The context the server serves the model with, when its list says (OpenAI-compatible servers).
-    served: Number($('ollama-model').selectedOptions[0]?.dataset.context) || undefined,
+    served: Number(api.ui.model.selectedOptions[0]?.dataset.context) || undefined,
     files: Object.fromEntries(c.files.filter((f) => f.path).map((f) => [f.path, f.text])),
     config: {
-      task: $('task').value,
-      format: $('ollama-format').value,
-      contextLength: Number($('ollama-ctx').value),
-      replyLimit: Number($('ollama-reply-limit').value),
-      rounds: Number($('ollama-rounds').value),
-      earlyStop: $('ollama-early-stop').checked,
+      task: api.ui.task.value,
+      format: api.ui.format.value,
+      contextLength: Number(api.ui.ctx.value),
+      replyLimit: Number(api.ui.replyLimit.value),
+      rounds: Number(api.ui.rounds.value),
+      earlyStop: api.ui.earlyStop.checked,
     },
   };
 }
 
 /** Shows a failure, with the doctor's diagnosis when it is the connection's. */
-async function showFailure(error, s) {
-  $('ollama-status').textContent = `failed: ${error.message}`;
+async function showFailure(api, error, s) {
+  api.ui.status.textContent = `failed: ${error.message}`;
   const d = await diagnose(error, {
     base: s.base, origin: location.origin, protocol: location.protocol, model: s.model, provider: s.provider,
     probe: (url) => fetch(url, { mode: 'no-cors' }),
   });
-  const box = $('ollama-doctor');
+  const box = api.ui.doctor;
   box.hidden = false;
   box.dataset.kind = d.kind;
   box.querySelector('p').textContent = d.text;
-  box.querySelector('ul').replaceChildren(...d.fix.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
-  $('ollama-status').textContent = `failed: ${d.kind}`;
+  box.querySelector('ul').replaceChildren(...d.fix.map((line) => make('li', { textContent: line })));
+  api.ui.status.textContent = `failed: ${d.kind}`;
 }
 
 /** Lists the server's models; picks the first and reads its context length. */
 async function connect(api) {
   const s = settings(api);
-  $('ollama-doctor').hidden = true;
-  $('ollama-status').textContent = 'connecting...';
+  api.ui.doctor.hidden = true;
+  api.ui.status.textContent = 'connecting...';
   try {
     const models = await api.engine.model.list(s.base, s.provider);
-    $('ollama-model').replaceChildren(...models.map((m) => {
+    api.ui.model.replaceChildren(...models.map((m) => {
       const option = new Option(m.name, m.name);
       if (m.contextLength) option.dataset.context = String(m.contextLength);
       return option;
     }));
-    $('ollama-status').textContent = `connected: ${models.length} model${models.length === 1 ? '' : 's'}`;
-    $('run').disabled = models.length === 0;
+    api.ui.status.textContent = `connected: ${models.length} model${models.length === 1 ? '' : 's'}`;
+    api.ui.run.disabled = models.length === 0;
     await modelPicked(api);
   } catch (e) {
-    await showFailure(e, s);
+    await showFailure(api, e, s);
   }
 }
 
@@ -121,14 +151,14 @@ async function connect(api) {
  */
 async function modelPicked(api) {
   const s = settings(api);
-  if (s.provider === 'openai' && s.served) $('ollama-ctx').value = String(s.served);
+  if (s.provider === 'openai' && s.served) api.ui.ctx.value = String(s.served);
   if (s.provider !== 'ollama' || !s.model) return preview(api);
   try {
     const info = await api.engine.model.show(s.base, s.model);
-    if (info.contextLength) $('ollama-ctx').value = String(info.contextLength);
-    $('ollama-think').dataset.capabilities = JSON.stringify(info.capabilities);
+    if (info.contextLength) api.ui.ctx.value = String(info.contextLength);
+    api.ui.think.dataset.capabilities = JSON.stringify(info.capabilities);
   } catch (e) {
-    await showFailure(e, s);
+    await showFailure(api, e, s);
   }
   return preview(api);
 }
@@ -139,25 +169,31 @@ async function preview(api) {
   try {
     const { request, warning } = await api.engine.model.preview(s);
     const warned = warning ? `; warning: ${warning}` : '';
-    $('ollama-budget').textContent = `(~${request.promptEstimate} prompt tokens + ${request.numPredict} reply, num_ctx ${request.numCtx}${warned})`;
-    $('ollama-request').textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
+    api.ui.budget.textContent = `(~${request.promptEstimate} prompt tokens + ${request.numPredict} reply, num_ctx ${request.numCtx}${warned})`;
+    api.ui.request.textContent = request.messages.map((m) => `## ${m.role}\n${m.content}`).join('\n\n');
   } catch (e) {
-    $('ollama-budget').textContent = `(${e.message})`;
+    api.ui.budget.textContent = `(${e.message})`;
   }
 }
 
-export function setupModelPanel(api, formats) {
-  const section = $('model-panel');
+/**
+ * Fills `section` with the panel and wires it.
+ * @param {HTMLElement} section
+ * @param {import('../main.js').PanelApi} page
+ * @param {string[]} formats
+ */
+export function setupModelPanel(section, page, formats) {
   section.innerHTML = FIELDS;
   section.hidden = false;
-  for (const f of formats.filter((n) => n !== 'auto')) $('ollama-format').add(new Option(f, f));
-  const rounds = new RoundList($('ollama-rounds-list'), api);
+  const api = { ...page, ui: modelElements(section) };
+  for (const f of formats.filter((n) => n !== 'auto')) api.ui.format.add(new Option(f, f));
+  const rounds = new RoundList(api.ui.roundsList, api);
   api.engine.onLoop = (event) => rounds.event(event);
-  $('ollama-connect').addEventListener('click', () => connect(api));
-  $('ollama-model').addEventListener('change', () => modelPicked(api));
-  for (const id of ['task', 'ollama-format', 'ollama-ctx', 'ollama-reply-limit', 'ollama-rounds']) $(id).addEventListener('change', () => preview(api));
-  $('run').addEventListener('click', () => runModel(api, rounds));
-  $('stop').addEventListener('click', () => api.engine.model.stop());
+  api.ui.connect.addEventListener('click', () => connect(api));
+  api.ui.model.addEventListener('change', () => modelPicked(api));
+  for (const input of [api.ui.task, api.ui.format, api.ui.ctx, api.ui.replyLimit, api.ui.rounds]) input.addEventListener('change', () => preview(api));
+  api.ui.run.addEventListener('click', () => runModel(api, rounds));
+  api.ui.stop.addEventListener('click', () => api.engine.model.stop());
 }
 
 /** Runs the loop; the result lands in the diff view. */
@@ -165,14 +201,14 @@ async function runModel(api, rounds) {
   const s = settings(api);
   const original = api.currentCase();
   rounds.clear(original);
-  $('run').disabled = true;
-  $('stop').disabled = false;
-  $('ollama-run-status').textContent = 'running';
+  api.ui.run.disabled = true;
+  api.ui.stop.disabled = false;
+  api.ui.runStatus.textContent = 'running';
   try {
     const result = await api.engine.model.run(s);
     const last = result.outcomes.at(-1);
     const word = result.stopped ? 'stopped' : (last?.decision.decision ?? 'no round');
-    $('ollama-run-status').textContent = word;
+    api.ui.runStatus.textContent = word;
     if (result.stopped) rounds.stopped();
     await api.idle();
     const path = api.files.path;
@@ -180,12 +216,12 @@ async function runModel(api, rounds) {
     api.review.show(before, result.files[path] ?? before, []);
     document.body.dataset.modelRun = word;
   } catch (e) {
-    $('ollama-run-status').textContent = `failed: ${e.message}`;
+    api.ui.runStatus.textContent = `failed: ${e.message}`;
     document.body.dataset.modelRun = 'failed';
-    await showFailure(e, s);
+    await showFailure(api, e, s);
   } finally {
-    $('run').disabled = false;
-    $('stop').disabled = true;
+    api.ui.run.disabled = false;
+    api.ui.stop.disabled = true;
   }
 }
 
@@ -256,7 +292,7 @@ class RoundList {
     this.show(round, text);
     const thinking = round.thinking.splice(0).join('');
     if (thinking) {
-      const box = round.li.querySelector('.thinking');
+      const box = /** @type {HTMLElement} */ (round.li.querySelector('.thinking'));
       box.hidden = false;
       box.querySelector('pre').append(thinking);
     }

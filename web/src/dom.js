@@ -1,0 +1,36 @@
+// The page's one DOM helper: every file finds its elements inside the root
+// it is given (`byId`), checked to be the kind it uses, and builds new ones
+// with `make`. A missing or mistyped element fails at setup with its id,
+// not later as an `undefined` deep in a handler.
+
+/**
+ * The element `#id` inside `root`, checked to be a `type` (HTMLElement unless told).
+ * @template {Element} [T=HTMLElement]
+ * @param {ParentNode} root
+ * @param {string} id
+ * @param {new (...args: any[]) => T} [type]
+ * @returns {T}
+ */
+export function byId(root, id, type) {
+  const kind = type ?? /** @type {new (...args: any[]) => T} */ (/** @type {unknown} */ (HTMLElement));
+  const found = root.querySelector(`#${CSS.escape(id)}`);
+  if (!(found instanceof kind)) throw new Error(`the page has no ${kind.name} #${id}`);
+  return found;
+}
+
+/**
+ * A new `<tag>` with `props` assigned (`className`, `textContent`, `type`, ...),
+ * `data` as its dataset, and `children` appended.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Partial<Omit<HTMLElementTagNameMap[K], 'dataset' | 'style'>> & { data?: Record<string, string> }} [props]
+ * @param {...(Node | string)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function make(tag, props = {}, ...children) {
+  const { data, ...rest } = props;
+  const node = Object.assign(document.createElement(tag), rest);
+  Object.assign(node.dataset, data ?? {});
+  node.append(...children);
+  return node;
+}
