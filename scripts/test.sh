@@ -51,6 +51,7 @@ step "fuzz smoke (15 s a target)" env FUZZ_SEED=1 bash scripts/fuzz.sh 15
 step "mcp: Python SDK + Inspector CLI clients" bash scripts/mcp-test.sh
 step "core builds for wasm32" cargo build -p patchbay --target wasm32-unknown-unknown
 step "build package + web (wasm, glue, import check)" bash scripts/build-web.sh
+step "tsc: page and package JS (scripts/typecheck.sh)" bash scripts/typecheck.sh
 step "e2e: node + chromium (node --test)" bash -c 'cd tests/e2e && node --test'
 step "real llama-server: run, arena, page (node --test)" bash scripts/real-server-test.sh
 step "package: packed tarball, node + chromium" bash -c 'cd tests/package && node --test'

@@ -305,6 +305,7 @@ export function sideBySide(parent, original, result, extensions) {
 /** The level and closest-region backgrounds of one theme (`light`, `dark`), as theme rules. */
 function themed(mode) {
   const c = COLORS[mode];
+  /** @type {Record<string, Record<string, string>>} */
   const rules = Object.fromEntries(LEVELS.map((l) => [`&${mode} .pb-level-${l}`, { backgroundColor: c[l] }]));
   rules[`&${mode} .pb-closest`] = { backgroundColor: c.closest, boxShadow: `inset 3px 0 ${c.mark}` };
   return rules;

@@ -3,9 +3,8 @@
 // tokens and whether it applies unambiguously, and the advisor's pick. Any
 // of them loads into the reply editor in one click.
 import { EditorView } from '@codemirror/view';
-import { loadButton } from './button.js';
 import { createPlainEditor, setText } from './editors.js';
-import { byId } from './dom.js';
+import { byId, loadButton } from './dom.js';
 
 function card(cost, picked, onLoad) {
   const article = document.createElement('article');

@@ -34,3 +34,10 @@ export function make(tag, props = {}, ...children) {
   node.append(...children);
   return node;
 }
+
+/** The small secondary button of a card (a comparison's format, a lab lesson) that loads its text into the editors. */
+export function loadButton(/** @type {string} */ testid, /** @type {string} */ text, /** @type {() => void} */ onClick) {
+  const button = make('button', { type: 'button', className: 'secondary small', textContent: text, data: { testid } });
+  button.addEventListener('click', onClick);
+  return button;
+}

@@ -1,8 +1,8 @@
 // The pitfall lab: one card a lesson, each with a Load button and two
 // verdicts computed now: what a naive tool does with the reply, and what
 // patchbay does (applyEdits on the same file and reply).
-import { loadButton } from './button.js';
 import { LESSONS } from './lessons.js';
+import { loadButton } from './dom.js';
 
 function verdict(side, outcome, text) {
   const div = document.createElement('div');
