@@ -11,7 +11,8 @@
 
 use crate::budget::tokens::Tokenizer;
 use crate::fixed::fixed;
-use crate::{apply, render, ApplyOptions, Status};
+use crate::formats::{Format, FormatName};
+use crate::{apply, ApplyOptions, Options, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -48,7 +49,7 @@ impl Default for CompareOptions {
 #[serde(rename_all = "camelCase")]
 pub struct FormatCost {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: String,
+    pub format: FormatName,
     pub bytes: usize,
     pub tokens: usize,
     /// The edit applied to BEFORE gives AFTER exactly.
@@ -105,7 +106,7 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
         vec![]
     } else {
         (crate::formats::all().iter())
-            .map(|f| cost(f.name(), before, after, opt))
+            .map(|f| cost(*f, before, after, opt))
             .collect()
     };
     crate::order::sort_by_key(&mut formats[..], |c| (c.tokens, c.bytes));
@@ -133,14 +134,17 @@ fn edit_path(path: &str) -> String {
         .unwrap_or_else(|_| "file".into())
 }
 
-fn cost(name: &str, before: &str, after: &str, opt: &CompareOptions) -> FormatCost {
+fn cost(f: &dyn Format, before: &str, after: &str, opt: &CompareOptions) -> FormatCost {
     let path = edit_path(&opt.path);
-    let edit = render(name, &path, before, after).unwrap_or_default();
+    let edit = f.render(&path, before, after);
     let mut files = BTreeMap::new();
     files.insert(path.clone(), before.to_string());
     let ao = ApplyOptions {
-        format: name.into(),
-        default_path: Some(path.clone()),
+        format: f.id(),
+        transaction: Options {
+            default_path: Some(path.clone()),
+            ..Options::default()
+        },
         ..ApplyOptions::default()
     };
     let problem = match apply(&edit, &files, &ao) {
@@ -155,7 +159,7 @@ fn cost(name: &str, before: &str, after: &str, opt: &CompareOptions) -> FormatCo
         }
     };
     FormatCost {
-        format: name.into(),
+        format: f.id(),
         bytes: edit.len(),
         tokens: opt.tokenizer.count(&edit),
         unambiguous: problem.is_none(),
@@ -179,23 +183,26 @@ fn recommend(
     formats: &[FormatCost],
     opt: &CompareOptions,
 ) -> Recommendation {
-    let rec = |format: &str, reason: String| Recommendation {
-        format: format.into(),
+    let rec = |format: FormatName, reason: String| Recommendation {
+        format: format.to_string(),
         reason,
     };
     let whole_tokens = formats
         .iter()
-        .find(|c| c.format == "whole")
+        .find(|c| c.format == FormatName::Whole)
         .map_or(0, |c| c.tokens);
     if before == after {
-        return rec("none", "BEFORE and AFTER are the same".into());
+        return Recommendation {
+            format: "none".into(),
+            reason: "BEFORE and AFTER are the same".into(),
+        };
     }
     if before.is_empty() {
-        return rec("whole", "a new file: write it whole".into());
+        return rec(FormatName::Whole, "a new file: write it whole".into());
     }
     if lines < opt.whole_below_lines {
         return rec(
-            "whole",
+            FormatName::Whole,
             format!(
                 "{lines} lines, under {}: rewriting the whole file ({whole_tokens} tokens) is the safest edit",
                 opt.whole_below_lines
@@ -205,7 +212,7 @@ fn recommend(
     let pct = 100.0 * ratio;
     if ratio > opt.whole_above_change {
         return rec(
-            "whole",
+            FormatName::Whole,
             format!(
                 "{}% of the lines change, over {}%: many blocks in one file collide, rewrite it whole ({whole_tokens} tokens)",
                 fixed(pct, 0),
@@ -215,20 +222,20 @@ fn recommend(
     }
     match formats
         .iter()
-        .find(|c| c.unambiguous && c.format != "whole")
+        .find(|c| c.unambiguous && c.format != FormatName::Whole)
     {
         Some(c) => rec(
-            &c.format,
+            c.format,
             format!(
                 "{lines} lines, {}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
                 fixed(pct, 1),
                 c.format,
                 c.tokens,
-                crate::formats::by_name(&c.format).map_or("", |f| f.view_note())
+                crate::formats::by_id(c.format).map_or("", |f| f.view_note())
             ),
         ),
         None => rec(
-            "whole",
+            FormatName::Whole,
             "no other format's edit applies unambiguously to this file".into(),
         ),
     }

@@ -38,7 +38,7 @@
 use super::json_edits::{self, leaves, Piece};
 use super::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use super::sniff::{inside, JsonEdit, Reply, Sniff};
-use crate::formats::{all, udiff, whole, Format};
+use crate::formats::{all, udiff, whole, Format, FormatName};
 use std::ops::Range;
 
 /// A guess of the format of an output, with a confidence in `0.0..=1.0`.
@@ -47,7 +47,7 @@ use std::ops::Range;
 #[serde(rename_all = "camelCase")]
 pub struct Detection {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: &'static str,
+    pub format: FormatName,
     pub confidence: f64,
     pub reason: String,
 }
@@ -176,12 +176,12 @@ pub fn detect_lines(output: &str, lines: &[OutLine]) -> Detection {
     }
     match best {
         Some((f, s)) => Detection {
-            format: f.name(),
+            format: f.id(),
             confidence: s.confidence,
             reason: s.reason,
         },
         None => Detection {
-            format: "whole",
+            format: FormatName::Whole,
             confidence: 0.1,
             reason: "no edit markers found".into(),
         },

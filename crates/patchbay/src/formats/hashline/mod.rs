@@ -304,6 +304,10 @@ impl Format for Hashline {
         super::json_stream::closes(last, fence)
     }
 
+    fn view(&self) -> super::View {
+        super::View::Tagged
+    }
+
     fn view_note(&self) -> &'static str {
         "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
     }

@@ -354,6 +354,10 @@ impl Format for Lines {
         }
     }
 
+    fn view(&self) -> super::View {
+        super::View::Numbered
+    }
+
     fn view_note(&self) -> &'static str {
         "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
     }
