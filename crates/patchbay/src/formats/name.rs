@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// contract string; reads one through [`std::str::FromStr`], so an unknown
 /// name is an [`UnknownFormat`] wherever it enters (JSON options, a flag, a
 /// binding's argument).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum FormatName {
     #[serde(rename = "search-replace")]
     SearchReplace,
@@ -25,6 +25,7 @@ pub enum FormatName {
     #[serde(rename = "lines")]
     Lines,
     #[serde(rename = "auto")]
+    #[default]
     Auto,
 }
 
