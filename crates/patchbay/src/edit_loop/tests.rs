@@ -87,7 +87,7 @@ fn first_request_has_the_kit_the_task_and_the_view() {
     let by_hand: usize = r
         .messages
         .iter()
-        .map(|m| cfg("x").tokenizer.count(&m.content) + accounting::PER_MESSAGE)
+        .map(|m| LoopConfig::default().tokenizer.count(&m.content) + accounting::PER_MESSAGE)
         .sum();
     assert_eq!(r.prompt_estimate, by_hand);
 
