@@ -101,7 +101,7 @@ pub fn transact(
 ) -> Result<Outcome, Failure> {
     let (name, mut parsed) =
         patchbay::parse_reply(output, api).map_err(|e| Failure::Usage(e.to_string()))?;
-    let default = api.default_path.as_deref();
+    let default = api.transaction.default_path.as_deref();
     // Held from the first read of a target to the last rename, so that two
     // runs in one root apply one after the other, each on the other's result.
     let _lock = if how.dry_run {
@@ -152,7 +152,7 @@ fn refuse_changed_since_shown(
 struct Run<'a> {
     how: &'a Commit,
     root: &'a Root,
-    name: &'a str,
+    name: patchbay::FormatName,
     default: Option<&'a str>,
     opt: Options,
     loaded: &'a Loaded,

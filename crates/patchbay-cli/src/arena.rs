@@ -17,7 +17,7 @@ use patchbay::edit_loop::{EditLoop, LoopConfig};
 use std::collections::BTreeMap;
 use std::fs;
 use patchbay::FormatName;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 struct Task {

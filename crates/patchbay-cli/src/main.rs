@@ -89,7 +89,7 @@ fn render(r: &RenderArgs) -> Result<i32, Failure> {
         std::fs::read_to_string(p).map_err(|e| Failure::Io(format!("cannot read {p}: {e}")))
     };
     let (before, after) = (read(&r.before)?, read(&r.after)?);
-    let text = patchbay::render(&r.format, &r.before, &before, &after)
+    let text = patchbay::render(r.format, &r.before, &before, &after)
         .map_err(|e| Failure::Usage(e.to_string()))?;
     out(&text);
     Ok(0)

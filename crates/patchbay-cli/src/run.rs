@@ -15,7 +15,7 @@ use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome, P
 use patchbay::budget::tokens::Tokenizer;
 use patchbay::{EditStatus, FormatName};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The default server address of a provider.

@@ -153,7 +153,7 @@ fn preview(r: &Report, done: &Outcome) -> String {
     for f in &r.files {
         let before = done.before.get(&f.path).map_or("", String::as_str);
         let after = f.content.as_deref().unwrap_or("");
-        if let Ok(d) = patchbay::render("udiff", &f.path, before, after) {
+        if let Ok(d) = patchbay::render(FormatName::Udiff, &f.path, before, after) {
             out.push_str(&d);
         }
     }
