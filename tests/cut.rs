@@ -76,7 +76,9 @@ fn a_cut_inside_a_line_never_applies_a_different_result() {
         for format in [c.case.format.as_str(), "auto"] {
             let opt = c.options(format);
             // `auto` only where it reads the whole reply as the case's format.
-            if format == "auto" && apply(reply, before, &opt).unwrap().format.as_str() != c.case.format {
+            if format == "auto"
+                && apply(reply, before, &opt).unwrap().format.as_str() != c.case.format
+            {
                 continue;
             }
             let spans: Vec<_> = parse_with(reply, opt.format, &opt.parse_options())

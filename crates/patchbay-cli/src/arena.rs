@@ -6,17 +6,17 @@
 //! page); this file loads the tasks, drives the runs over HTTP and writes
 //! the files.
 
-use crate::http::Model;
 use crate::args::ArenaArgs;
+use crate::http::Model;
 use crate::run::{drive, Show};
 use crate::term::shown;
 use crate::Failure;
 use patchbay::edit_loop::arena::{self, Results, RunScore};
 use patchbay::edit_loop::wire::{ollama, ChatOptions};
 use patchbay::edit_loop::{EditLoop, LoopConfig};
+use patchbay::FormatName;
 use std::collections::BTreeMap;
 use std::fs;
-use patchbay::FormatName;
 use std::path::Path;
 use std::time::Instant;
 

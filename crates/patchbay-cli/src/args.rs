@@ -9,9 +9,9 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use patchbay::FormatName;
 use patchbay::budget::advisor::CompareOptions;
 use patchbay::budget::PlanOptions;
+use patchbay::FormatName;
 use std::path::PathBuf;
 
 /// patchbay: apply code edits written by language models, or refuse with a

@@ -104,7 +104,13 @@ fn a_changed_file_is_refused() {
         }
     );
     assert_eq!(err.code(), "stale_slice");
-    let reply = patchbay::render(patchbay::FormatName::Whole, "src/greeter.rs", &s.text, &s.text).unwrap();
+    let reply = patchbay::render(
+        patchbay::FormatName::Whole,
+        "src/greeter.rs",
+        &s.text,
+        &s.text,
+    )
+    .unwrap();
     assert_eq!(
         apply_to_slice(&changed, &s, &reply, &ApplyOptions::default()).map(|_| ()),
         Err(err)
@@ -143,7 +149,8 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
 
 #[test]
 fn every_format_edits_a_slice_as_if_it_were_the_file() {
-    let formats: Vec<patchbay::FormatName> = patchbay::formats::all().iter().map(|f| f.id()).collect();
+    let formats: Vec<patchbay::FormatName> =
+        patchbay::formats::all().iter().map(|f| f.id()).collect();
     assert!(formats.len() >= 2, "{formats:?}");
     for &(text, path, symbol, from, to) in CASES {
         let lang = Language::from_path(path).unwrap();

@@ -158,7 +158,8 @@ fn parse_edits(
     format: FormatName,
     opt: &ParseOptions,
 ) -> Result<(FormatName, Parsed), UnknownFormat> {
-    let detection = (format == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
+    let detection =
+        (format == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
     let f = formats::by_id(detection.as_ref().map_or(format, |d| d.format))
         .ok_or_else(|| UnknownFormat(format.to_string()))?;
     let mut parsed = f.parse_lines(output, lines, opt);

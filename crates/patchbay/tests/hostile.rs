@@ -506,7 +506,8 @@ fn sr_marker_lines_in_content_are_not_misread() {
         ("    let x = 1;\n", "    let x = 1;\n>>>>>>> REPLACE\n"),
     ];
     for (before, after) in cases {
-        let reply = patchbay::render(patchbay::FormatName::SearchReplace, "a.md", before, after).unwrap();
+        let reply =
+            patchbay::render(patchbay::FormatName::SearchReplace, "a.md", before, after).unwrap();
         let r = apply_as("search-replace", &reply, &files("a.md", before));
         if r.receipts().iter().any(|x| x.status == EditStatus::Applied) {
             assert_eq!(content(&r, "a.md"), after, "{reply}");
@@ -666,8 +667,13 @@ fn sr_blocks_with_divider_lines_in_their_text() {
     );
 
     // A rendered block cut after a marker line of its text is truncated.
-    let reply =
-        patchbay::render(patchbay::FormatName::SearchReplace, "a.md", "x\n", "x\n>>>>>>> REPLACE\ny\n").unwrap();
+    let reply = patchbay::render(
+        patchbay::FormatName::SearchReplace,
+        "a.md",
+        "x\n",
+        "x\n>>>>>>> REPLACE\ny\n",
+    )
+    .unwrap();
     let cut = &reply[..reply.find(">>>>>>> REPLACE\n").unwrap() + 16];
     let r = apply_as("search-replace", cut, &files("a.md", "x\n"));
     assert_eq!(r.status, Status::Truncated, "{cut}");

@@ -61,7 +61,10 @@ fn block(lines: &[String], (start, del, new): &(usize, usize, Vec<String>)) -> S
 fn run(text: &str, reply: &str, skip: Vec<usize>) -> Report {
     let opt = ApplyOptions {
         format: patchbay::FormatName::SearchReplace,
-        transaction: patchbay::Options { skip, ..Default::default() },
+        transaction: patchbay::Options {
+            skip,
+            ..Default::default()
+        },
         ..Default::default()
     };
     apply(reply, &files(text), &opt).expect("known format")

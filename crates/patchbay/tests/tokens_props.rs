@@ -146,7 +146,9 @@ fn search_replace_render_returns() {
         "```\nyd?.class A:\n>zzz:%\n\r\t\tdef g(a,\n// note\nfn f() {\n```\nO    x = 1;\n}\n";
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(patchbay::render(patchbay::FormatName::SearchReplace, "a.rs", before, after).is_ok());
+        let _ = tx.send(
+            patchbay::render(patchbay::FormatName::SearchReplace, "a.rs", before, after).is_ok(),
+        );
     });
     // A liveness check, not a speed test: rendering 20 lines takes
     // microseconds when it returns at all.

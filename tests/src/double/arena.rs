@@ -137,7 +137,10 @@ pub fn perfect_reply(format: &str, t: &Task) -> String {
     for (path, after) in &t.after {
         let before = t.before.get(path).map(String::as_str).unwrap_or("");
         if before != after {
-            parts.push(patchbay::render(format.parse().unwrap_or_default(), path, before, after).unwrap_or_default());
+            parts.push(
+                patchbay::render(format.parse().unwrap_or_default(), path, before, after)
+                    .unwrap_or_default(),
+            );
         }
     }
     if format == "apply-patch" && parts.len() > 1 {

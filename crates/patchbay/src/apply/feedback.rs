@@ -35,7 +35,10 @@ pub struct Words {
 
 /// No edit in the reply; with its reasoning section (which no format
 /// reads), where the edits must go instead.
-pub fn no_edits(format: crate::formats::FormatName, reasoning: Option<&crate::edit::Reasoning>) -> String {
+pub fn no_edits(
+    format: crate::formats::FormatName,
+    reasoning: Option<&crate::edit::Reasoning>,
+) -> String {
     let mut msg = format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
     );
@@ -581,7 +584,12 @@ mod tests {
     fn messages_speak_the_format_of_the_reply() {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
-        let (msg, _) = not_found(crate::formats::words(crate::formats::FormatName::Udiff), "m.py", &file, &old);
+        let (msg, _) = not_found(
+            crate::formats::words(crate::formats::FormatName::Udiff),
+            "m.py",
+            &file,
+            &old,
+        );
         assert!(
             msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
             "{msg}"
@@ -591,13 +599,22 @@ mod tests {
             msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
             "{msg}"
         );
-        let (msg, _) = not_found(crate::formats::words(crate::formats::FormatName::SearchReplace), "m.py", &file, &old);
+        let (msg, _) = not_found(
+            crate::formats::words(crate::formats::FormatName::SearchReplace),
+            "m.py",
+            &file,
+            &old,
+        );
         assert!(
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"
         );
         use crate::formats::FormatName;
-        for f in [FormatName::Udiff, FormatName::ApplyPatch, FormatName::ToolCall] {
+        for f in [
+            FormatName::Udiff,
+            FormatName::ApplyPatch,
+            FormatName::ToolCall,
+        ] {
             let msg = ambiguous(
                 crate::formats::words(f),
                 "m.rs",

@@ -271,7 +271,11 @@ mod tests {
         let c = compare(&before, &after, &CompareOptions::default());
         let rec = &c.recommendation;
         assert_ne!(rec.format, "whole");
-        let chosen = c.formats.iter().find(|f| f.format.as_str() == rec.format).unwrap();
+        let chosen = c
+            .formats
+            .iter()
+            .find(|f| f.format.as_str() == rec.format)
+            .unwrap();
         assert!(chosen.unambiguous);
         // Nothing unambiguous is cheaper, and whole is far dearer.
         for f in &c.formats {

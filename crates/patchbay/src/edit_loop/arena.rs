@@ -5,8 +5,8 @@
 
 use super::{Decision, EditLoop, RoundRecord};
 use crate::edit::Code;
-use crate::formats::FormatName;
 use crate::fixed::fixed;
+use crate::formats::FormatName;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

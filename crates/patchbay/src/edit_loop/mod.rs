@@ -42,8 +42,8 @@ use crate::apply::report::{FileStatus, Report, Status};
 use crate::apply::transaction;
 use crate::budget::tokens::Tokenizer;
 use crate::edit::{Code, EditStatus, Op, Parsed};
-use crate::reply::stream::{Event, Stream};
 use crate::formats::{FormatName, View};
+use crate::reply::stream::{Event, Stream};
 use crate::{ApplyOptions, Options, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -473,7 +473,8 @@ impl EditLoop {
                 self.messages.truncate(1);
                 self.messages.push(Message::new(Role::User, fresh.text));
                 self.messages.extend(last);
-                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.transaction.seen.take()) {
+                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.transaction.seen.take())
+                {
                     shown.merge(now);
                     self.opt.transaction.seen = Some(shown);
                 }

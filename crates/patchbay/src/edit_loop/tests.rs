@@ -83,7 +83,10 @@ fn first_request_has_the_kit_the_task_and_the_view() {
         (r.round, r.kind, r.num_ctx, r.num_predict),
         (1, RoundKind::First, 4096, 512)
     );
-    assert_eq!(r.plan.as_ref().unwrap().files[0].mode, crate::budget::FileMode::Whole);
+    assert_eq!(
+        r.plan.as_ref().unwrap().files[0].mode,
+        crate::budget::FileMode::Whole
+    );
     let by_hand: usize = r
         .messages
         .iter()

@@ -238,11 +238,6 @@ pub fn all() -> &'static [&'static dyn Format] {
     ]
 }
 
-/// Looks a format up by its contract name.
-pub fn by_name(name: &str) -> Option<&'static dyn Format> {
-    name.parse().ok().and_then(by_id)
-}
-
 /// The format of a name (none for `auto`).
 pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
     all().iter().copied().find(|f| f.id() == id)

@@ -34,8 +34,8 @@ mod tail;
 use crate::apply::report::Report;
 use crate::apply::transaction::{self, Prepared};
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
-use crate::reply::scan::OutputLines;
 use crate::formats::{self, FormatName};
+use crate::reply::scan::OutputLines;
 use crate::ApplyOptions;
 use std::collections::BTreeMap;
 

@@ -611,7 +611,8 @@ fn growth_render_every_line_changed() {
             5_000,
             every_line_changed,
             |(before, after)| {
-                let out = patchbay::render(format.parse().unwrap(), "src/values.rs", before, after).unwrap();
+                let out = patchbay::render(format.parse().unwrap(), "src/values.rs", before, after)
+                    .unwrap();
                 assert!(out.len() > after.len() / 2);
             },
         );
