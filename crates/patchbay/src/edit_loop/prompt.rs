@@ -1,7 +1,8 @@
 //! What the loop shows the model: the system prompt from the prompt kit,
 //! and the first user message with the task and each file in the view its
-//! format needs (tagged for `hashline`, numbered with a CRC for `lines`,
-//! plain otherwise), whole or as the sections the budget plan chose.
+//! format needs ([`crate::formats::Format::view`]: tagged, numbered under
+//! the file's CRC, or plain), whole or as the sections the budget plan
+//! chose.
 
 use crate::budget::{self, select, FileInput, FileMode, FilePlan, LineNumbers, Plan, PlanOptions};
 use crate::formats::hashline::tags::{self, TagOptions};
