@@ -156,7 +156,10 @@ pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
 /// The prompt kit of a format: instructions, worked example, token costs.
 #[wasm_bindgen(js_name = promptKit, unchecked_return_type = "Kit")]
 pub fn prompt_kit(#[wasm_bindgen(unchecked_param_type = "FormatName")] format: &str) -> JsResult {
-    let kit = patchbay::budget::prompts::kit(format_name(format)?)
+    let kit = format
+        .parse::<FormatName>()
+        .ok()
+        .and_then(patchbay::budget::prompts::kit)
         .ok_or_else(|| range_error(format!("no prompt kit for format {format:?}")))?;
     to_js(&kit)
 }
