@@ -47,8 +47,8 @@ use std::collections::BTreeMap;
 
 /// Options of [`apply()`]: the format (`auto` detects it), how the reply is
 /// read, and the transaction's options (one JSON object: the transaction's
-/// fields sit beside `format`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// fields sit beside `format`). By default the format is `auto`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
@@ -92,18 +92,6 @@ impl std::str::FromStr for StopReason {
                 "unknown stop reason {s:?}; expected stop (or end_turn) or length (or max_tokens)"
             )
         })
-    }
-}
-
-impl Default for ApplyOptions {
-    fn default() -> Self {
-        ApplyOptions {
-            format: FormatName::Auto,
-            strict: false,
-            tags: TagOptions::default(),
-            stop_reason: None,
-            transaction: Options::default(),
-        }
     }
 }
 
