@@ -12,7 +12,7 @@ export type AppliedReceipt = ReceiptFields & { status: "applied", from: number, 
 /**
  * Options of [`apply()`]: the format (`auto` detects it), how the reply is
  * read, and the transaction's options (one JSON object: the transaction's
- * fields sit beside `format`).
+ * fields sit beside `format`). By default the format is `auto`.
  */
 
 export type ApplyOptions = Partial<{ format: FormatName, 
