@@ -231,7 +231,7 @@ fn recommend(
                 fixed(pct, 1),
                 c.format,
                 c.tokens,
-                crate::formats::by_id(c.format).map_or("", |f| f.view_note())
+                crate::formats::by_id(c.format).map_or("", |f| f.view().note())
             ),
         ),
         None => rec(

@@ -143,11 +143,6 @@ pub trait Format: Sync {
     fn view(&self) -> View {
         View::Plain
     }
-    /// What a model must be shown of a file to write this format, as the
-    /// advisor says it (nothing for the plain file).
-    fn view_note(&self) -> &'static str {
-        ""
-    }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
 }
@@ -178,6 +173,18 @@ impl View {
     /// ([`lines::seen::SeenLines`]), which a caller then keeps.
     pub fn keeps_seen(self) -> bool {
         self == View::Numbered
+    }
+
+    /// What the advisor adds to its advice of a format with this view:
+    /// nothing for the plain file.
+    pub fn note(self) -> &'static str {
+        match self {
+            View::Plain => "",
+            View::Tagged => {
+                "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
+            }
+            View::Numbered => "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)",
+        }
     }
 }
 

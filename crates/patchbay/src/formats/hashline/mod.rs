@@ -308,10 +308,6 @@ impl Format for Hashline {
         super::View::Tagged
     }
 
-    fn view_note(&self) -> &'static str {
-        "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
-    }
-
     fn prompt(&self) -> prompt::Prompt {
         let t = tag("    print(\"Hello, \" + name)", 2, TagOptions::default());
         prompt::Prompt {

@@ -358,10 +358,6 @@ impl Format for Lines {
         super::View::Numbered
     }
 
-    fn view_note(&self) -> &'static str {
-        "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
-    }
-
     fn prompt(&self) -> prompt::Prompt {
         let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
         prompt::Prompt {
