@@ -15,7 +15,7 @@ fn a_cut_reply_never_claims_complete() {
         }
         let (before, after, output) = (&c.before, c.after(), &c.output);
         let opt = c.options(&c.case.format);
-        let n = parse_with(output, &opt.format, &opt.parse_options())
+        let n = parse_with(output, opt.format, &opt.parse_options())
             .unwrap()
             .1
             .edits
@@ -76,10 +76,12 @@ fn a_cut_inside_a_line_never_applies_a_different_result() {
         for format in [c.case.format.as_str(), "auto"] {
             let opt = c.options(format);
             // `auto` only where it reads the whole reply as the case's format.
-            if format == "auto" && apply(reply, before, &opt).unwrap().format != c.case.format {
+            if format == "auto"
+                && apply(reply, before, &opt).unwrap().format.as_str() != c.case.format
+            {
                 continue;
             }
-            let spans: Vec<_> = parse_with(reply, &opt.format, &opt.parse_options())
+            let spans: Vec<_> = parse_with(reply, opt.format, &opt.parse_options())
                 .unwrap()
                 .1
                 .edits

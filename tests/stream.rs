@@ -184,7 +184,7 @@ fn a_tag_fenced_whole_file_is_judged_at_its_closing_tag() {
         let reply = format!("a.py\n{open}\nx = 2\n{close}\n\nThat is all.\n");
         for format in ["whole", "auto"] {
             let opt = ApplyOptions {
-                format: format.into(),
+                format: format.parse().unwrap(),
                 ..Default::default()
             };
             let mut s = Stream::new(files.clone(), opt);

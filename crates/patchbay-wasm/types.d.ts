@@ -10,22 +10,12 @@ export type FormatName = "search-replace" | "whole" | "apply-patch" | "hashline"
 export type AppliedReceipt = ReceiptFields & { status: "applied", from: number, to: number, fromPos: Position, toPos: Position, closest?: undefined, };
 
 /**
- * Options of [`apply()`]: the format (`auto` detects it) and the transaction.
+ * Options of [`apply()`]: the format (`auto` detects it), how the reply is
+ * read, and the transaction's options (one JSON object: the transaction's
+ * fields sit beside `format`). By default the format is `auto`.
  */
 
-export type ApplyOptions = Partial<{ format: FormatName, partial: boolean, 
-/**
- * Target for edits without a path.
- */
-defaultPath: string | null, 
-/**
- * Hint window in lines.
- */
-window: number, 
-/**
- * Matcher levels up to this one are tried.
- */
-maxLevel: Level, 
+export type ApplyOptions = Partial<{ format: FormatName, 
 /**
  * Strict mode: exact matching only, and formats honour what the model
  * stated (udiff line numbers and counts) instead of repairing it.
@@ -36,12 +26,6 @@ strict: boolean,
  */
 tags: TagOptions, 
 /**
- * What the model was shown (the `lines` format's `seen-lines` or
- * `file-crc` snapshot, see [`formats::lines::seen`]); the format's plain line numbers are
- * held to it, and refused without it.
- */
-seen: SeenLines | null, 
-/**
  * Why the model stopped, when the caller knows: `stop` (it ended on
  * its own) lets a reply that only may be cut apply; `length` (the
  * reply limit cut it) makes the reply `truncated` however complete it
@@ -49,8 +33,33 @@ seen: SeenLines | null,
  */
 stopReason: StopReason | null, 
 /**
- * Codex's rule: an added file replaces an existing one and a move may
- * land on one (see [`apply::transaction::Options::overwrite`]).
+ * Apply the edits that located even when others failed.
+ */
+partial: boolean, 
+/**
+ * Target for edits without a path (`--file`).
+ */
+defaultPath: string | null, 
+/**
+ * Hint window in lines: around a hint, a single candidate may be
+ * chosen.
+ */
+window: number, 
+/**
+ * Matcher levels up to this one are tried (strict modes use `Exact`).
+ */
+maxLevel: Level, 
+/**
+ * What the model was shown (the `lines` format's `seen-lines` or
+ * `file-crc` snapshot, see [`crate::formats::lines::seen`]): edits with
+ * `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
+ * refused without it.
+ */
+seen: SeenLines | null, 
+/**
+ * Codex's rule for files that exist: an added file (`*** Add File:`,
+ * a `create`) replaces it and a move may land on it. Off by default:
+ * a model that thinks a file is new has not seen what it would erase.
  */
 overwrite: boolean, 
 /**
@@ -58,7 +67,8 @@ overwrite: boolean,
  * are located and reported (`skipped`, `held_back`), the others apply
  * as if they were absent. A review that rejects an edit asks the engine
  * for the result without it, so the terminators and the file's end come
- * out as they would for that reply.
+ * out as they would for that reply. The transaction takes them sorted
+ * ([`crate::ApplyOptions::transaction_options`]).
  */
 skip: Array<number>, }>;
 
@@ -73,7 +83,7 @@ export type ArenaResults = { runs: Array<RunScore>, summary: Array<ArenaSummary>
  * The sums of one model and format.
  */
 
-export type ArenaSummary = { model: string, format: string, runs: number, wellFormed: number, appliedFirstRound: number, applied: number, matchesExpected: number, rounds: number, promptTokens: number, outputTokens: number, earlyStops: number, truncations: number, errors: number, wallMs: number, };
+export type ArenaSummary = { model: string, format: FormatName, runs: number, wellFormed: number, appliedFirstRound: number, applied: number, matchesExpected: number, rounds: number, promptTokens: number, outputTokens: number, earlyStops: number, truncations: number, errors: number, wallMs: number, };
 
 /**
  * A round's estimate next to the server's count of the same prompt: the
@@ -263,6 +273,12 @@ export type FileChange = { path: string, content: string | null, };
 export type FileInput = Partial<{ path: string, text: string, sections: Array<Section> | null, }>;
 
 /**
+ * How much of a file is sent.
+ */
+
+export type FileMode = "whole" | "sections";
+
+/**
  * What is sent of one file.
  */
 
@@ -276,9 +292,9 @@ fullTokens: number,
  */
 tokens: number, 
 /**
- * `whole` or `sections`.
+ * Whether the file is sent whole or in sections.
  */
-mode: string, 
+mode: FileMode, 
 /**
  * 1-based inclusive line ranges sent, in the original numbering.
  */
@@ -478,7 +494,7 @@ export type LoopConfig = Partial<{ task: string,
 /**
  * An edit format name (not `auto`: the model is told one format).
  */
-format: string, 
+format: FormatName, 
 /**
  * The model's context window (`num_ctx`), in tokens.
  */
@@ -863,7 +879,7 @@ changed: Array<string>, };
  * any; [`score`] fills the rest.
  */
 
-export type RunScore = { task: string, model: string, format: string, trial: number, seed: number, 
+export type RunScore = { task: string, model: string, format: FormatName, trial: number, seed: number, 
 /**
  * The first reply held edits and none was malformed or cut.
  */

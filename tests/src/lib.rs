@@ -148,7 +148,7 @@ impl Loaded {
             serde_json::from_value(self.case.options.clone())
                 .unwrap_or_else(|e| panic!("{}: options: {e}", self.dir.display()))
         };
-        opt.format = format.to_owned();
+        opt.format = format.parse().unwrap_or_else(|e| panic!("{e}"));
         opt
     }
 

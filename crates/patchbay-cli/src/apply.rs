@@ -18,13 +18,6 @@ use std::path::Path;
 
 /// Runs the command; returns the exit code for a report (0, 1 or 3).
 pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
-    // Checked before any input is read, so a typo fails the same way
-    // whatever the output holds.
-    if a.format != "auto" && patchbay::formats::by_name(&a.format).is_none() {
-        return Err(Failure::Usage(
-            patchbay::UnknownFormat(a.format.clone()).to_string(),
-        ));
-    }
     let root = Root::open(&a.root)
         .map_err(Failure::Io)?
         .allow_git_dir(a.allow_git_dir);
@@ -40,14 +33,16 @@ pub fn run(a: &ApplyArgs) -> Result<i32, Failure> {
         other => other.clone(),
     };
     let api = patchbay::ApplyOptions {
-        format: a.format.clone(),
-        partial: a.partial,
-        default_path: default.clone(),
+        format: a.format,
         strict: a.strict,
         tags: a.tags.options(),
         stop_reason: a.stop_reason,
-        overwrite: a.overwrite,
-        ..Default::default()
+        transaction: Options {
+            partial: a.partial,
+            default_path: default.clone(),
+            overwrite: a.overwrite,
+            ..Options::default()
+        },
     };
     let output = if a.stream {
         match crate::streaming::read(a, &api, &root)? {
@@ -106,7 +101,7 @@ pub fn transact(
 ) -> Result<Outcome, Failure> {
     let (name, mut parsed) =
         patchbay::parse_reply(output, api).map_err(|e| Failure::Usage(e.to_string()))?;
-    let default = api.default_path.as_deref();
+    let default = api.transaction.default_path.as_deref();
     // Held from the first read of a target to the last rename, so that two
     // runs in one root apply one after the other, each on the other's result.
     let _lock = if how.dry_run {
@@ -122,7 +117,7 @@ pub fn transact(
         root,
         name,
         default,
-        opt: api.transaction(),
+        opt: api.transaction_options(),
         loaded: &loaded,
     };
     let (report, written) = run.decide_and_write(&mut parsed)?;
@@ -157,7 +152,7 @@ fn refuse_changed_since_shown(
 struct Run<'a> {
     how: &'a Commit,
     root: &'a Root,
-    name: &'a str,
+    name: patchbay::FormatName,
     default: Option<&'a str>,
     opt: Options,
     loaded: &'a Loaded,

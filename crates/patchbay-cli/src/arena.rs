@@ -6,38 +6,19 @@
 //! page); this file loads the tasks, drives the runs over HTTP and writes
 //! the files.
 
+use crate::args::ArenaArgs;
 use crate::http::Model;
-use crate::run::{default_url, drive, Show};
+use crate::run::{drive, Show};
 use crate::term::shown;
 use crate::Failure;
 use patchbay::edit_loop::arena::{self, Results, RunScore};
-use patchbay::edit_loop::wire::{ollama, ChatOptions, Provider};
+use patchbay::edit_loop::wire::{ollama, ChatOptions};
 use patchbay::edit_loop::{EditLoop, LoopConfig};
+use patchbay::FormatName;
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
-
-/// Everything `arena` needs; filled by the argument reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArenaOptions {
-    pub tasks: PathBuf,
-    pub models: Vec<String>,
-    pub formats: Vec<String>,
-    pub trials: usize,
-    pub out: PathBuf,
-    pub summary: Option<PathBuf>,
-    pub url: Option<String>,
-    pub provider: Provider,
-    pub rounds: usize,
-    pub num_ctx: Option<usize>,
-    pub reply_limit: usize,
-    pub max_reply_bytes: Option<usize>,
-    pub idle_timeout: std::time::Duration,
-    pub seed: u64,
-    pub think: bool,
-    pub early_stop: bool,
-}
 
 struct Task {
     name: String,
@@ -46,10 +27,12 @@ struct Task {
     after: BTreeMap<String, String>,
 }
 
-pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
-    for f in &o.formats {
-        crate::run::check_format(f)?;
-    }
+pub fn run(o: &ArenaArgs) -> Result<i32, Failure> {
+    let s = &o.server;
+    let formats: Vec<FormatName> = match o.formats.is_empty() {
+        true => patchbay::formats::all().iter().map(|f| f.id()).collect(),
+        false => o.formats.clone(),
+    };
     let tasks = load_tasks(&o.tasks).map_err(Failure::Io)?;
     if tasks.is_empty() {
         return Err(Failure::Io(format!(
@@ -57,23 +40,22 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
             o.tasks.display()
         )));
     }
-    let url = o.url.as_deref().unwrap_or(default_url(o.provider));
     let mut scores = vec![];
     for name in &o.models {
-        let model = Model::new(url, o.provider, name, o.idle_timeout);
+        let model = Model::new(s.address(), s.provider, name, s.idle_timeout);
         let facts = model.facts().map_err(Failure::Io)?;
         let ctx =
-            patchbay::edit_loop::wire::choose_context(o.provider, o.num_ctx, facts.context_length);
+            patchbay::edit_loop::wire::choose_context(s.provider, s.num_ctx, facts.context_length);
         if let Some(w) = &ctx.warning {
             eprintln!("patchbay: warning: {}: {}", shown(name), shown(w));
         }
         let num_ctx = ctx.num_ctx;
-        let think = ollama::think_for(&facts.capabilities, o.think);
+        let think = ollama::think_for(&facts.capabilities, s.think);
         if let Some(n) = &facts.note {
             eprintln!("patchbay: note: {}", shown(n));
         }
         for t in &tasks {
-            for f in &o.formats {
+            for &f in &formats {
                 for trial in 0..o.trials {
                     let seed = o.seed + trial as u64;
                     let chat = ChatOptions {
@@ -81,19 +63,20 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
                         think,
                         ..ChatOptions::default()
                     };
-                    let s = one_run(o, &model, t, f, (num_ctx, facts.tokenizer), &chat);
+                    let cfg = s.loop_config(&t.task, f, num_ctx, facts.tokenizer);
+                    let score = one_run(cfg, &model, t, &chat);
                     eprintln!(
                         "{} {} {} #{}: {}",
                         shown(name),
                         f,
                         shown(&t.name),
                         trial + 1,
-                        shown(&arena::verdict(&s))
+                        shown(&arena::verdict(&score))
                     );
                     scores.push(RunScore {
-                        trial: trial + 1,
+                        trial: trial as usize + 1,
                         seed,
-                        ..s
+                        ..score
                     });
                 }
             }
@@ -122,30 +105,12 @@ pub fn run(o: &ArenaOptions) -> Result<i32, Failure> {
 }
 
 /// One task with one model in one format: the loop to its end, scored.
-fn one_run(
-    o: &ArenaOptions,
-    model: &Model,
-    t: &Task,
-    format: &str,
-    (num_ctx, tokenizer): (usize, patchbay::budget::tokens::Tokenizer),
-    chat: &ChatOptions,
-) -> RunScore {
+fn one_run(cfg: LoopConfig, model: &Model, t: &Task, chat: &ChatOptions) -> RunScore {
     let mut s = RunScore {
         task: t.name.clone(),
         model: model.name.clone(),
-        format: format.to_owned(),
+        format: cfg.format,
         ..RunScore::default()
-    };
-    let cfg = LoopConfig {
-        task: t.task.clone(),
-        format: format.to_owned(),
-        context_length: num_ctx,
-        reply_limit: o.reply_limit,
-        rounds: o.rounds,
-        early_stop: o.early_stop,
-        tokenizer,
-        max_reply_bytes: o.max_reply_bytes,
-        ..LoopConfig::default()
     };
     let started = Instant::now();
     let mut lp = match EditLoop::new(cfg, t.before.clone()) {

@@ -7,10 +7,11 @@
 //! checked by the command. The exit codes are documented in
 //! docs/contracts.md.
 
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use patchbay::budget::advisor::CompareOptions;
 use patchbay::budget::PlanOptions;
+use patchbay::FormatName;
 use std::path::PathBuf;
 
 /// patchbay: apply code edits written by language models, or refuse with a
@@ -83,7 +84,7 @@ pub struct ApplyArgs {
     pub file: Option<String>,
     /// The edit format, or auto to detect it
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = format_names(true))]
-    pub format: String,
+    pub format: FormatName,
     /// Check and report, write nothing
     #[arg(long)]
     pub dry_run: bool,
@@ -164,7 +165,7 @@ impl TagFlags {
 pub struct RenderArgs {
     /// The edit format to write
     #[arg(long, value_name = "NAME", value_parser = format_names(false))]
-    pub format: String,
+    pub format: FormatName,
     /// The file as it is (the edit names it by this path)
     pub before: String,
     /// The file as it should be
@@ -478,7 +479,7 @@ pub struct RunArgs {
     pub model: String,
     /// The edit format
     #[arg(long, value_name = "FMT", value_parser = format_names(false))]
-    pub format: String,
+    pub format: FormatName,
     /// What to do
     #[arg(long, value_name = "TEXT")]
     pub task: String,
@@ -553,7 +554,7 @@ pub struct ArenaArgs {
     pub models: Vec<String>,
     /// Edit formats (default: all)
     #[arg(long, value_name = "X,Y", value_delimiter = ',', value_parser = format_names(false))]
-    pub formats: Vec<String>,
+    pub formats: Vec<FormatName>,
     /// Runs per task, model and format
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub trials: u32,
@@ -570,7 +571,8 @@ pub struct ArenaArgs {
     pub seed: u64,
 }
 
-/// How `run` and `arena` reach the model and how long a loop may go.
+/// How `run` and `arena` reach the model and how long a loop may go (both
+/// read it as it is: `crate::run` builds the server and the loop from it).
 #[derive(Debug, Args)]
 pub struct ServerFlags {
     /// The server (default http://localhost:11434 for ollama,
@@ -594,72 +596,17 @@ pub struct ServerFlags {
     /// Reply bytes read at most (text and thinking), for a server that
     /// ignores the reply limit: past them reading stops and the reply
     /// counts as cut (default: 64 a token of --reply-limit)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_reply_bytes: Option<u64>,
+    #[arg(long, value_name = "N", value_parser = reply_bytes())]
+    pub max_reply_bytes: Option<usize>,
     /// Seconds to wait for the server's next byte before giving up
-    #[arg(long, value_name = "S", default_value_t = 120.0, value_parser = idle_seconds)]
-    pub idle_timeout: f64,
+    #[arg(long, value_name = "S", default_value = "120", value_parser = idle_seconds)]
+    pub idle_timeout: std::time::Duration,
     /// Let a thinking model think
     #[arg(long)]
     pub think: bool,
     /// Let the model finish a reply whose edit failed
     #[arg(long)]
     pub no_early_stop: bool,
-}
-
-impl RunArgs {
-    pub fn options(self) -> crate::run::RunOptions {
-        let s = self.server;
-        crate::run::RunOptions {
-            model: self.model,
-            url: s.url,
-            provider: s.provider,
-            format: self.format,
-            task: self.task,
-            rounds: s.rounds,
-            num_ctx: s.num_ctx,
-            reply_limit: s.reply_limit,
-            max_reply_bytes: s.max_reply_bytes.map(|n| n as usize),
-            idle_timeout: std::time::Duration::from_secs_f64(s.idle_timeout),
-            seed: self.seed,
-            think: s.think,
-            early_stop: !s.no_early_stop,
-            root: self.root,
-            dry_run: self.dry_run,
-            json: self.json,
-            allow_git_dir: self.allow_git_dir,
-            files: self.files,
-        }
-    }
-}
-
-impl ArenaArgs {
-    pub fn options(self) -> crate::arena::ArenaOptions {
-        let s = self.server;
-        let formats = if self.formats.is_empty() {
-            format_list(false).into_iter().map(String::from).collect()
-        } else {
-            self.formats
-        };
-        crate::arena::ArenaOptions {
-            tasks: self.tasks,
-            models: self.models,
-            formats,
-            trials: self.trials as usize,
-            out: self.out,
-            summary: self.summary,
-            url: s.url,
-            provider: s.provider,
-            rounds: s.rounds,
-            num_ctx: s.num_ctx,
-            reply_limit: s.reply_limit,
-            max_reply_bytes: s.max_reply_bytes.map(|n| n as usize),
-            idle_timeout: std::time::Duration::from_secs_f64(s.idle_timeout),
-            seed: self.seed,
-            think: s.think,
-            early_stop: !s.no_early_stop,
-        }
-    }
 }
 
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -679,26 +626,31 @@ pub struct HelpArgs {
 }
 
 /// `--idle-timeout`: positive seconds, at most a day (a finite `Duration`).
-fn idle_seconds(s: &str) -> Result<f64, String> {
+fn idle_seconds(s: &str) -> Result<std::time::Duration, String> {
     let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
     if v > 0.0 && v <= 86_400.0 {
-        Ok(v)
+        Ok(std::time::Duration::from_secs_f64(v))
     } else {
         Err("expected seconds above 0 and at most 86400".into())
     }
 }
 
-/// The format names `--format` takes (with `auto` for reading).
-fn format_names(with_auto: bool) -> PossibleValuesParser {
-    PossibleValuesParser::new(format_list(with_auto))
+/// `--max-reply-bytes`: at least 1.
+fn reply_bytes() -> impl TypedValueParser<Value = usize> {
+    clap::value_parser!(u64)
+        .range(1..)
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
-/// The registry's format names, `auto` only when asked.
-fn format_list(with_auto: bool) -> Vec<&'static str> {
-    patchbay::formats::names()
+/// The format names `--format` takes (with `auto` for reading), as a
+/// [`FormatName`]: the one check of a name the command line gets, with the
+/// names listed in `--help`.
+fn format_names(with_auto: bool) -> impl TypedValueParser<Value = FormatName> {
+    let names = FormatName::ALL
         .into_iter()
-        .filter(|n| with_auto || *n != "auto")
-        .collect()
+        .filter(move |n| with_auto || *n != FormatName::Auto)
+        .map(FormatName::as_str);
+    PossibleValuesParser::new(names).try_map(|n| n.parse::<FormatName>())
 }
 
 fn tag_len(v: &str) -> Result<usize, String> {

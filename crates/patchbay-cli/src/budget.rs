@@ -262,7 +262,7 @@ fn render_plan(p: &patchbay::budget::Plan, excerpt: bool) -> String {
         t.code_budget, t.code, t.free
     ));
     for f in &p.files {
-        if f.mode == "whole" {
+        if f.mode == patchbay::budget::FileMode::Whole {
             continue;
         }
         let ranges: Vec<String> = f.ranges.iter().map(|(a, b)| format!("{a}-{b}")).collect();

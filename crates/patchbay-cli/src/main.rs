@@ -63,8 +63,8 @@ fn main() -> ExitCode {
         Command::Tokens(t) => budget::tokens(&t),
         Command::Compare(c) => budget::compare(&c),
         Command::Budget(b) => budget::budget(&b),
-        Command::Run(r) => run::run(&r.options()),
-        Command::Arena(a) => arena::run(&a.options()),
+        Command::Run(r) => run::run(&r),
+        Command::Arena(a) => arena::run(&a),
         Command::Mcp(m) => mcp::run(&m),
         Command::Completions(c) => completions(&c),
         Command::Help(h) => help(h.command.as_deref()),
@@ -89,7 +89,7 @@ fn render(r: &RenderArgs) -> Result<i32, Failure> {
         std::fs::read_to_string(p).map_err(|e| Failure::Io(format!("cannot read {p}: {e}")))
     };
     let (before, after) = (read(&r.before)?, read(&r.after)?);
-    let text = patchbay::render(&r.format, &r.before, &before, &after)
+    let text = patchbay::render(r.format, &r.before, &before, &after)
         .map_err(|e| Failure::Usage(e.to_string()))?;
     out(&text);
     Ok(0)

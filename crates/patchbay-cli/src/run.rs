@@ -4,42 +4,19 @@
 //! nothing through the commit layer (`commit.rs`), under the root's lock;
 //! `--dry-run` writes nothing.
 
+use crate::args::{RunArgs, ServerFlags};
 use crate::commit::{self, CommitError};
 use crate::fsio::{self, Change, Expect, Root, Stamp};
 use crate::http::Model;
 use crate::term::shown;
 use crate::Failure;
+use patchbay::budget::tokens::Tokenizer;
 use patchbay::edit_loop::wire::{self, ollama, ChatEvent, ChatOptions, Provider};
 use patchbay::edit_loop::{Decision, EditLoop, FileChange, LoopConfig, Outcome, Pushed};
-use patchbay::EditStatus;
+use patchbay::{EditStatus, FormatName};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Everything `run` needs; filled by the argument reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunOptions {
-    pub model: String,
-    pub url: Option<String>,
-    pub provider: Provider,
-    pub format: String,
-    pub task: String,
-    pub rounds: usize,
-    pub num_ctx: Option<usize>,
-    pub reply_limit: usize,
-    /// The reply cap in bytes (none: the core's, from the reply limit).
-    pub max_reply_bytes: Option<usize>,
-    /// The longest wait for the server's next byte.
-    pub idle_timeout: Duration,
-    pub seed: Option<u64>,
-    pub think: bool,
-    pub early_stop: bool,
-    pub root: PathBuf,
-    pub dry_run: bool,
-    pub json: bool,
-    pub allow_git_dir: bool,
-    pub files: Vec<String>,
-}
 
 /// The default server address of a provider.
 pub fn default_url(p: Provider) -> &'static str {
@@ -49,23 +26,46 @@ pub fn default_url(p: Provider) -> &'static str {
     }
 }
 
-pub fn run(o: &RunOptions) -> Result<i32, Failure> {
+impl ServerFlags {
+    /// The server's address: `--url`, or the provider's default.
+    pub fn address(&self) -> &str {
+        self.url.as_deref().unwrap_or(default_url(self.provider))
+    }
+
+    /// The loop of one task in one format, with the context the model
+    /// gets and the tokenizer its server counts with.
+    pub fn loop_config(
+        &self,
+        task: &str,
+        format: FormatName,
+        context_length: usize,
+        tokenizer: Tokenizer,
+    ) -> LoopConfig {
+        LoopConfig {
+            task: task.to_owned(),
+            format,
+            context_length,
+            reply_limit: self.reply_limit,
+            rounds: self.rounds,
+            early_stop: !self.no_early_stop,
+            tokenizer,
+            max_reply_bytes: self.max_reply_bytes,
+            ..LoopConfig::default()
+        }
+    }
+}
+
+pub fn run(o: &RunArgs) -> Result<i32, Failure> {
     if o.files.is_empty() {
         return Err(Failure::Usage("run needs at least one FILE".into()));
     }
-    // Checked before the server is asked anything.
-    check_format(&o.format)?;
+    let s = &o.server;
     let root = Root::open(&o.root)
         .map_err(Failure::Io)?
         .allow_git_dir(o.allow_git_dir);
-    let model = Model::new(
-        o.url.as_deref().unwrap_or(default_url(o.provider)),
-        o.provider,
-        &o.model,
-        o.idle_timeout,
-    );
+    let model = Model::new(s.address(), s.provider, &o.model, s.idle_timeout);
     let facts = model.facts().map_err(Failure::Io)?;
-    let ctx = wire::choose_context(o.provider, o.num_ctx, facts.context_length);
+    let ctx = wire::choose_context(s.provider, s.num_ctx, facts.context_length);
     let num_ctx = ctx.num_ctx;
     if let Some(w) = &ctx.warning {
         eprintln!("patchbay: warning: {}", shown(w));
@@ -80,22 +80,12 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         crate::journal::lock(&root).map_err(Failure::Io)?
     };
     let mut disk = Disk::read(&root, &o.files)?;
-    let cfg = LoopConfig {
-        task: o.task.clone(),
-        format: o.format.clone(),
-        context_length: num_ctx,
-        reply_limit: o.reply_limit,
-        rounds: o.rounds,
-        early_stop: o.early_stop,
-        tokenizer: facts.tokenizer,
-        max_reply_bytes: o.max_reply_bytes,
-        ..LoopConfig::default()
-    };
+    let cfg = s.loop_config(&o.task, o.format, num_ctx, facts.tokenizer);
     let mut lp =
         EditLoop::new(cfg, disk.texts.clone()).map_err(|e| Failure::Usage(e.to_string()))?;
     let chat = ChatOptions {
         seed: o.seed,
-        think: ollama::think_for(&facts.capabilities, o.think),
+        think: ollama::think_for(&facts.capabilities, s.think),
         ..ChatOptions::default()
     };
     let show = if o.json { Show::Json } else { Show::Text };
@@ -112,18 +102,6 @@ pub fn run(o: &RunOptions) -> Result<i32, Failure> {
         println!("Dry run: nothing was written.");
     }
     Ok(if last == Some(&Decision::Done) { 0 } else { 1 })
-}
-
-/// A format the model can be told (`auto` is not one).
-pub fn check_format(f: &str) -> Result<(), Failure> {
-    if patchbay::budget::prompts::kit(f).is_some() {
-        return Ok(());
-    }
-    let names: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
-    Err(Failure::Usage(format!(
-        "unknown format {f:?} for a model to write; expected one of: {}",
-        names.join(", ")
-    )))
 }
 
 /// How `drive` reports.

@@ -529,7 +529,7 @@ fn render_prints_the_canonical_edit() {
         assert_eq!(o.code, 0, "{}", o.stderr);
         assert_eq!(
             o.stdout,
-            patchbay::render(format, "v1.txt", before, after).unwrap()
+            patchbay::render(format.parse().unwrap(), "v1.txt", before, after).unwrap()
         );
     }
     // The rendered edit applies back to BEFORE and gives AFTER.

@@ -96,9 +96,12 @@ fn misuse(what: &str, message: &str) -> JsValue {
     let message = message.strip_prefix("Error: ").unwrap_or(message);
     let text = format!("{what}: {message}");
     // JS numbers arrive as floats: a negative or fractional count is a
-    // number out of the range of the field, not a value of the wrong type.
+    // number out of the range of the field, not a value of the wrong type;
+    // a name outside an enum's names (a format's among them) is out of its
+    // range too.
     let out_of_range = message.starts_with("invalid value: integer")
         || message.starts_with("unknown variant")
+        || message.starts_with("unknown format")
         || (message.starts_with("invalid type: floating point") && message.contains("expected u"));
     if out_of_range {
         range_error(text)

@@ -122,8 +122,8 @@ pub fn apply_to_slice(
 ) -> Result<(Report, String), Error> {
     let input = slice_input(original, slice)?;
     let mut opt = opt.clone();
-    if opt.default_path.is_none() {
-        opt.default_path = Some(input.path.clone());
+    if opt.transaction.default_path.is_none() {
+        opt.transaction.default_path = Some(input.path.clone());
     }
     let report = patchbay::apply(output, &input.files, &opt)
         .map_err(|e| Error::UnknownFormat(e.to_string()))?;

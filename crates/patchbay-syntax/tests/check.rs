@@ -182,7 +182,10 @@ fn in_partial_mode_only_the_broken_file_is_held_back() {
     let reply = two_edits()
         + "\nsrc/ok.rs\n<<<<<<< SEARCH\nfn ok() {}\n=======\nfn ok() -> u8 { 1 }\n>>>>>>> REPLACE\n\nsrc/gone.rs\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
     let opt = ApplyOptions {
-        partial: true,
+        transaction: patchbay::Options {
+            partial: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut report = patchbay::apply(&reply, &files, &opt).unwrap();

@@ -104,7 +104,13 @@ fn a_changed_file_is_refused() {
         }
     );
     assert_eq!(err.code(), "stale_slice");
-    let reply = patchbay::render("whole", "src/greeter.rs", &s.text, &s.text).unwrap();
+    let reply = patchbay::render(
+        patchbay::FormatName::Whole,
+        "src/greeter.rs",
+        &s.text,
+        &s.text,
+    )
+    .unwrap();
     assert_eq!(
         apply_to_slice(&changed, &s, &reply, &ApplyOptions::default()).map(|_| ()),
         Err(err)
@@ -143,7 +149,8 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
 
 #[test]
 fn every_format_edits_a_slice_as_if_it_were_the_file() {
-    let formats: Vec<&str> = patchbay::formats::all().iter().map(|f| f.name()).collect();
+    let formats: Vec<patchbay::FormatName> =
+        patchbay::formats::all().iter().map(|f| f.id()).collect();
     assert!(formats.len() >= 2, "{formats:?}");
     for &(text, path, symbol, from, to) in CASES {
         let lang = Language::from_path(path).unwrap();
@@ -155,9 +162,9 @@ fn every_format_edits_a_slice_as_if_it_were_the_file() {
         let line = text[..text.find(from).unwrap()].matches('\n').count() + 1;
         for fmt in &formats {
             let what = format!("{path} {symbol} as {fmt}");
-            let reply = patchbay::render(fmt, path, &s.text, &edited).unwrap();
+            let reply = patchbay::render(*fmt, path, &s.text, &edited).unwrap();
             let opt = ApplyOptions {
-                format: fmt.to_string(),
+                format: *fmt,
                 ..Default::default()
             };
             let (report, new) = apply_to_slice(text, &s, &reply, &opt).unwrap();

@@ -12,7 +12,7 @@ mod edit_loop;
 
 use patchbay::formats::udiff;
 use patchbay::reply::stream::Stream;
-use patchbay::ApplyOptions;
+use patchbay::{ApplyOptions, FormatName};
 pub use patchbay_js::JsResult;
 use patchbay_js::{error, files as files_arg, options, range_error, record, string, to_js};
 use wasm_bindgen::prelude::*;
@@ -46,14 +46,16 @@ fn start() {
     patchbay_js::install_panic_hook();
 }
 
-/// The apply options, with the format name checked: an unknown name is a
-/// `RangeError` (the core's message lists the known ones).
+/// The apply options. The format is read as a `FormatName`, so an unknown
+/// name is a `RangeError` with the core's message, which lists the known
+/// ones.
 fn apply_options(value: Option<ApplyOptionsArg>) -> JsResult<ApplyOptions> {
-    let opt: ApplyOptions = options(value.map(JsValue::from), "options")?;
-    if !patchbay::formats::names().contains(&opt.format.as_str()) {
-        return Err(range_error(patchbay::UnknownFormat(opt.format)));
-    }
-    Ok(opt)
+    options(value.map(JsValue::from), "options")
+}
+
+/// A format name argument: an unknown name is a `RangeError`.
+fn format_name(name: &str) -> JsResult<FormatName> {
+    name.parse().map_err(range_error)
 }
 
 /// Applies a model reply to `files` as one transaction. Failed edits are
@@ -84,7 +86,7 @@ pub fn render(
     before: &str,
     after: &str,
 ) -> JsResult<String> {
-    patchbay::render(format, path, before, after).map_err(range_error)
+    patchbay::render(format_name(format)?, path, before, after).map_err(range_error)
 }
 
 /// The format names accepted by `applyEdits` and `render`, `auto` included.
@@ -154,7 +156,10 @@ pub fn check_output(text: &str, options: Option<CheckOptionsArg>) -> JsResult {
 /// The prompt kit of a format: instructions, worked example, token costs.
 #[wasm_bindgen(js_name = promptKit, unchecked_return_type = "Kit")]
 pub fn prompt_kit(#[wasm_bindgen(unchecked_param_type = "FormatName")] format: &str) -> JsResult {
-    let kit = patchbay::budget::prompts::kit(format)
+    let kit = format
+        .parse::<FormatName>()
+        .ok()
+        .and_then(patchbay::budget::prompts::kit)
         .ok_or_else(|| range_error(format!("no prompt kit for format {format:?}")))?;
     to_js(&kit)
 }

@@ -560,7 +560,7 @@ fn tagged_case() -> Case {
     };
     let files = files_of(&text);
     let opt = Options::default();
-    let report = transaction::run("hashline", &parsed, &files, &opt);
+    let report = transaction::run(patchbay::FormatName::Hashline, &parsed, &files, &opt);
     assert_eq!(report.status, Status::Applied, "{}", report.feedback);
     let mut want = "\treturn nil\n".repeat(start);
     want.push_str("\treturn err\n");
@@ -573,7 +573,7 @@ fn tagged_case() -> Case {
         name: "pathological, tagged",
         patchbay: Box::new(move || {
             black_box(transaction::run(
-                "hashline",
+                patchbay::FormatName::Hashline,
                 black_box(&parsed),
                 &files,
                 &opt,

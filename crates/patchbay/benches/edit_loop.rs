@@ -62,7 +62,7 @@ fn chunks(text: &str) -> Vec<&str> {
 fn config(format: &str) -> LoopConfig {
     LoopConfig {
         task: "Add 1 to y in every 60th function.".into(),
-        format: format.into(),
+        format: format.parse().unwrap(),
         context_length: 131_072,
         reply_limit: 8192,
         early_stop: false,
@@ -105,7 +105,7 @@ fn run_loop(
 
 fn run_stream(format: &str, files: &BTreeMap<String, String>, parts: &[&str]) -> Duration {
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..ApplyOptions::default()
     };
     let mut s = Stream::new(files.clone(), opt);
@@ -128,8 +128,8 @@ fn first_request_default(format: &str, files: &BTreeMap<String, String>) -> Dura
     let r = lp.next_request().unwrap();
     let d = t.elapsed();
     assert_eq!(
-        r.plan.as_ref().map(|p| p.files[0].mode.as_str()),
-        Some("sections")
+        r.plan.as_ref().map(|p| p.files[0].mode),
+        Some(patchbay::budget::FileMode::Sections)
     );
     d
 }
@@ -160,7 +160,7 @@ fn main() {
         "apply-patch",
         "whole",
     ] {
-        let reply = patchbay::render(f, PATH, &before, &after).unwrap();
+        let reply = patchbay::render(f.parse().unwrap(), PATH, &before, &after).unwrap();
         let parts = chunks(&reply);
         let mut loops = vec![];
         let mut streams = vec![];

@@ -79,9 +79,9 @@ fn main() {
 
     let mut rows = vec![];
     for f in patchbay::formats::all() {
-        let reply = patchbay::render(f.name(), PATH, &before, &after).expect("registered");
+        let reply = patchbay::render(f.id(), PATH, &before, &after).expect("registered");
         let opt = ApplyOptions {
-            format: f.name().into(),
+            format: f.id(),
             ..Default::default()
         };
         let r = patchbay::apply(&reply, &files, &opt).expect("known format");
@@ -99,7 +99,7 @@ fn main() {
         );
         let parse = median(
             || {
-                black_box(patchbay::parse(black_box(&reply), f.name()).unwrap());
+                black_box(patchbay::parse(black_box(&reply), f.id()).unwrap());
             },
             runs,
         );

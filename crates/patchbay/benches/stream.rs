@@ -126,7 +126,7 @@ fn main() {
         ("tool-call", tool_call(200_000)),
     ] {
         let opt = ApplyOptions {
-            format: format.into(),
+            format: format.parse().unwrap(),
             ..Default::default()
         };
         let whole = patchbay::apply(&reply, &files, &opt).expect("a known format");

@@ -2,6 +2,7 @@
 //! codes, receipts. Formats only parse into these; the transaction applies
 //! them. Nothing here does work.
 
+pub use crate::name::FormatName;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::Range;
@@ -381,7 +382,7 @@ pub struct Parsed {
 #[serde(rename_all = "camelCase")]
 pub struct Detection {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: &'static str,
+    pub format: FormatName,
     pub confidence: f64,
     pub reason: String,
 }

@@ -23,6 +23,7 @@ pub(crate) mod crc;
 pub mod edit;
 pub mod edit_loop;
 pub mod formats;
+mod name;
 pub(crate) mod order;
 pub mod reply;
 pub(crate) mod table;
@@ -44,43 +45,29 @@ pub use reply::detect::{detect, Detection};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Options of [`apply()`]: the format (`auto` detects it) and the transaction.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Options of [`apply()`]: the format (`auto` detects it), how the reply is
+/// read, and the transaction's options (one JSON object: the transaction's
+/// fields sit beside `format`). By default the format is `auto`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: String,
-    pub partial: bool,
-    /// Target for edits without a path.
-    pub default_path: Option<String>,
-    /// Hint window in lines.
-    pub window: usize,
-    /// Matcher levels up to this one are tried.
-    pub max_level: Level,
+    pub format: FormatName,
     /// Strict mode: exact matching only, and formats honour what the model
     /// stated (udiff line numbers and counts) instead of repairing it.
     pub strict: bool,
     /// Tag options for the hashline format.
     pub tags: TagOptions,
-    /// What the model was shown (the `lines` format's `seen-lines` or
-    /// `file-crc` snapshot, see [`formats::lines::seen`]); the format's plain line numbers are
-    /// held to it, and refused without it.
-    pub seen: Option<SeenLines>,
     /// Why the model stopped, when the caller knows: `stop` (it ended on
     /// its own) lets a reply that only may be cut apply; `length` (the
     /// reply limit cut it) makes the reply `truncated` however complete it
     /// looks, so a cut reply never applies.
     pub stop_reason: Option<StopReason>,
-    /// Codex's rule: an added file replaces an existing one and a move may
-    /// land on one (see [`apply::transaction::Options::overwrite`]).
-    pub overwrite: bool,
-    /// Edits (1-based, as receipts number them) the caller sets aside: they
-    /// are located and reported (`skipped`, `held_back`), the others apply
-    /// as if they were absent. A review that rejects an edit asks the engine
-    /// for the result without it, so the terminators and the file's end come
-    /// out as they would for that reply.
-    pub skip: Vec<usize>,
+    /// The transaction's options.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "ts", ts(flatten))]
+    pub transaction: Options,
 }
 
 /// Why a model stopped generating, as its server reports it (Ollama's
@@ -108,45 +95,17 @@ impl std::str::FromStr for StopReason {
     }
 }
 
-impl Default for ApplyOptions {
-    fn default() -> Self {
-        let t = Options::default();
-        ApplyOptions {
-            format: "auto".into(),
-            partial: t.partial,
-            default_path: t.default_path,
-            window: t.window,
-            max_level: t.max_level,
-            strict: false,
-            tags: TagOptions::default(),
-            seen: t.seen,
-            stop_reason: None,
-            overwrite: t.overwrite,
-            skip: t.skip,
-        }
-    }
-}
-
 impl ApplyOptions {
-    pub fn transaction(&self) -> Options {
-        Options {
-            partial: self.partial,
-            default_path: self.default_path.clone(),
-            window: self.window,
-            max_level: if self.strict {
-                Level::Exact
-            } else {
-                self.max_level
-            },
-            seen: self.seen.clone(),
-            overwrite: self.overwrite,
-            skip: {
-                let mut skip = self.skip.clone();
-                crate::order::sort(&mut skip[..]);
-                skip.dedup();
-                skip
-            },
+    /// The transaction's options as the transaction takes them: `strict`
+    /// caps the matcher at `Exact`, and the edits set aside are sorted.
+    pub fn transaction_options(&self) -> Options {
+        let mut t = self.transaction.clone();
+        if self.strict {
+            t.max_level = Level::Exact;
         }
+        crate::order::sort(&mut t.skip[..]);
+        t.skip.dedup();
+        t
     }
 
     pub fn parse_options(&self) -> ParseOptions {
@@ -159,16 +118,16 @@ impl ApplyOptions {
 }
 
 /// Resolves a format name (`auto` detects from the output) and parses.
-pub fn parse(output: &str, format: &str) -> Result<(&'static str, Parsed), UnknownFormat> {
+pub fn parse(output: &str, format: FormatName) -> Result<(FormatName, Parsed), UnknownFormat> {
     parse_with(output, format, &ParseOptions::default())
 }
 
 /// [`parse`] with format options.
 pub fn parse_with(
     output: &str,
-    format: &str,
+    format: FormatName,
     opt: &ParseOptions,
-) -> Result<(&'static str, Parsed), UnknownFormat> {
+) -> Result<(FormatName, Parsed), UnknownFormat> {
     let (masked, reasoning) = reply::reasoning::mask(output);
     let output = &*masked;
     let lines = reply::scan::out_lines(output);
@@ -184,19 +143,16 @@ pub fn parse_with(
 fn parse_edits(
     output: &str,
     lines: &[reply::scan::OutLine],
-    format: &str,
+    format: FormatName,
     opt: &ParseOptions,
-) -> Result<(&'static str, Parsed), UnknownFormat> {
-    let id: FormatName = format.parse()?;
-    let detection = (id == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
-    let f = match &detection {
-        Some(d) => formats::by_name(d.format),
-        None => formats::by_id(id),
-    }
-    .ok_or_else(|| UnknownFormat(format.to_owned()))?;
+) -> Result<(FormatName, Parsed), UnknownFormat> {
+    let detection =
+        (format == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
+    let f = formats::by_id(detection.as_ref().map_or(format, |d| d.format))
+        .ok_or_else(|| UnknownFormat(format.to_string()))?;
     let mut parsed = f.parse_lines(output, lines, opt);
     parsed.detection = detection;
-    Ok((f.name(), parsed))
+    Ok((f.id(), parsed))
 }
 
 /// The normalised paths a parsed output touches (those that are valid), so
@@ -229,7 +185,7 @@ pub fn apply(
         name,
         &parsed,
         files,
-        &opt.transaction(),
+        &opt.transaction_options(),
     ))
 }
 
@@ -238,11 +194,11 @@ pub fn apply(
 pub fn parse_reply(
     output: &str,
     opt: &ApplyOptions,
-) -> Result<(&'static str, Parsed), UnknownFormat> {
+) -> Result<(FormatName, Parsed), UnknownFormat> {
     let (masked, reasoning) = reply::reasoning::mask(output);
     let output = &*masked;
     let lines = reply::scan::out_lines(output);
-    let (name, mut parsed) = parse_edits(output, &lines, &opt.format, &opt.parse_options())?;
+    let (name, mut parsed) = parse_edits(output, &lines, opt.format, &opt.parse_options())?;
     skip_reasoning(output, &mut parsed, reasoning);
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
@@ -319,12 +275,13 @@ fn cut_by_limit(output: &str, parsed: &mut Parsed) {
 }
 
 /// The canonical edit in `format` that turns `before` into `after`.
+/// `auto` names no format: an [`UnknownFormat`].
 pub fn render(
-    format: &str,
+    format: FormatName,
     path: &str,
     before: &str,
     after: &str,
 ) -> Result<String, UnknownFormat> {
-    let f = formats::by_name(format).ok_or_else(|| UnknownFormat(format.to_owned()))?;
+    let f = formats::by_id(format).ok_or_else(|| UnknownFormat(format.to_string()))?;
     Ok(f.render(path, before, after))
 }

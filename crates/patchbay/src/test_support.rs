@@ -22,7 +22,7 @@ pub(crate) fn apply_in(
     strict: bool,
 ) -> Report {
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         strict,
         ..Default::default()
     };

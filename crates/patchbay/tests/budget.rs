@@ -93,7 +93,7 @@ fn an_agent_with_8192_tokens_keeps_its_memory_and_4800_for_code() {
     );
     // The file is indexed and sent as sections, the target among them.
     let f = &p.files[0];
-    assert_eq!(f.mode, "sections");
+    assert_eq!(f.mode, patchbay::budget::FileMode::Sections);
     assert!(f.lines > 150 && f.full_tokens > t.code_budget);
     let target = f
         .index
@@ -137,7 +137,7 @@ fn folder_context_goes_first_then_memory_oldest_first_then_code() {
     // Plenty of room: everything kept.
     let p = plan(&req).unwrap();
     assert!(p.parts.iter().all(|x| x.status == "kept"), "{:?}", p.parts);
-    assert_eq!(p.files[0].mode, "whole");
+    assert_eq!(p.files[0].mode, patchbay::budget::FileMode::Whole);
     let code = p.totals.code;
     let all = 8192 - p.totals.free;
 
@@ -186,7 +186,7 @@ fn folder_context_goes_first_then_memory_oldest_first_then_code() {
         .filter(|x| x.kind != "file")
         .all(|x| x.status == "kept" || x.kind == "memory" || x.kind == "context"));
     let f = &p.files[0];
-    assert_eq!(f.mode, "sections");
+    assert_eq!(f.mode, patchbay::budget::FileMode::Sections);
     assert!(f.excerpt.contains("pub fn handler_3("));
     let part = p.parts.iter().find(|x| x.kind == "file").unwrap();
     assert_eq!(part.status, "trimmed");

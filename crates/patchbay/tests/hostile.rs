@@ -21,7 +21,7 @@ use support::files;
 
 fn apply_as(format: &str, reply: &str, f: &BTreeMap<String, String>) -> Report {
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     };
     patchbay::apply(reply, f, &opt).expect("known format")
@@ -469,8 +469,11 @@ fn no_op_renders_change_nothing() {
         let reply = fmt.render("src/a.rs", before, before);
         for name in [fmt.name(), "auto"] {
             let opt = ApplyOptions {
-                format: name.into(),
-                default_path: Some("src/a.rs".into()),
+                format: name.parse().unwrap(),
+                transaction: patchbay::Options {
+                    default_path: Some("src/a.rs".into()),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let r = patchbay::apply(&reply, &files("src/a.rs", before), &opt).unwrap();
@@ -502,7 +505,8 @@ fn sr_marker_lines_in_content_are_not_misread() {
         ("    let x = 1;\n", "    let x = 1;\n>>>>>>> REPLACE\n"),
     ];
     for (before, after) in cases {
-        let reply = patchbay::render("search-replace", "a.md", before, after).unwrap();
+        let reply =
+            patchbay::render(patchbay::FormatName::SearchReplace, "a.md", before, after).unwrap();
         let r = apply_as("search-replace", &reply, &files("a.md", before));
         if r.receipts().iter().any(|x| x.status == EditStatus::Applied) {
             assert_eq!(content(&r, "a.md"), after, "{reply}");
@@ -540,7 +544,7 @@ fn auto_misreads_content_as_markers() {
         ),
     ];
     for (format, path, before, after) in cases {
-        let reply = patchbay::render(format, path, &before, &after).unwrap();
+        let reply = patchbay::render(format.parse().unwrap(), path, &before, &after).unwrap();
         let r = apply_as("auto", &reply, &files(path, &before));
         assert_eq!(r.status, Status::Applied, "{format}: {}", r.feedback);
         assert_eq!(content(&r, path), after, "{format} read as {}", r.format);
@@ -662,8 +666,13 @@ fn sr_blocks_with_divider_lines_in_their_text() {
     );
 
     // A rendered block cut after a marker line of its text is truncated.
-    let reply =
-        patchbay::render("search-replace", "a.md", "x\n", "x\n>>>>>>> REPLACE\ny\n").unwrap();
+    let reply = patchbay::render(
+        patchbay::FormatName::SearchReplace,
+        "a.md",
+        "x\n",
+        "x\n>>>>>>> REPLACE\ny\n",
+    )
+    .unwrap();
     let cut = &reply[..reply.find(">>>>>>> REPLACE\n").unwrap() + 16];
     let r = apply_as("search-replace", cut, &files("a.md", "x\n"));
     assert_eq!(r.status, Status::Truncated, "{cut}");

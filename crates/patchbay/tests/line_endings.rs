@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 /// Applies `before` → `after` (rendered in `format`) to `file` and returns
 /// the new text.
 fn through(format: &str, file: &str, after: &str) -> String {
-    let reply = render(format, "f.txt", file, after).unwrap();
+    let reply = render(format.parse().unwrap(), "f.txt", file, after).unwrap();
     let files = BTreeMap::from([("f.txt".to_string(), file.to_string())]);
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..ApplyOptions::default()
     };
     let r = apply(&reply, &files, &opt).unwrap();

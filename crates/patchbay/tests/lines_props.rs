@@ -111,7 +111,7 @@ proptest! {
             out.push('\n');
         }
         out.push_str("@@ end\n");
-        let opt = ApplyOptions { format: "lines".into(), seen: Some(snapshot), ..Default::default() };
+        let opt = ApplyOptions { format: patchbay::FormatName::Lines, transaction: patchbay::Options { seen: Some(snapshot), ..Default::default() }, ..Default::default() };
         let report = apply(&out, &files(&current), &opt).unwrap();
         let r = &report.files[0].edits[0];
         if report.status == Status::Applied {
@@ -157,7 +157,7 @@ proptest! {
         let t = text(&file);
         let (_, snapshot) = seen_view(PATH, &t, &[(lo + 1, hi + 1)]);
         let out = format!("@@ {PATH} {}\nz\n@@ end\n", at + 1);
-        let opt = ApplyOptions { format: "lines".into(), seen: Some(snapshot), ..Default::default() };
+        let opt = ApplyOptions { format: patchbay::FormatName::Lines, transaction: patchbay::Options { seen: Some(snapshot), ..Default::default() }, ..Default::default() };
         let report = apply(&out, &files(&t), &opt).unwrap();
         prop_assert_eq!(report.files[0].edits[0].code, Some(Code::NotShown));
     }
@@ -182,7 +182,7 @@ proptest! {
         entries[k].1 = junk.clone();
         let lines: Vec<String> = entries.iter().map(|(n, t)| format!("{n}:{t}")).collect();
         let out = serde_json::json!({"path": PATH, "lines": lines.join("\n"), "new": "z"}).to_string();
-        let opt = ApplyOptions { format: "hashline".into(), tags: opts, ..Default::default() };
+        let opt = ApplyOptions { format: patchbay::FormatName::Hashline, tags: opts, ..Default::default() };
         let report = apply(&out, &files(&text(&file)), &opt).unwrap();
         let r = &report.files[0].edits[0];
         prop_assert_eq!(r.status, EditStatus::Failed);
@@ -200,8 +200,8 @@ proptest! {
         let (b, a) = (text(&before), text(&after));
         prop_assume!(b != a);
         for format in ["hashline", "lines"] {
-            let out = patchbay::render(format, PATH, &b, &a).unwrap();
-            let opt = ApplyOptions { format: format.into(), ..Default::default() };
+            let out = patchbay::render(format.parse().unwrap(), PATH, &b, &a).unwrap();
+            let opt = ApplyOptions { format: format.parse().unwrap(), ..Default::default() };
             let report = apply(&out, &files(&b), &opt).unwrap();
             prop_assert_eq!(report.status, Status::Applied, "{}\n{}\n{}", format, out, report.feedback);
             prop_assert_eq!(report.files[0].content.as_deref(), Some(a.as_str()), "{}\n{}", format, out);
@@ -221,7 +221,7 @@ proptest! {
         let (_, seen) = seen_view(PATH, &t, &[(1, 2)]);
         for format in ["hashline", "lines", "auto"] {
             for seen in [None, Some(seen.clone())] {
-                let opt = ApplyOptions { format: format.into(), default_path: Some(PATH.into()), seen, ..Default::default() };
+                let opt = ApplyOptions { format: format.parse().unwrap(), transaction: patchbay::Options { default_path: Some(PATH.into()), seen, ..Default::default() }, ..Default::default() };
                 apply_checked(&out, &files(&t), &opt)?;
             }
         }
@@ -239,7 +239,7 @@ fn moved_tags_are_refused_with_their_new_place() {
         &out,
         &files(&now),
         &ApplyOptions {
-            format: "hashline".into(),
+            format: patchbay::FormatName::Hashline,
             ..Default::default()
         },
     )
@@ -259,7 +259,7 @@ fn moved_tags_are_refused_with_their_new_place() {
         &out,
         &files(&now),
         &ApplyOptions {
-            format: "hashline".into(),
+            format: patchbay::FormatName::Hashline,
             tags: lo,
             ..Default::default()
         },

@@ -47,7 +47,7 @@ fn normalised(text: &str, offset: usize) -> usize {
 
 fn run(text: &str, reply: &str) -> Report {
     let opt = ApplyOptions {
-        format: "search-replace".into(),
+        format: patchbay::FormatName::SearchReplace,
         ..Default::default()
     };
     apply(reply, &files(text), &opt).expect("known format")
@@ -255,7 +255,7 @@ fn a_created_file_is_an_insertion_into_an_empty_one() {
         reply,
         &support::files("other.txt", "x\n"),
         &ApplyOptions {
-            format: "search-replace".into(),
+            format: patchbay::FormatName::SearchReplace,
             ..Default::default()
         },
     )

@@ -52,7 +52,7 @@ proptest! {
             if matches!(format, "search-replace" | "apply-patch" | "tool-call" | "udiff") && !quotable {
                 continue;
             }
-            let out = render(format, PATH, &b, &a).unwrap();
+            let out = render(format.parse().unwrap(), PATH, &b, &a).unwrap();
             let report = apply(&out, &files(&b), &opts(format)).unwrap();
             prop_assert_eq!(report.status, Status::Applied, "{}\n{}\n{}", format, out, report.feedback);
             prop_assert_eq!(report.files[0].content.as_deref(), Some(a.as_str()), "{}\n{}", format, out);
@@ -94,7 +94,7 @@ proptest! {
         let out = String::from_utf8_lossy(&bytes);
         let text = join(&file, &Style { crlf: false, final_nl: true });
         for format in formats().into_iter().chain(["auto"]) {
-            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.parse().unwrap(), transaction: patchbay::Options { default_path: Some(PATH.into()), ..Default::default() }, ..Default::default() })?;
         }
     }
 
@@ -109,7 +109,7 @@ proptest! {
         let out: String = parts.concat();
         let text = "x = 1\n    return x\ny = 2\n".to_string();
         for format in ["apply-patch", "tool-call", "auto"] {
-            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.parse().unwrap(), transaction: patchbay::Options { default_path: Some(PATH.into()), ..Default::default() }, ..Default::default() })?;
         }
     }
 
@@ -121,7 +121,7 @@ proptest! {
         let out: String = parts.concat();
         let text = "x = 1\n    return x\n".to_string();
         for format in ["search-replace", "whole", "auto"] {
-            apply_checked(&out, &files(&text), &ApplyOptions { format: format.into(), default_path: Some(PATH.into()), ..Default::default() })?;
+            apply_checked(&out, &files(&text), &ApplyOptions { format: format.parse().unwrap(), transaction: patchbay::Options { default_path: Some(PATH.into()), ..Default::default() }, ..Default::default() })?;
         }
     }
 
@@ -230,7 +230,7 @@ fn stream_reads_like_the_text_so_far(
         t
     };
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     };
     let mut s = Stream::new(tree(), opt.clone());

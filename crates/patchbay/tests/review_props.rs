@@ -60,8 +60,11 @@ fn block(lines: &[String], (start, del, new): &(usize, usize, Vec<String>)) -> S
 
 fn run(text: &str, reply: &str, skip: Vec<usize>) -> Report {
     let opt = ApplyOptions {
-        format: "search-replace".into(),
-        skip,
+        format: patchbay::FormatName::SearchReplace,
+        transaction: patchbay::Options {
+            skip,
+            ..Default::default()
+        },
         ..Default::default()
     };
     apply(reply, &files(text), &opt).expect("known format")

@@ -132,7 +132,7 @@ proptest! {
             prop_assert_eq!(f.bytes, f.edit.len());
             prop_assert_eq!(f.unambiguous, f.problem.is_none(), "{}", f.format);
         }
-        prop_assert!(c.formats.iter().any(|f| f.format == c.recommendation.format));
+        prop_assert!(c.formats.iter().any(|f| f.format.as_str() == c.recommendation.format));
     }
 }
 
@@ -146,7 +146,9 @@ fn search_replace_render_returns() {
         "```\nyd?.class A:\n>zzz:%\n\r\t\tdef g(a,\n// note\nfn f() {\n```\nO    x = 1;\n}\n";
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(patchbay::render("search-replace", "a.rs", before, after).is_ok());
+        let _ = tx.send(
+            patchbay::render(patchbay::FormatName::SearchReplace, "a.rs", before, after).is_ok(),
+        );
     });
     // A liveness check, not a speed test: rendering 20 lines takes
     // microseconds when it returns at all.

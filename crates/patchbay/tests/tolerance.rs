@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 fn apply(format: &str, reply: &str, path: &str, before: &str) -> Report {
     let files: BTreeMap<String, String> = [(path.to_string(), before.to_string())].into();
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     };
     patchbay::apply(reply, &files, &opt).expect("known format")

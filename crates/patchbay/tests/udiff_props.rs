@@ -23,7 +23,7 @@ fn text(lines: &[String], crlf: bool) -> String {
 
 fn opts(strict: bool) -> ApplyOptions {
     ApplyOptions {
-        format: "udiff".into(),
+        format: patchbay::FormatName::Udiff,
         strict,
         ..Default::default()
     }
@@ -84,7 +84,7 @@ proptest! {
         prop_assume!(before.iter().any(|l| !l.trim().is_empty()) && !after.is_empty());
         let (b, a) = (text(&before, crlf), text(&after, crlf));
         prop_assume!(b != a);
-        let diff = render("udiff", PATH, &b, &a).unwrap();
+        let diff = render(patchbay::FormatName::Udiff, PATH, &b, &a).unwrap();
         let r = apply(&diff, &files(&b), &opts(true)).unwrap();
         prop_assert_eq!(r.status, Status::Applied, "{}\n{}", diff, r.feedback);
         prop_assert_eq!(r.files[0].content.as_deref(), Some(a.as_str()));
@@ -102,7 +102,7 @@ proptest! {
         prop_assume!(before.iter().any(|l| !l.trim().is_empty()) && !after.is_empty());
         let (b, a) = (text(&before, false), text(&after, false));
         prop_assume!(b != a);
-        let out = damage(&render("udiff", PATH, &b, &a).unwrap(), &bits, lost);
+        let out = damage(&render(patchbay::FormatName::Udiff, PATH, &b, &a).unwrap(), &bits, lost);
         let r = apply(&out, &files(&b), &opts(false)).unwrap();
         if r.status == Status::Applied {
             prop_assert_eq!(r.files[0].content.as_deref(), Some(a.as_str()), "{}", out);
@@ -166,7 +166,7 @@ fn measured_recovery_on_real_sources() {
         }
         let path = format!("src/{name}");
         let fs = BTreeMap::from([(path.clone(), src.clone())]);
-        let diff = render("udiff", &path, src, &a).unwrap();
+        let diff = render(patchbay::FormatName::Udiff, &path, src, &a).unwrap();
         let bits: Vec<u8> = (0..1 + rng.below(12)).map(|_| rng.next() as u8).collect();
         let out = damage(&diff, &bits, Lost::Both);
         let r = apply(&out, &fs, &opts(false)).unwrap();

@@ -88,7 +88,7 @@ fn git_apply(
 
 fn lenient(out: &str, files: &BTreeMap<String, String>) -> patchbay::Report {
     let opt = ApplyOptions {
-        format: "udiff".into(),
+        format: patchbay::FormatName::Udiff,
         ..Default::default()
     };
     apply(out, files, &opt).unwrap()
@@ -161,7 +161,7 @@ fn rendered_diffs_pass_git_apply() {
         ),
     ];
     for (path, before, after) in cases {
-        let diff = render("udiff", path, &before, &after).unwrap();
+        let diff = render(patchbay::FormatName::Udiff, path, &before, &after).unwrap();
         let files = if before.is_empty() {
             BTreeMap::new()
         } else {
@@ -408,7 +408,7 @@ fn patch_simulation_matches_gnu_patch() {
         "        self.max_lines = max_lines or None",
         1,
     );
-    let diff = render("udiff", "src/t.py", &py, &after).unwrap();
+    let diff = render(patchbay::FormatName::Udiff, "src/t.py", &py, &after).unwrap();
     let files = one("src/t.py", &py);
     assert!(check_against_patch("textwrap, exact", &files, &diff)
         .iter()
@@ -432,7 +432,7 @@ fn patch_simulation_matches_gnu_patch() {
     after[0] = format!("{} // edited", after[0]);
     after[n - 1] = format!("{} // edited", after[n - 1]);
     let after = after.join("\n") + "\n";
-    let diff = render("udiff", "src/r.go", &go, &after).unwrap();
+    let diff = render(patchbay::FormatName::Udiff, "src/r.go", &go, &after).unwrap();
     let files = one("src/r.go", &go);
     assert!(check_against_patch("reader, both ends", &files, &diff)
         .iter()

@@ -137,7 +137,10 @@ pub fn perfect_reply(format: &str, t: &Task) -> String {
     for (path, after) in &t.after {
         let before = t.before.get(path).map(String::as_str).unwrap_or("");
         if before != after {
-            parts.push(patchbay::render(format, path, before, after).unwrap_or_default());
+            parts.push(
+                patchbay::render(format.parse().unwrap_or_default(), path, before, after)
+                    .unwrap_or_default(),
+            );
         }
     }
     if format == "apply-patch" && parts.len() > 1 {
@@ -163,7 +166,7 @@ pub fn failing_edit(format: &str, t: &Task) -> String {
         "no such line here\nnor this one\n",
         "no such line here\nnor that one\n",
     );
-    patchbay::render(format, path, before, after).unwrap_or_default()
+    patchbay::render(format.parse().unwrap_or_default(), path, before, after).unwrap_or_default()
 }
 
 /// The reply texts of each round of a scenario and how each ends;
@@ -288,7 +291,7 @@ pub fn script(tasks: &[Task], formats: &[&str], plan: &Plan, max_rounds: usize) 
     };
     for t in tasks {
         for f in formats {
-            let Some(kit) = patchbay::budget::prompts::kit(f) else {
+            let Some(kit) = patchbay::budget::prompts::kit(f.parse().unwrap_or_default()) else {
                 continue;
             };
             let perfect = perfect_reply(f, t);

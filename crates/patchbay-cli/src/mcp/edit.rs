@@ -9,7 +9,7 @@ use super::{lock, Answer, Mode, Session, Settings};
 use crate::apply::{transact, Commit, Outcome};
 use crate::Failure;
 use patchbay::apply::text::Text;
-use patchbay::{ApplyOptions, FileStatus, Report, Status};
+use patchbay::{ApplyOptions, FileStatus, FormatName, Options, Report, Status};
 use rmcp::ErrorData;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -60,20 +60,16 @@ pub fn edit(s: &Settings, session: &Mutex<Session>, a: EditArgs) -> Answer {
 #[serde(deny_unknown_fields)]
 pub struct ApplyArgs {
     reply: String,
-    format: Option<String>,
+    /// Read where the arguments are: an unknown name is a protocol error.
+    format: Option<FormatName>,
     path: Option<String>,
     dry_run: Option<bool>,
 }
 
-/// `apply`: an unknown format is a protocol error; a refusal is a result.
+/// `apply`: an unknown format is a protocol error (of the arguments); a
+/// refusal is a result.
 pub fn apply(s: &Settings, session: &Mutex<Session>, a: &ApplyArgs) -> Result<Answer, ErrorData> {
-    let format = a.format.as_deref().unwrap_or("auto");
-    if format != "auto" && patchbay::formats::by_name(format).is_none() {
-        return Err(ErrorData::invalid_params(
-            patchbay::UnknownFormat(format.to_owned()).to_string(),
-            None,
-        ));
-    }
+    let format = a.format.unwrap_or(FormatName::Auto);
     let dry_run = a.dry_run.unwrap_or(false);
     let default = match a.path.as_deref().map(|p| view::relative(s, p)).transpose() {
         Ok(d) => d,
@@ -92,15 +88,18 @@ fn commit(
     s: &Settings,
     session: &Mutex<Session>,
     reply: &str,
-    format: &str,
+    format: FormatName,
     default: Option<String>,
     how: &Commit,
 ) -> Result<Outcome, String> {
     let api = ApplyOptions {
-        format: format.to_owned(),
-        default_path: default,
+        format,
         tags: s.tags,
-        seen: Some(lock(session).seen.clone()),
+        transaction: Options {
+            default_path: default,
+            seen: Some(lock(session).seen.clone()),
+            ..Options::default()
+        },
         ..ApplyOptions::default()
     };
     transact(&s.root, reply, &api, how).map_err(|e| match e {
@@ -154,7 +153,7 @@ fn preview(r: &Report, done: &Outcome) -> String {
     for f in &r.files {
         let before = done.before.get(&f.path).map_or("", String::as_str);
         let after = f.content.as_deref().unwrap_or("");
-        if let Ok(d) = patchbay::render("udiff", &f.path, before, after) {
+        if let Ok(d) = patchbay::render(FormatName::Udiff, &f.path, before, after) {
             out.push_str(&d);
         }
     }

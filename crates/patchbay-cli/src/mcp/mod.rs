@@ -23,7 +23,7 @@ use crate::args::McpArgs;
 use crate::fsio::Root;
 use crate::Failure;
 use patchbay::budget::tokens::Tokenizer;
-use patchbay::{SeenLines, TagOptions};
+use patchbay::{FormatName, SeenLines, TagOptions};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -59,12 +59,12 @@ impl Mode {
     }
 
     /// The engine format the `edit` tool's edits are written in.
-    fn format(self) -> &'static str {
+    fn format(self) -> FormatName {
         match self {
-            Mode::Hashline => "hashline",
-            Mode::Lines => "lines",
-            Mode::StrReplace => "tool-call",
-            Mode::Any => "auto",
+            Mode::Hashline => FormatName::Hashline,
+            Mode::Lines => FormatName::Lines,
+            Mode::StrReplace => FormatName::ToolCall,
+            Mode::Any => FormatName::Auto,
         }
     }
 }

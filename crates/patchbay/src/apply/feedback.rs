@@ -34,7 +34,10 @@ pub struct Words {
 
 /// No edit in the reply; with its reasoning section (which no format
 /// reads), where the edits must go instead.
-pub fn no_edits(format: &str, reasoning: Option<&crate::edit::Reasoning>) -> String {
+pub fn no_edits(
+    format: crate::formats::FormatName,
+    reasoning: Option<&crate::edit::Reasoning>,
+) -> String {
     let mut msg = format!(
         "No edits were found in the output (format {format}). Write each change as the format asks; nothing was applied."
     );
@@ -56,7 +59,12 @@ pub fn elided(path: &str, k: usize, line: &str) -> String {
 }
 
 /// A whole-file text that holds another format's marker line.
-pub fn foreign_marker(path: &str, k: usize, line: &str, format: &str) -> String {
+pub fn foreign_marker(
+    path: &str,
+    k: usize,
+    line: &str,
+    format: crate::formats::FormatName,
+) -> String {
     format!(
         "the new text for {path} holds `{}` at its line {}, a {format} marker that {path} does not have: the reply looks like {format} edits, not the file's whole content. Read it as {format} (or auto); writing it would put the markers into the file.",
         line.trim(),
@@ -580,7 +588,12 @@ mod tests {
     fn messages_speak_the_format_of_the_reply() {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
-        let (msg, _) = not_found(crate::formats::words("udiff"), "m.py", &file, &old);
+        let (msg, _) = not_found(
+            crate::formats::words(crate::formats::FormatName::Udiff),
+            "m.py",
+            &file,
+            &old,
+        );
         assert!(
             msg.starts_with("the hunk's unchanged and removed lines (2 lines)"),
             "{msg}"
@@ -590,12 +603,22 @@ mod tests {
             msg.contains("\n  file: ····return·x·+·1\n  hunk: ····return·x·+·2"),
             "{msg}"
         );
-        let (msg, _) = not_found(crate::formats::words("search-replace"), "m.py", &file, &old);
+        let (msg, _) = not_found(
+            crate::formats::words(crate::formats::FormatName::SearchReplace),
+            "m.py",
+            &file,
+            &old,
+        );
         assert!(
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"
         );
-        for f in ["udiff", "apply-patch", "tool-call"] {
+        use crate::formats::FormatName;
+        for f in [
+            FormatName::Udiff,
+            FormatName::ApplyPatch,
+            FormatName::ToolCall,
+        ] {
             let msg = ambiguous(
                 crate::formats::words(f),
                 "m.rs",

@@ -19,29 +19,41 @@ use crate::apply::paths;
 use crate::apply::report::{FileReport, FileStatus, Report, Status};
 use crate::apply::text::{Text, Utf16Lines};
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Position, Receipt};
+use crate::formats::FormatName;
 use std::collections::{BTreeMap, HashMap};
 
 mod chain;
 
-/// How a transaction behaves.
-#[derive(Debug, Clone)]
+/// How a transaction behaves (in JSON, the fields of [`crate::ApplyOptions`]
+/// beside its `format`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(default, rename_all = "camelCase")]
 pub struct Options {
     /// Apply the edits that located even when others failed.
     pub partial: bool,
-    /// Target for edits that carry no path (`--file`).
+    /// Target for edits without a path (`--file`).
     pub default_path: Option<String>,
-    /// Lines around a hint within which a single candidate may be chosen.
+    /// Hint window in lines: around a hint, a single candidate may be
+    /// chosen.
     pub window: usize,
-    /// The most tolerant matcher level (strict modes use `Exact`).
+    /// Matcher levels up to this one are tried (strict modes use `Exact`).
     pub max_level: Level,
-    /// What the model was shown (the `lines` format's snapshot): edits with
-    /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC).
+    /// What the model was shown (the `lines` format's `seen-lines` or
+    /// `file-crc` snapshot, see [`crate::formats::lines::seen`]): edits with
+    /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
+    /// refused without it.
     pub seen: Option<crate::formats::lines::seen::SeenLines>,
     /// Codex's rule for files that exist: an added file (`*** Add File:`,
     /// a `create`) replaces it and a move may land on it. Off by default:
     /// a model that thinks a file is new has not seen what it would erase.
     pub overwrite: bool,
-    /// Edits set aside by the caller (`ApplyOptions::skip`), sorted.
+    /// Edits (1-based, as receipts number them) the caller sets aside: they
+    /// are located and reported (`skipped`, `held_back`), the others apply
+    /// as if they were absent. A review that rejects an edit asks the engine
+    /// for the result without it, so the terminators and the file's end come
+    /// out as they would for that reply. The transaction takes them sorted
+    /// ([`crate::ApplyOptions::transaction_options`]).
     pub skip: Vec<usize>,
 }
 
@@ -161,7 +173,7 @@ fn unsure_path(
 /// Runs a parsed output against `files` (path -> current text; a path that
 /// is absent does not exist).
 pub fn run(
-    format: &str,
+    format: FormatName,
     parsed: &Parsed,
     files: &BTreeMap<String, String>,
     opt: &Options,
@@ -169,7 +181,7 @@ pub fn run(
     if parsed.edits.is_empty() {
         return Report {
             status: Status::Failed,
-            format: format.to_owned(),
+            format,
             code: Some(Code::NoEdits),
             files: vec![],
             feedback: feedback::no_edits(format, parsed.reasoning.as_ref()),
@@ -177,7 +189,7 @@ pub fn run(
         };
     }
     let mut work = locate_all(format, parsed, files, opt);
-    let sequential = crate::formats::by_name(format).is_some_and(|f| f.sequential());
+    let sequential = crate::formats::by_id(format).is_some_and(|f| f.sequential());
     for w in &mut work {
         check_overlaps(w);
         if sequential {
@@ -202,7 +214,7 @@ pub fn run(
     };
     let mut report = Report {
         status,
-        format: format.to_owned(),
+        format,
         code: None,
         files: file_reports(work, apply, truncated, files),
         feedback: String::new(),
@@ -220,7 +232,7 @@ pub fn run(
 /// Every edit located against its file's original, each with its receipt:
 /// the work of each file, in the order files first occur.
 fn locate_all<'a>(
-    format: &str,
+    format: FormatName,
     parsed: &Parsed,
     files: &'a BTreeMap<String, String>,
     opt: &Options,
@@ -400,7 +412,7 @@ pub struct Prepared<'a>(Works<'a>);
 /// `files`): [`Alone`] edits in, `(path, receipt)` out. `declared` is the
 /// reply's declared edit count (`EDITS: N`).
 pub fn run_alone<'a>(
-    format: &str,
+    format: FormatName,
     edits: &[Alone],
     declared: Option<usize>,
     files: &'a BTreeMap<String, String>,
@@ -408,7 +420,7 @@ pub fn run_alone<'a>(
     prepared: &mut Prepared<'a>,
 ) -> Vec<(String, Receipt)> {
     let works = &mut prepared.0;
-    let sequential = crate::formats::by_name(format).is_some_and(|f| f.sequential());
+    let sequential = crate::formats::by_id(format).is_some_and(|f| f.sequential());
     let mut out = vec![];
     for &(idx, edit, out_lines, mention, unsure) in edits {
         let (path, mut bad) = resolve(edit, mention, opt);
@@ -470,7 +482,7 @@ fn receipt(
     bad: Option<(Code, String)>,
     opt: &Options,
     files: &BTreeMap<String, String>,
-    format: &str,
+    format: FormatName,
 ) -> Receipt {
     let mut r = Receipt {
         index: idx,

@@ -10,7 +10,8 @@
 //! `O(file)`), and one line diff.
 
 use crate::budget::tokens::Tokenizer;
-use crate::{apply, render, ApplyOptions, Status};
+use crate::formats::{Format, FormatName};
+use crate::{apply, ApplyOptions, Options, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -47,7 +48,7 @@ impl Default for CompareOptions {
 #[serde(rename_all = "camelCase")]
 pub struct FormatCost {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: String,
+    pub format: FormatName,
     pub bytes: usize,
     pub tokens: usize,
     /// The edit applied to BEFORE gives AFTER exactly.
@@ -104,7 +105,7 @@ pub fn compare(before: &str, after: &str, opt: &CompareOptions) -> Comparison {
         vec![]
     } else {
         (crate::formats::all().iter())
-            .map(|f| cost(f.name(), before, after, opt))
+            .map(|f| cost(*f, before, after, opt))
             .collect()
     };
     crate::order::sort_by_key(&mut formats[..], |c| (c.tokens, c.bytes));
@@ -132,14 +133,17 @@ fn edit_path(path: &str) -> String {
         .unwrap_or_else(|_| "file".into())
 }
 
-fn cost(name: &str, before: &str, after: &str, opt: &CompareOptions) -> FormatCost {
+fn cost(f: &dyn Format, before: &str, after: &str, opt: &CompareOptions) -> FormatCost {
     let path = edit_path(&opt.path);
-    let edit = render(name, &path, before, after).unwrap_or_default();
+    let edit = f.render(&path, before, after);
     let mut files = BTreeMap::new();
     files.insert(path.clone(), before.to_string());
     let ao = ApplyOptions {
-        format: name.into(),
-        default_path: Some(path.clone()),
+        format: f.id(),
+        transaction: Options {
+            default_path: Some(path.clone()),
+            ..Options::default()
+        },
         ..ApplyOptions::default()
     };
     let problem = match apply(&edit, &files, &ao) {
@@ -154,7 +158,7 @@ fn cost(name: &str, before: &str, after: &str, opt: &CompareOptions) -> FormatCo
         }
     };
     FormatCost {
-        format: name.into(),
+        format: f.id(),
         bytes: edit.len(),
         tokens: opt.tokenizer.count(&edit),
         unambiguous: problem.is_none(),
@@ -178,23 +182,26 @@ fn recommend(
     formats: &[FormatCost],
     opt: &CompareOptions,
 ) -> Recommendation {
-    let rec = |format: &str, reason: String| Recommendation {
-        format: format.into(),
+    let rec = |format: FormatName, reason: String| Recommendation {
+        format: format.to_string(),
         reason,
     };
     let whole_tokens = formats
         .iter()
-        .find(|c| c.format == "whole")
+        .find(|c| c.format == FormatName::Whole)
         .map_or(0, |c| c.tokens);
     if before == after {
-        return rec("none", "BEFORE and AFTER are the same".into());
+        return Recommendation {
+            format: "none".into(),
+            reason: "BEFORE and AFTER are the same".into(),
+        };
     }
     if before.is_empty() {
-        return rec("whole", "a new file: write it whole".into());
+        return rec(FormatName::Whole, "a new file: write it whole".into());
     }
     if lines < opt.whole_below_lines {
         return rec(
-            "whole",
+            FormatName::Whole,
             format!(
                 "{lines} lines, under {}: rewriting the whole file ({whole_tokens} tokens) is the safest edit",
                 opt.whole_below_lines
@@ -204,7 +211,7 @@ fn recommend(
     let pct = 100.0 * ratio;
     if ratio > opt.whole_above_change {
         return rec(
-            "whole",
+            FormatName::Whole,
             format!(
                 "{pct:.0}% of the lines change, over {:.0}%: many blocks in one file collide, rewrite it whole ({whole_tokens} tokens)",
                 100.0 * opt.whole_above_change
@@ -213,19 +220,19 @@ fn recommend(
     }
     match formats
         .iter()
-        .find(|c| c.unambiguous && c.format != "whole")
+        .find(|c| c.unambiguous && c.format != FormatName::Whole)
     {
         Some(c) => rec(
-            &c.format,
+            c.format,
             format!(
                 "{lines} lines, {pct:.1}% changed: `{}` is the cheapest edit that applies unambiguously ({} tokens; the whole file is {whole_tokens}){}",
                 c.format,
                 c.tokens,
-                crate::formats::by_name(&c.format).map_or("", |f| f.view_note())
+                crate::formats::by_id(c.format).map_or("", |f| f.view().note())
             ),
         ),
         None => rec(
-            "whole",
+            FormatName::Whole,
             "no other format's edit applies unambiguously to this file".into(),
         ),
     }
@@ -261,7 +268,11 @@ mod tests {
         let c = compare(&before, &after, &CompareOptions::default());
         let rec = &c.recommendation;
         assert_ne!(rec.format, "whole");
-        let chosen = c.formats.iter().find(|f| f.format == rec.format).unwrap();
+        let chosen = c
+            .formats
+            .iter()
+            .find(|f| f.format.as_str() == rec.format)
+            .unwrap();
         assert!(chosen.unambiguous);
         // Nothing unambiguous is cheaper, and whole is far dearer.
         for f in &c.formats {

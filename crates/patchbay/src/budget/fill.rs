@@ -497,7 +497,11 @@ fn file_plan(f: FileState, req: &Request, warnings: &mut Vec<String>) -> (FilePl
         lines: f.lines.len(),
         full_tokens: f.full_tokens,
         tokens: f.tokens,
-        mode: if whole { "whole" } else { "sections" }.into(),
+        mode: if whole {
+            super::FileMode::Whole
+        } else {
+            super::FileMode::Sections
+        },
         ranges,
         index: f.index,
         excerpt,

@@ -137,6 +137,17 @@ pub struct PlannedSection {
     pub reason: String,
 }
 
+/// How much of a file is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum FileMode {
+    /// The whole file.
+    Whole,
+    /// The sections the task needs (and their neighbours).
+    Sections,
+}
+
 /// What is sent of one file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -148,8 +159,8 @@ pub struct FilePlan {
     pub full_tokens: usize,
     /// Tokens of what is sent.
     pub tokens: usize,
-    /// `whole` or `sections`.
-    pub mode: String,
+    /// Whether the file is sent whole or in sections.
+    pub mode: FileMode,
     /// 1-based inclusive line ranges sent, in the original numbering.
     pub ranges: Vec<(usize, usize)>,
     /// The line index (every section, selected or not).

@@ -6,6 +6,7 @@
 
 use crate::apply::report::{Report, Status};
 use crate::formats::prompt::EXAMPLE_TASK;
+use crate::formats::FormatName;
 
 /// The kit of one format.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -13,7 +14,7 @@ use crate::formats::prompt::EXAMPLE_TASK;
 #[serde(rename_all = "camelCase")]
 pub struct Kit {
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: &'static str,
+    pub format: FormatName,
     /// What the system prompt says about the format.
     pub instructions: String,
     /// What the model is shown of the file in this format (a tagged view
@@ -37,12 +38,12 @@ impl Kit {
     }
 }
 
-/// The kit for a format name, or `None` for an unknown one.
-pub fn kit(format: &str) -> Option<Kit> {
-    let f = crate::formats::by_name(format)?;
+/// The kit of a format, or `None` for `auto` (which names no format).
+pub fn kit(format: FormatName) -> Option<Kit> {
+    let f = crate::formats::by_id(format)?;
     let p = f.prompt();
     let mut k = Kit {
-        format: f.name(),
+        format,
         instructions: p.instructions,
         example_view: p.example_view,
         example_reply: p.example_reply,
@@ -61,7 +62,7 @@ pub fn retry_message(report: &Report) -> Option<String> {
     if report.status == Status::Applied {
         return None;
     }
-    let reminder = kit(&report.format)
+    let reminder = kit(report.format)
         .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
         .unwrap_or_default();
     Some(format!(
@@ -82,9 +83,9 @@ mod tests {
         files.insert(EXAMPLE_PATH.to_string(), EXAMPLE_BEFORE.to_string());
         let mut checked = 0;
         for f in crate::formats::all() {
-            let Some(k) = kit(f.name()) else { continue };
+            let Some(k) = kit(f.id()) else { continue };
             let opt = crate::ApplyOptions {
-                format: f.name().into(),
+                format: f.id(),
                 ..Default::default()
             };
             let r = crate::apply(&k.example_reply, &files, &opt).unwrap();
@@ -104,7 +105,7 @@ mod tests {
             "every format has a kit"
         );
         for f in crate::formats::all() {
-            let k = kit(f.name()).unwrap();
+            let k = kit(f.id()).unwrap();
             assert!(
                 k.instruction_tokens > 20 && k.instruction_tokens < 400,
                 "{} {}",

@@ -5,6 +5,7 @@
 
 use super::{Decision, EditLoop, RoundRecord};
 use crate::edit::Code;
+use crate::formats::FormatName;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -17,7 +18,8 @@ use std::collections::BTreeMap;
 pub struct RunScore {
     pub task: String,
     pub model: String,
-    pub format: String,
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
+    pub format: FormatName,
     pub trial: usize,
     pub seed: u64,
     /// The first reply held edits and none was malformed or cut.
@@ -45,7 +47,8 @@ pub struct RunScore {
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub model: String,
-    pub format: String,
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
+    pub format: FormatName,
     pub runs: usize,
     pub well_formed: usize,
     pub applied_first_round: usize,
@@ -172,7 +175,7 @@ pub fn summarize(scores: &[RunScore]) -> Vec<Summary> {
             None => {
                 out.push(Summary {
                     model: s.model.clone(),
-                    format: s.format.clone(),
+                    format: s.format,
                     ..Summary::default()
                 });
                 out.len() - 1

@@ -42,8 +42,9 @@ use crate::apply::report::{FileStatus, Report, Status};
 use crate::apply::transaction;
 use crate::budget::tokens::Tokenizer;
 use crate::edit::{Code, EditStatus, Op, Parsed};
+use crate::formats::{FormatName, View};
 use crate::reply::stream::{Event, Stream};
-use crate::{ApplyOptions, StopReason};
+use crate::{ApplyOptions, Options, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use wire::Ending;
@@ -82,7 +83,8 @@ impl Message {
 pub struct LoopConfig {
     pub task: String,
     /// An edit format name (not `auto`: the model is told one format).
-    pub format: String,
+    #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
+    pub format: FormatName,
     /// The model's context window (`num_ctx`), in tokens.
     pub context_length: usize,
     /// The reply limit (`num_predict`), in tokens.
@@ -114,11 +116,18 @@ pub const BYTES_PER_TOKEN: usize = 64;
 /// the chunk's fields), for the decoder's line limit.
 const LINE_OVERHEAD: usize = 64 << 10;
 
+impl LoopConfig {
+    /// What the model is shown of a file in the loop's format.
+    fn view(&self) -> View {
+        crate::formats::by_id(self.format).map_or(View::Plain, |f| f.view())
+    }
+}
+
 impl Default for LoopConfig {
     fn default() -> Self {
         LoopConfig {
             task: String::new(),
-            format: "search-replace".into(),
+            format: FormatName::SearchReplace,
             context_length: 8192,
             reply_limit: 2048,
             rounds: 3,
@@ -327,8 +336,8 @@ fn cap_origin() -> String {
 impl EditLoop {
     pub fn new(cfg: LoopConfig, files: BTreeMap<String, String>) -> Result<EditLoop, LoopError> {
         let kit =
-            crate::budget::prompts::kit(&cfg.format).ok_or_else(|| LoopError::UnknownFormat {
-                message: crate::UnknownFormat(cfg.format.clone()).to_string(),
+            crate::budget::prompts::kit(cfg.format).ok_or_else(|| LoopError::UnknownFormat {
+                message: crate::UnknownFormat(cfg.format.to_string()).to_string(),
             })?;
         if cfg.max_reply_bytes == Some(0) {
             return Err(LoopError::BadConfig {
@@ -346,9 +355,12 @@ impl EditLoop {
                 message: e.to_string(),
             })?;
         let opt = ApplyOptions {
-            format: cfg.format.clone(),
-            partial: cfg.partial,
-            seen: first.seen,
+            format: cfg.format,
+            transaction: Options {
+                partial: cfg.partial,
+                seen: first.seen,
+                ..Options::default()
+            },
             ..ApplyOptions::default()
         };
         Ok(EditLoop {
@@ -461,9 +473,10 @@ impl EditLoop {
                 self.messages.truncate(1);
                 self.messages.push(Message::new(Role::User, fresh.text));
                 self.messages.extend(last);
-                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.seen.take()) {
+                if let (Some(mut shown), Some(now)) = (fresh.seen, self.opt.transaction.seen.take())
+                {
                     shown.merge(now);
-                    self.opt.seen = Some(shown);
+                    self.opt.transaction.seen = Some(shown);
                 }
                 warnings.push(format!("the conversation outgrew the window: the {} messages of the earlier rounds were left out, and the files are shown as they are now", n - 4));
                 est = self.estimate();
@@ -753,7 +766,7 @@ impl EditLoop {
             Err(e) => return give_up(e.to_string()),
         };
         let (parsed, noops) = self.without_noops(parsed);
-        let report = transaction::run(name, &parsed, &self.files, &opt.transaction());
+        let report = transaction::run(name, &parsed, &self.files, &opt.transaction_options());
         let mut j = self.continuation(text, &parsed, report, why);
         j.noops = noops;
         j
@@ -808,7 +821,7 @@ impl EditLoop {
             j.noops = noops;
             return j;
         }
-        let report = transaction::run(name, &parsed, &self.files, &opt.transaction());
+        let report = transaction::run(name, &parsed, &self.files, &opt.transaction_options());
         if report.status == Status::Truncated {
             let mut j =
                 self.continuation(text, &parsed, report, "it declared more edits than arrived");
@@ -837,7 +850,7 @@ impl EditLoop {
         if self.applied.is_empty() {
             return (parsed, 0);
         }
-        let default = self.opt.default_path.as_deref();
+        let default = self.opt.transaction.default_path.as_deref();
         let mut keep = vec![];
         let mut mentions = vec![];
         let mut lines = vec![];
@@ -906,7 +919,7 @@ impl EditLoop {
                 "\n\n{noops} edit(s) repeated ones already applied; they were skipped."
             ));
         }
-        let mut seen = self.opt.seen.take().unwrap_or_default();
+        let mut seen = self.opt.transaction.seen.take().unwrap_or_default();
         // A changed file is shown whole when it takes at most a quarter of
         // the window, else only where it changed.
         let budget = self.cfg.context_length / 4;
@@ -915,9 +928,8 @@ impl EditLoop {
             .filter_map(|c| {
                 let new = c.content.as_deref()?;
                 let old = before.get(&c.path).map_or("", String::as_str);
-                let f = &self.cfg.format;
                 Some(prompt::changed_view(
-                    f,
+                    self.cfg.view(),
                     &c.path,
                     (old, new),
                     budget,
@@ -926,8 +938,8 @@ impl EditLoop {
                 ))
             })
             .collect();
-        if self.cfg.format == "lines" {
-            self.opt.seen = Some(seen);
+        if self.cfg.view().keeps_seen() {
+            self.opt.transaction.seen = Some(seen);
         }
         if !shown.is_empty() {
             msg.push_str("\n\nThe edits that applied are kept; do not send them again. The changed files now read:\n");
@@ -937,7 +949,7 @@ impl EditLoop {
     }
 
     fn reminder(&self) -> String {
-        crate::budget::prompts::kit(&self.cfg.format)
+        crate::budget::prompts::kit(self.cfg.format)
             .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
             .unwrap_or_default()
     }

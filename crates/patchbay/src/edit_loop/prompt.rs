@@ -1,11 +1,13 @@
 //! What the loop shows the model: the system prompt from the prompt kit,
 //! and the first user message with the task and each file in the view its
-//! format needs (tagged for `hashline`, numbered with a CRC for `lines`,
-//! plain otherwise), whole or as the sections the budget plan chose.
+//! format needs ([`crate::formats::Format::view`]: tagged, numbered under
+//! the file's CRC, or plain), whole or as the sections the budget plan
+//! chose.
 
-use crate::budget::{self, select, FileInput, FilePlan, LineNumbers, Plan, PlanOptions};
+use crate::budget::{self, select, FileInput, FileMode, FilePlan, LineNumbers, Plan, PlanOptions};
 use crate::formats::hashline::tags::{self, TagOptions};
 use crate::formats::lines::seen::{crc_view, seen_view, SeenLines};
+use crate::formats::View;
 use std::collections::BTreeMap;
 
 /// The first user message and what it commits the loop to.
@@ -23,9 +25,10 @@ pub(super) fn first_message(
     system: &str,
     files: &BTreeMap<String, String>,
 ) -> Result<First, budget::PlanError> {
-    let line_numbers = match cfg.format.as_str() {
-        "lines" | "hashline" => LineNumbers::Every,
-        _ => LineNumbers::Sections,
+    let model_view = cfg.view();
+    let line_numbers = match model_view.numbers_every_line() {
+        true => LineNumbers::Every,
+        false => LineNumbers::Sections,
     };
     let req = budget::Request {
         window: cfg.context_length,
@@ -52,23 +55,23 @@ pub(super) fn first_message(
     let mut text = format!("Task: {}\n\n", cfg.task);
     for fp in &plan.files {
         let body = files.get(&fp.path).map(String::as_str).unwrap_or("");
-        text.push_str(&file_view(&cfg.format, fp, body, &mut seen));
+        text.push_str(&file_view(model_view, fp, body, &mut seen));
         text.push('\n');
     }
     text.push_str("Reply with the edits only, in the format described.");
-    let seen = (cfg.format == "lines").then_some(seen);
+    let seen = model_view.keeps_seen().then_some(seen);
     Ok(First { text, plan, seen })
 }
 
 /// One file as the format needs it, whole or in the plan's sections; in
 /// sections mode the other sections are listed by name so the model knows
 /// what it was not shown.
-fn file_view(format: &str, fp: &FilePlan, text: &str, seen: &mut SeenLines) -> String {
-    let whole = fp.mode == "whole";
+fn file_view(model_view: View, fp: &FilePlan, text: &str, seen: &mut SeenLines) -> String {
+    let whole = fp.mode == FileMode::Whole;
     let mut out = if whole {
-        view(format, &fp.path, text, seen)
+        view(model_view, &fp.path, text, seen)
     } else {
-        ranges_view(format, &fp.path, text, &fp.ranges, seen)
+        ranges_view(model_view, &fp.path, text, &fp.ranges, seen)
     };
     if !whole {
         let rest: Vec<String> = fp
@@ -90,14 +93,14 @@ fn file_view(format: &str, fp: &FilePlan, text: &str, seen: &mut SeenLines) -> S
 }
 
 /// A whole file in the format's view (also used for files a round changed).
-pub(super) fn view(format: &str, path: &str, text: &str, seen: &mut SeenLines) -> String {
-    match format {
-        "hashline" => format!("{path}\n{}", tags::view(text, TagOptions::default())),
-        "lines" => {
+pub(super) fn view(model_view: View, path: &str, text: &str, seen: &mut SeenLines) -> String {
+    match model_view {
+        View::Tagged => format!("{path}\n{}", tags::view(text, TagOptions::default())),
+        View::Numbered => {
             seen.record_crc(path, text);
             crc_view(path, text)
         }
-        _ => {
+        View::Plain => {
             let nl = if text.ends_with('\n') || text.is_empty() {
                 ""
             } else {
@@ -112,14 +115,14 @@ pub(super) fn view(format: &str, path: &str, text: &str, seen: &mut SeenLines) -
 /// their original line numbers (hashline tags and `lines` numbers check
 /// against the whole file, so a partial view edits like a whole one).
 fn ranges_view(
-    format: &str,
+    model_view: View,
     path: &str,
     text: &str,
     ranges: &[(usize, usize)],
     seen: &mut SeenLines,
 ) -> String {
-    match format {
-        "hashline" => {
+    match model_view {
+        View::Tagged => {
             let tagged = tags::view(text, TagOptions::default());
             let lines: Vec<&str> = tagged.lines().collect();
             let mut out = format!(
@@ -135,12 +138,12 @@ fn ranges_view(
             }
             out
         }
-        "lines" => {
+        View::Numbered => {
             let (v, s) = seen_view(path, text, ranges);
             seen.merge(s);
             v
         }
-        _ => {
+        View::Plain => {
             let lines: Vec<&str> = text.lines().collect();
             format!(
                 "```\n{}```\n",
@@ -157,7 +160,7 @@ const AROUND: usize = 3;
 /// costs at most `budget` tokens, else only the changed regions (with
 /// [`AROUND`] lines of context) in the format's view.
 pub(super) fn changed_view(
-    format: &str,
+    model_view: View,
     path: &str,
     (old, new): (&str, &str),
     budget: usize,
@@ -165,7 +168,7 @@ pub(super) fn changed_view(
     seen: &mut SeenLines,
 ) -> String {
     let mut probe = SeenLines::default();
-    let whole = view(format, path, new, &mut probe);
+    let whole = view(model_view, path, new, &mut probe);
     if tokenizer.count(&whole) <= budget {
         seen.merge(probe);
         return whole;
@@ -182,11 +185,11 @@ pub(super) fn changed_view(
             _ => {}
         }
     }
-    if format == "lines" {
+    if model_view.keeps_seen() {
         // The file changed: the old records of it no longer hold.
         seen.0.remove(path);
     }
-    ranges_view(format, path, new, &ranges, seen)
+    ranges_view(model_view, path, new, &ranges, seen)
 }
 
 fn shown(ranges: &[(usize, usize)]) -> String {

@@ -12,7 +12,7 @@ fn files() -> BTreeMap<String, String> {
 fn cfg(format: &str) -> LoopConfig {
     LoopConfig {
         task: "Make greet and farewell end with an exclamation mark.".into(),
-        format: format.into(),
+        format: format.parse().unwrap(),
         context_length: 4096,
         reply_limit: 512,
         ..LoopConfig::default()
@@ -93,7 +93,7 @@ fn round(l: &mut EditLoop, reply: &str, end: &Ending) -> Outcome {
 fn first_request_has_the_kit_the_task_and_the_view() {
     let mut l = EditLoop::new(cfg("search-replace"), files()).unwrap();
     let r = l.next_request().unwrap();
-    let kit = crate::budget::prompts::kit("search-replace").unwrap();
+    let kit = crate::budget::prompts::kit(crate::FormatName::SearchReplace).unwrap();
     assert_eq!(
         r.messages[0],
         Message::new(Role::System, kit.system_prompt())
@@ -106,11 +106,14 @@ fn first_request_has_the_kit_the_task_and_the_view() {
         (r.round, r.kind, r.num_ctx, r.num_predict),
         (1, RoundKind::First, 4096, 512)
     );
-    assert_eq!(r.plan.as_ref().unwrap().files[0].mode, "whole");
+    assert_eq!(
+        r.plan.as_ref().unwrap().files[0].mode,
+        crate::budget::FileMode::Whole
+    );
     let by_hand: usize = r
         .messages
         .iter()
-        .map(|m| cfg("x").tokenizer.count(&m.content) + accounting::PER_MESSAGE)
+        .map(|m| LoopConfig::default().tokenizer.count(&m.content) + accounting::PER_MESSAGE)
         .sum();
     assert_eq!(r.prompt_estimate, by_hand);
 
@@ -258,7 +261,7 @@ fn a_reply_cut_in_its_first_edit_continues_from_that_edit() {
 
 /// Both changes of the tests in `format`, as its renderer writes them.
 fn render_both(format: &str) -> String {
-    crate::render(format, "app.py", APP, BOTH).expect("known format")
+    crate::render(format.parse().unwrap(), "app.py", APP, BOTH).expect("known format")
 }
 
 #[test]
@@ -382,7 +385,7 @@ fn a_large_file_is_sent_in_sections() {
     let (text, mut l) = big_loop(cfg("lines"), "In f123, return x + 1000 instead.", 1500);
     let r = l.next_request().unwrap();
     let fp = &r.plan.as_ref().unwrap().files[0];
-    assert_eq!(fp.mode, "sections");
+    assert_eq!(fp.mode, crate::budget::FileMode::Sections);
     let user = &r.messages[1].content;
     assert!(
         user.contains("def f123(x):") && !user.contains("def f300(x):"),

@@ -57,6 +57,23 @@ use std::ops::Range;
 
 pub struct ApplyPatch;
 
+/// The line that opens a patch.
+pub const BEGIN: &str = "*** Begin Patch";
+/// The line that closes a patch.
+pub const END: &str = "*** End Patch";
+/// The line that ends a chunk at the file's end.
+pub const END_OF_FILE: &str = "*** End of File";
+/// The action that adds a file, followed by its path.
+pub const ADD: &str = "*** Add File:";
+/// The action that deletes a file, followed by its path.
+pub const DELETE: &str = "*** Delete File:";
+/// The action that changes a file, followed by its path.
+pub const UPDATE: &str = "*** Update File:";
+/// After an update's action: the path the file moves to.
+pub const MOVE: &str = "*** Move to:";
+/// The file actions a patch's sections start with.
+pub const ACTIONS: [&str; 3] = [UPDATE, ADD, DELETE];
+
 /// A marker line, recognised with surrounding whitespace trimmed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark<'a> {
@@ -76,9 +93,9 @@ enum Mark<'a> {
 fn mark(line: &str, strict: bool) -> Option<Mark<'_>> {
     let t = line.trim();
     match t {
-        "*** Begin Patch" => return Some(Mark::Begin),
-        "*** End Patch" => return Some(Mark::End),
-        "*** End of File" => return Some(Mark::EndOfFile),
+        BEGIN => return Some(Mark::Begin),
+        END => return Some(Mark::End),
+        END_OF_FILE => return Some(Mark::EndOfFile),
         "@@" => return Some(Mark::Chunk(None)),
         _ => {}
     }
@@ -93,16 +110,16 @@ fn mark(line: &str, strict: bool) -> Option<Mark<'_>> {
         t.strip_prefix(p)
             .map(|r| r.trim().trim_matches(['`', '"', '\'']).trim())
     };
-    if let Some(p) = file("*** Add File:") {
+    if let Some(p) = file(ADD) {
         return Some(Mark::Add(p));
     }
-    if let Some(p) = file("*** Delete File:") {
+    if let Some(p) = file(DELETE) {
         return Some(Mark::Delete(p));
     }
-    if let Some(p) = file("*** Update File:") {
+    if let Some(p) = file(UPDATE) {
         return Some(Mark::Update(p));
     }
-    if let Some(p) = file("*** Move to:") {
+    if let Some(p) = file(MOVE) {
         return Some(Mark::Move(p));
     }
     let action = t.strip_prefix("*** ")?.split_once(" File:")?.0;
@@ -412,24 +429,32 @@ pub const WORDS: Words = Words {
     readings: "some context lines lost their one-space marker. Write every line with its marker (a space for unchanged lines, `-` removed, `+` added)",
 };
 
-/// A V4A marker line: `Some(true)` for `*** Begin Patch`, `Some(false)` for
-/// a file action (`*** Update/Add/Delete File:`).
-fn v4a_marker(line: &str) -> Option<bool> {
+/// A line that starts V4A: the patch's opening, or a file action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    /// `*** Begin Patch`.
+    Begin,
+    /// `*** Update/Add/Delete File:`.
+    Action,
+}
+
+/// Whether a line starts V4A, and how.
+fn opening(line: &str) -> Option<Opening> {
     let t = line.trim();
-    if t == "*** Begin Patch" {
-        return Some(true);
+    if t == BEGIN {
+        return Some(Opening::Begin);
     }
-    ["*** Update File:", "*** Add File:", "*** Delete File:"]
+    ACTIONS
         .iter()
         .any(|p| t.starts_with(p))
-        .then_some(false)
+        .then_some(Opening::Action)
 }
 
 impl Format for ApplyPatch {
     fn sniff(&self, reply: &Reply) -> Option<Sniff> {
-        let i = reply.first_line(|_, t| v4a_marker(t).is_some())?;
-        let begin = v4a_marker(reply.lines[i].text) == Some(true);
-        let end = reply.any_line(|x| x.trim() == "*** End Patch");
+        let i = reply.first_line(|_, t| opening(t).is_some())?;
+        let begin = opening(reply.lines[i].text) == Some(Opening::Begin);
+        let end = reply.any_line(|x| x.trim() == END);
         Some(Sniff {
             at: reply.lines[i].start,
             confidence: match (begin, end) {
@@ -442,7 +467,7 @@ impl Format for ApplyPatch {
     }
 
     fn closes(&self, last: &str, next: Option<&str>, _fence: bool) -> bool {
-        last == "*** End Patch" || next == Some("*** End Patch")
+        last == END || next == Some(END)
     }
 
     /// `*** End Patch` ends the patch's last edit; a file action (or
@@ -502,7 +527,7 @@ impl Format for ApplyPatch {
             if al.is_empty() {
                 return out;
             }
-            out.push_str(&format!("*** Begin Patch\n*** Add File: {path}\n"));
+            out.push_str(&format!("{BEGIN}\n{ADD} {path}\n"));
             for l in al {
                 out.push_str(&format!("+{l}\n"));
             }
@@ -511,13 +536,14 @@ impl Format for ApplyPatch {
             if blocks.is_empty() {
                 return out;
             }
-            out.push_str(&format!("*** Begin Patch\n*** Update File: {path}\n"));
+            out.push_str(&format!("{BEGIN}\n{UPDATE} {path}\n"));
             for c in blocks {
                 out.push_str("@@\n");
                 push_chunk(&mut out, &bl[c.old], &al[c.new]);
             }
         }
-        out.push_str("*** End Patch\n");
+        out.push_str(END);
+        out.push('\n');
         out
     }
 }

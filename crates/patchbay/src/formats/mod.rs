@@ -4,15 +4,14 @@
 //! so no format has its own matcher or apply loop.
 
 use crate::edit::{Edit, Parsed};
+pub use crate::name::{FormatName, UnknownFormat};
 use crate::reply::scan::OutLine;
 use crate::reply::sniff::{Reply, Sniff};
-pub use name::{FormatName, UnknownFormat};
 use serde_json::{Map, Value};
 
 pub mod apply_patch;
 pub mod hashline;
 pub mod lines;
-pub mod name;
 pub mod prompt;
 pub mod search_replace;
 pub mod tool_call;
@@ -138,13 +137,54 @@ pub trait Format: Sync {
         let _ = line;
         Turn::Ends
     }
-    /// What a model must be shown of a file to write this format, as the
-    /// advisor says it (nothing for the plain file).
-    fn view_note(&self) -> &'static str {
-        ""
+    /// What a model must be shown of a file to write this format's edits
+    /// (the plain file by default).
+    fn view(&self) -> View {
+        View::Plain
     }
     /// The edit a perfect model would write to turn `before` into `after`.
     fn render(&self, path: &str, before: &str, after: &str) -> String;
+}
+
+/// What a model is shown of a file to write a format's edits: the edit
+/// loop renders a file in its format's view, and the budget planner counts
+/// the view's line numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The file as it is; a partial view marks where each run of lines
+    /// starts.
+    Plain,
+    /// Every line with its hashline tag ([`hashline::tags::view`]).
+    Tagged,
+    /// Every line numbered, under the file's CRC ([`lines::seen`]): the
+    /// snapshot of what was shown, which the format's edits are held to.
+    Numbered,
+}
+
+impl View {
+    /// Whether the format's edits name lines by number, so every line the
+    /// model is shown carries its number.
+    pub fn numbers_every_line(self) -> bool {
+        self != View::Plain
+    }
+
+    /// Whether the format's edits are held to what the model was shown
+    /// ([`lines::seen::SeenLines`]), which a caller then keeps.
+    pub fn keeps_seen(self) -> bool {
+        self == View::Numbered
+    }
+
+    /// What the advisor adds to its advice of a format with this view:
+    /// nothing for the plain file.
+    pub fn note(self) -> &'static str {
+        match self {
+            View::Plain => "",
+            View::Tagged => {
+                "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
+            }
+            View::Numbered => "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)",
+        }
+    }
 }
 
 /// What a line-addressed edit does to the lines it names (the `hashline`
@@ -204,19 +244,14 @@ pub fn all() -> &'static [&'static dyn Format] {
     ]
 }
 
-/// Looks a format up by its contract name.
-pub fn by_name(name: &str) -> Option<&'static dyn Format> {
-    name.parse().ok().and_then(by_id)
-}
-
 /// The format of a name (none for `auto`).
 pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
     all().iter().copied().find(|f| f.id() == id)
 }
 
-/// The words of a format by name (SEARCH/REPLACE's for an unknown one).
-pub fn words(name: &str) -> &'static crate::apply::feedback::Words {
-    by_name(name).map_or(&search_replace::WORDS, |f| f.words())
+/// The words of a format (SEARCH/REPLACE's for `auto`).
+pub fn words(id: FormatName) -> &'static crate::apply::feedback::Words {
+    by_id(id).map_or(&search_replace::WORDS, |f| f.words())
 }
 
 /// The names accepted by `--format`, `auto` included.
@@ -234,11 +269,7 @@ pub fn names() -> Vec<&'static str> {
 /// file), which would write the markers into the file. Lines inside a
 /// fence of the text (a document showing an example) are content, and so
 /// are hunk headers in a `.diff`/`.patch` file. `O(lines)`.
-pub fn foreign_marker(
-    path: &str,
-    text: &[String],
-    original: &str,
-) -> Option<(usize, &'static str)> {
+pub fn foreign_marker(path: &str, text: &[String], original: &str) -> Option<(usize, FormatName)> {
     let outside = lines_outside_fences(text);
     // The original's lines are indexed only when a marker line turns up,
     // so a plain whole-file write costs one pass over its text.
@@ -255,7 +286,7 @@ pub fn foreign_marker(
             .iter()
             .any(|&k| k > h && search_replace::is_tail(&text[k]))
         {
-            return Some((h, "search-replace"));
+            return Some((h, FormatName::SearchReplace));
         }
     }
     let patch_file = path.ends_with(".diff") || path.ends_with(".patch");
@@ -264,15 +295,18 @@ pub fn foreign_marker(
             .iter()
             .any(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"));
         if changes {
-            return Some((h, "udiff"));
+            return Some((h, FormatName::Udiff));
         }
     }
-    let begin = first(&|l: &str| l.trim() == "*** Begin Patch")?;
-    let action = ["*** Update File:", "*** Add File:", "*** Delete File:"];
+    let begin = first(&|l: &str| l.trim() == apply_patch::BEGIN)?;
     text[begin..]
         .iter()
-        .any(|l| action.iter().any(|a| l.trim_start().starts_with(a)))
-        .then_some((begin, "apply-patch"))
+        .any(|l| {
+            apply_patch::ACTIONS
+                .iter()
+                .any(|a| l.trim_start().starts_with(a))
+        })
+        .then_some((begin, FormatName::ApplyPatch))
 }
 
 /// Indexes of the lines of `text` that are not inside a fenced block.

@@ -39,7 +39,7 @@ use super::json_edits::{self, leaves, Piece};
 use super::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
 use super::sniff::{inside, JsonEdit, Reply, Sniff};
 pub use crate::edit::Detection;
-use crate::formats::{all, udiff, whole, Format};
+use crate::formats::{all, udiff, whole, Format, FormatName};
 use std::ops::Range;
 
 /// Whether a block's text is JSON values and nothing else (besides the
@@ -166,12 +166,12 @@ pub fn detect_lines(output: &str, lines: &[OutLine]) -> Detection {
     }
     match best {
         Some((f, s)) => Detection {
-            format: f.name(),
+            format: f.id(),
             confidence: s.confidence,
             reason: s.reason,
         },
         None => Detection {
-            format: "whole",
+            format: FormatName::Whole,
             confidence: 0.1,
             reason: "no edit markers found".into(),
         },

@@ -5,7 +5,7 @@
 //! ([`super::detect`]) fills it; formats only read it.
 
 use super::scan::OutLine;
-use crate::formats::name::FormatName;
+use crate::name::FormatName;
 use std::ops::Range;
 
 /// A format recognised in a reply: where its first marker is, how sure,

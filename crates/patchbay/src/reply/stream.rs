@@ -34,8 +34,9 @@ mod tail;
 use crate::apply::report::Report;
 use crate::apply::transaction::{self, Prepared};
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
+use crate::formats::{self, FormatName};
 use crate::reply::scan::OutputLines;
-use crate::{formats, ApplyOptions};
+use crate::ApplyOptions;
 use std::collections::BTreeMap;
 
 /// One edit judged early.
@@ -72,11 +73,11 @@ pub struct Stream {
     opt: ApplyOptions,
     buf: String,
     /// The format, fixed by the first edit that was emitted.
-    format: Option<&'static str>,
+    format: Option<FormatName>,
     emitted: usize,
     /// The parse of the text so far: the format that read it and its edits
     /// (spans in `buf`), of which the first `complete` can no longer change.
-    parse: Option<(&'static str, Parsed)>,
+    parse: Option<(FormatName, Parsed)>,
     complete: usize,
     /// How many edits [`Stream::new_paths`] has reported.
     named: usize,
@@ -153,7 +154,7 @@ struct AutoDetect {
     /// Where the last detection ran to.
     upto: usize,
     /// The format detected on `buf[..upto]`, when sure of it.
-    format: Option<&'static str>,
+    format: Option<FormatName>,
 }
 
 /// Below this, a bracket does not move the detection (see [`AutoDetect`]).
@@ -302,7 +303,7 @@ impl Stream {
             edits: edits.to_vec(),
             ..Parsed::default()
         };
-        crate::paths(&p, self.opt.default_path.as_deref())
+        crate::paths(&p, self.opt.transaction.default_path.as_deref())
     }
 
     /// Whether the stream already knows the text of `path`.
@@ -329,25 +330,25 @@ impl Stream {
     }
 
     /// The format to read the text with, or `None` while `auto` is unsure.
-    fn format_name(&self) -> Option<&'static str> {
+    fn format(&self) -> Option<&'static dyn formats::Format> {
         let name = match self.format {
             Some(n) => n,
             // Detection may change its mind as text arrives: emit early only
             // once it is sure; otherwise everything waits for `finish`.
-            None if self.opt.format == "auto" => self.auto.format?,
-            None => self.opt.format.as_str(),
+            None if self.opt.format == FormatName::Auto => self.auto.format?,
+            None => self.opt.format,
         };
-        formats::by_name(name).map(|f| f.name())
+        formats::by_id(name)
     }
 
     /// Brings the parse up to date with the text: from the last complete
     /// edit on when that reads the same (see [`tail`]), else from the top.
     fn refresh(&mut self) {
-        let Some(name) = self.format_name() else {
+        let Some(f) = self.format() else {
             (self.parse, self.open) = (None, true);
             return;
         };
-        let f = formats::by_name(name).expect("a known format");
+        let name = f.id();
         let popt = self.opt.parse_options();
         // A format whose edits end with their lines reads only the complete
         // lines: the open last line cannot complete an edit, and reading
@@ -441,9 +442,8 @@ impl Stream {
     /// options, or fixed by the first edit emitted under `auto`.
     fn fixed_format(&self) -> Option<&'static dyn formats::Format> {
         match self.format {
-            Some(name) => formats::by_name(name),
-            None if self.opt.format == "auto" => None,
-            None => formats::by_name(&self.opt.format),
+            Some(name) => formats::by_id(name),
+            None => formats::by_id(self.opt.format),
         }
     }
 
@@ -466,7 +466,7 @@ impl Stream {
             }
             // An edit that reaches into a line still arriving may change
             // (a JSON value is whole once its bracket closes).
-            let whole = formats::by_name(name).is_some_and(|f| f.whole_mid_line());
+            let whole = formats::by_id(name).is_some_and(|f| f.whole_mid_line());
             if !whole && parsed.edits[i].span.end >= self.buf.len() && !self.buf.ends_with('\n') {
                 break;
             }
@@ -486,7 +486,7 @@ impl Stream {
             vec![]
         } else {
             let declared = self.head.declared(&self.buf);
-            let opt = self.opt.transaction();
+            let opt = self.opt.transaction_options();
             self.files
                 .with_dependent_mut(|files, prepared| {
                     transaction::run_alone(name, &batch, declared, files, &opt, prepared)
@@ -537,7 +537,7 @@ impl Stream {
 
 /// How many of `edits` (the parse of `buf`) are complete: all but the last,
 /// and the last too once it ends with its format's closing marker.
-fn ready(name: &str, buf: &str, edits: &[Edit]) -> usize {
+fn ready(name: FormatName, buf: &str, edits: &[Edit]) -> usize {
     let Some(last) = edits.last() else {
         return 0;
     };
@@ -565,13 +565,13 @@ fn mention_of(parsed: &Parsed, i: usize) -> Option<&str> {
 /// Whether an edit's text ends with a marker after which nothing can be
 /// added to it, in the format that parsed it; `rest` is the text after the
 /// edit (a terminator line may stand there, outside the edit's span).
-fn closed(format: &str, span: &str, rest: &str) -> bool {
+fn closed(format: FormatName, span: &str, rest: &str) -> bool {
     let last = span.trim_end().lines().last().unwrap_or("").trim();
     // The first complete line after the edit.
     let next = rest.trim_start_matches(['\n', '\r']);
     let next = next.split_once('\n').map(|(l, _)| l.trim());
     let fence = formats::is_fence(last);
-    formats::by_name(format).map_or(fence, |f| f.closes(last, next, fence))
+    formats::by_id(format).map_or(fence, |f| f.closes(last, next, fence))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ const MAX_RATIO: f64 = 8.0 * 1.7;
 
 fn apply_as(format: &str, reply: &str, f: &BTreeMap<String, String>) -> Report {
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     };
     patchbay::apply(reply, f, &opt).expect("known format")
@@ -152,7 +152,7 @@ fn streamed(
     chunk: usize,
 ) -> (patchbay::reply::stream::Stream, usize) {
     let opt = ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     };
     let mut s = patchbay::reply::stream::Stream::new(one("f.txt", file.to_string()), opt);
@@ -251,8 +251,11 @@ fn growth_hashline_bad_tags() {
         },
         |(reply, f)| {
             let opt = ApplyOptions {
-                format: "hashline".into(),
-                default_path: Some("f.txt".into()),
+                format: patchbay::FormatName::Hashline,
+                transaction: patchbay::Options {
+                    default_path: Some("f.txt".into()),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let r = patchbay::apply(reply, f, &opt).unwrap();
@@ -322,8 +325,11 @@ fn growth_lines_seen_snapshot_of_a_changed_file() {
         },
         |(reply, f, seen)| {
             let opt = ApplyOptions {
-                format: "lines".into(),
-                seen: Some(seen.clone()),
+                format: patchbay::FormatName::Lines,
+                transaction: patchbay::Options {
+                    seen: Some(seen.clone()),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let r = patchbay::apply(reply, f, &opt).unwrap();
@@ -552,7 +558,7 @@ fn growth_budget_plan_in_a_window_the_file_fits() {
             let p = plan(req).expect("the window holds the file");
             let f = &p.files[0];
             // Section by section, the whole file joined again.
-            assert_eq!(f.mode, "whole");
+            assert_eq!(f.mode, patchbay::budget::FileMode::Whole);
             assert_eq!(f.ranges, [(1, f.lines)]);
             assert!(f.index.iter().all(|s| s.selected));
         },
@@ -604,7 +610,8 @@ fn growth_render_every_line_changed() {
             5_000,
             every_line_changed,
             |(before, after)| {
-                let out = patchbay::render(format, "src/values.rs", before, after).unwrap();
+                let out = patchbay::render(format.parse().unwrap(), "src/values.rs", before, after)
+                    .unwrap();
                 assert!(out.len() > after.len() / 2);
             },
         );

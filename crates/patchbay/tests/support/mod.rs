@@ -28,7 +28,7 @@ pub fn one_file(text: &str) -> BTreeMap<String, String> {
 /// Options for `format`, everything else the default.
 pub fn opts(format: &str) -> ApplyOptions {
     ApplyOptions {
-        format: format.into(),
+        format: format.parse().unwrap(),
         ..Default::default()
     }
 }
@@ -128,7 +128,7 @@ pub fn apply_checked(
         for r in &f.edits {
             receipt_holds_its_status(r)?;
         }
-        if report.status != Status::Applied && !opt.partial {
+        if report.status != Status::Applied && !opt.transaction.partial {
             let unchanged = f.content.is_none() || f.content.as_ref() == before.get(&f.path);
             prop_assert!(
                 unchanged,

@@ -51,6 +51,6 @@ pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
 
 /// Another format's marker in a whole-file text (see
 /// [`crate::formats::foreign_marker`]).
-fn foreign(t: &Target, text: &[String]) -> Option<(usize, &'static str)> {
+fn foreign(t: &Target, text: &[String]) -> Option<(usize, crate::formats::FormatName)> {
     crate::formats::foreign_marker(t.path, text, t.original.unwrap_or(""))
 }

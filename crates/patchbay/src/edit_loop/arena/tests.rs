@@ -18,7 +18,7 @@ fn files(text: &str) -> BTreeMap<String, String> {
 fn new_loop() -> EditLoop {
     let cfg = LoopConfig {
         task: "End the greeting with an exclamation mark.".into(),
-        format: "search-replace".into(),
+        format: crate::FormatName::SearchReplace,
         context_length: 4096,
         reply_limit: 512,
         rounds: 3,
@@ -52,7 +52,7 @@ fn scored(replies: &[(&str, &str)], expected: &str) -> RunScore {
     let run = RunScore {
         task: "t".into(),
         model: "m".into(),
-        format: "search-replace".into(),
+        format: crate::FormatName::SearchReplace,
         trial: 1,
         wall_ms: 7,
         ..RunScore::default()
@@ -154,7 +154,7 @@ fn verdicts_name_the_result() {
 fn run(model: &str, format: &str, applied: bool, rounds: usize, wall_ms: u64) -> RunScore {
     RunScore {
         model: model.into(),
-        format: format.into(),
+        format: format.parse().unwrap(),
         well_formed: applied,
         applied_first_round: applied && rounds == 1,
         applied,

@@ -290,8 +290,8 @@ impl Format for Hashline {
 
     super::json_stream::stream_methods!();
 
-    fn view_note(&self) -> &'static str {
-        "; the model must see the file's tagged view (`patchbay tag FILE`, `tags::view`)"
+    fn view(&self) -> super::View {
+        super::View::Tagged
     }
 
     fn prompt(&self) -> prompt::Prompt {

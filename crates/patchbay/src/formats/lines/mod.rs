@@ -338,8 +338,8 @@ impl Format for Lines {
         }
     }
 
-    fn view_note(&self) -> &'static str {
-        "; the model must see the file with its CRC header and line numbers (`patchbay tag --crc FILE`, `crc_view`)"
+    fn view(&self) -> super::View {
+        super::View::Numbered
     }
 
     fn prompt(&self) -> prompt::Prompt {

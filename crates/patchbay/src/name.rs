@@ -2,11 +2,13 @@
 //! one enum, so a name is checked once, where it enters, and everything
 //! after it matches on a value instead of comparing strings.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The name of an edit format, or `auto` (detect it). Serialises as the
-/// contract string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// contract string; reads one through [`std::str::FromStr`], so an unknown
+/// name is an [`UnknownFormat`] wherever it enters (JSON options, a flag, a
+/// binding's argument).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum FormatName {
     #[serde(rename = "search-replace")]
     SearchReplace,
@@ -23,6 +25,7 @@ pub enum FormatName {
     #[serde(rename = "lines")]
     Lines,
     #[serde(rename = "auto")]
+    #[default]
     Auto,
 }
 
@@ -71,6 +74,25 @@ impl std::str::FromStr for FormatName {
     }
 }
 
+impl<'de> Deserialize<'de> for FormatName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl PartialEq<str> for FormatName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for FormatName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// An unknown format name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownFormat(pub String);
@@ -106,6 +128,12 @@ mod tests {
         assert_eq!(
             "diff".parse::<FormatName>(),
             Err(UnknownFormat("diff".into()))
+        );
+        let err = serde_json::from_str::<FormatName>("\"diff\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown format \"diff\"; expected one of: search-replace, "),
+            "{err}"
         );
     }
 }
