@@ -34,7 +34,7 @@ pub struct Dialect {
     /// How messages name the parts of its edits.
     pub words: &'static Words,
     /// Whether its edits apply one after another, so an edit may quote
-    /// text an earlier one wrote ([`chain`]).
+    /// text an earlier one wrote ([`crate::formats::Format::sequential`]).
     pub sequential: bool,
     /// Finds any format's marker in a whole-file text, which then is a
     /// reply read as content, not the file.
