@@ -189,7 +189,7 @@ pub enum Check {
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
     /// The lines the model was shown of this file, with their hashes (see
-    /// [`crate::formats::lines::seen`]): the edited lines must be among them, unchanged; a
+    /// [`crate::apply::seen`]): the edited lines must be among them, unchanged; a
     /// shown block that moved is found again. The transaction sets it for
     /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
     Seen(SeenFile),

@@ -25,6 +25,7 @@ pub mod edit_loop;
 pub mod formats;
 mod name;
 pub(crate) mod order;
+mod reading;
 pub mod reply;
 pub(crate) mod table;
 #[cfg(test)]
@@ -32,13 +33,13 @@ mod test_support;
 
 pub use apply::matcher::Level;
 pub use apply::report::{FileReport, FileStatus, Report, Status};
+pub use apply::seen::{crc_view, seen_view, SeenLines};
+pub use apply::tags::TagOptions;
 pub use apply::text::file_crc;
 pub use apply::transaction::Options;
 pub use edit::{
     Check, Closest, Code, Edit, EditStatus, FirstDifference, Op, Parsed, Position, Receipt,
 };
-pub use formats::hashline::tags::TagOptions;
-pub use formats::lines::seen::{crc_view, seen_view, SeenLines};
 pub use formats::{FormatName, ParseOptions, UnknownFormat};
 pub use reply::detect::{detect, Detection};
 

@@ -32,10 +32,20 @@ pub struct Words {
     pub readings: &'static str,
 }
 
+/// How messages name the parts of a `str_replace` edit: as the text-editor
+/// tool that writes it does, whatever the reply's format.
+pub const STR_REPLACE: Words = Words {
+    old: "old_str",
+    short: "old_str",
+    new: "new_str",
+    create: "use the `create` command",
+    readings: "quote old_str exactly as the file has it",
+};
+
 /// No edit in the reply; with its reasoning section (which no format
 /// reads), where the edits must go instead.
 pub fn no_edits(
-    format: crate::formats::FormatName,
+    format: crate::name::FormatName,
     reasoning: Option<&crate::edit::Reasoning>,
 ) -> String {
     let mut msg = format!(
@@ -59,12 +69,7 @@ pub fn elided(path: &str, k: usize, line: &str) -> String {
 }
 
 /// A whole-file text that holds another format's marker line.
-pub fn foreign_marker(
-    path: &str,
-    k: usize,
-    line: &str,
-    format: crate::formats::FormatName,
-) -> String {
+pub fn foreign_marker(path: &str, k: usize, line: &str, format: crate::name::FormatName) -> String {
     format!(
         "the new text for {path} holds `{}` at its line {}, a {format} marker that {path} does not have: the reply looks like {format} edits, not the file's whole content. Read it as {format} (or auto); writing it would put the markers into the file.",
         line.trim(),
@@ -589,7 +594,7 @@ mod tests {
         let file = ["def f(x):", "    return x + 1"];
         let old = ["def f(x):", "    return x + 2"];
         let (msg, _) = not_found(
-            crate::formats::words(crate::formats::FormatName::Udiff),
+            crate::formats::words(crate::name::FormatName::Udiff),
             "m.py",
             &file,
             &old,
@@ -604,7 +609,7 @@ mod tests {
             "{msg}"
         );
         let (msg, _) = not_found(
-            crate::formats::words(crate::formats::FormatName::SearchReplace),
+            crate::formats::words(crate::name::FormatName::SearchReplace),
             "m.py",
             &file,
             &old,
@@ -613,7 +618,7 @@ mod tests {
             msg.contains("\n  file:   ····return·x·+·1\n  SEARCH: ····return·x·+·2"),
             "{msg}"
         );
-        use crate::formats::FormatName;
+        use crate::name::FormatName;
         for f in [
             FormatName::Udiff,
             FormatName::ApplyPatch,

@@ -50,7 +50,7 @@ pub struct FileReport {
 pub struct Report {
     pub status: Status,
     #[cfg_attr(feature = "ts", ts(type = "FormatName"))]
-    pub format: crate::formats::FormatName,
+    pub format: crate::name::FormatName,
     /// Set when the failure is not tied to one edit (`no_edits`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[cfg_attr(feature = "ts", ts(optional))]

@@ -13,16 +13,46 @@
 
 use crate::apply::feedback;
 use crate::apply::feedback::Words;
-use crate::apply::locate::{self, Rules, Spot, Target};
+use crate::apply::locate::{self, ForeignMarker, Rules, Spot, Target};
 use crate::apply::matcher::{FindOptions, Haystack, Level};
 use crate::apply::paths;
 use crate::apply::report::{FileReport, FileStatus, Report, Status};
 use crate::apply::text::{Text, Utf16Lines};
 use crate::edit::{Check, Code, Edit, EditStatus, Op, Parsed, Position, Receipt};
-use crate::formats::FormatName;
+use crate::name::FormatName;
 use std::collections::{BTreeMap, HashMap};
 
 mod chain;
+
+/// What the transaction needs of the format a reply is in. The formats
+/// build it from a name (`From<FormatName>`, in [`crate::formats`]), so
+/// callers pass the name and the transaction needs no format registry.
+#[derive(Clone, Copy)]
+pub struct Dialect {
+    /// The format, as the report names it.
+    pub name: FormatName,
+    /// How messages name the parts of its edits.
+    pub words: &'static Words,
+    /// Whether its edits apply one after another, so an edit may quote
+    /// text an earlier one wrote ([`crate::formats::Format::sequential`]).
+    pub sequential: bool,
+    /// Finds any format's marker in a whole-file text, which then is a
+    /// reply read as content, not the file.
+    pub foreign_marker: ForeignMarker,
+}
+
+impl Dialect {
+    /// The lookup rules of an edit under `opt`.
+    fn rules(&self, opt: &Options) -> Rules<'static> {
+        Rules {
+            window: opt.window,
+            max_level: opt.max_level,
+            overwrite: opt.overwrite,
+            words: self.words,
+            foreign_marker: self.foreign_marker,
+        }
+    }
+}
 
 /// How a transaction behaves (in JSON, the fields of [`crate::ApplyOptions`]
 /// beside its `format`).
@@ -43,7 +73,7 @@ pub struct Options {
     /// `file-crc` snapshot, see [`crate::formats::lines::seen`]): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
     /// refused without it.
-    pub seen: Option<crate::formats::lines::seen::SeenLines>,
+    pub seen: Option<crate::apply::seen::SeenLines>,
     /// Codex's rule for files that exist: an added file (`*** Add File:`,
     /// a `create`) replaces it and a move may land on it. Off by default:
     /// a model that thinks a file is new has not seen what it would erase.
@@ -109,7 +139,7 @@ struct FileWork<'a> {
     /// The check of the caller's snapshot for this file, and what relocating
     /// its edits reads: built once, shared by the file's edits.
     seen: std::cell::OnceCell<Check>,
-    relocator: crate::formats::lines::seen::Relocator,
+    relocator: crate::apply::seen::Relocator,
     /// UTF-16 line starts of the original, for early receipts' offsets.
     utf16: std::cell::OnceCell<Utf16Lines>,
     /// Texts built to locate edits that build on earlier ones ([`chain`]).
@@ -173,11 +203,13 @@ fn unsure_path(
 /// Runs a parsed output against `files` (path -> current text; a path that
 /// is absent does not exist).
 pub fn run(
-    format: FormatName,
+    format: impl Into<Dialect>,
     parsed: &Parsed,
     files: &BTreeMap<String, String>,
     opt: &Options,
 ) -> Report {
+    let dialect = format.into();
+    let format = dialect.name;
     if parsed.edits.is_empty() {
         return Report {
             status: Status::Failed,
@@ -188,13 +220,11 @@ pub fn run(
             reasoning: parsed.reasoning.clone(),
         };
     }
-    let mut work = locate_all(format, parsed, files, opt);
-    let sequential = crate::formats::by_id(format).is_some_and(|f| f.sequential());
+    let mut work = locate_all(&dialect, parsed, files, opt);
     for w in &mut work {
         check_overlaps(w);
-        if sequential {
-            let words = crate::formats::words(format);
-            chain::build_on_earlier(w, &parsed.edits, opt, words);
+        if dialect.sequential {
+            chain::build_on_earlier(w, &parsed.edits, opt, &dialect);
         }
     }
     let any_failed = work
@@ -232,7 +262,7 @@ pub fn run(
 /// Every edit located against its file's original, each with its receipt:
 /// the work of each file, in the order files first occur.
 fn locate_all<'a>(
-    format: FormatName,
+    dialect: &Dialect,
     parsed: &Parsed,
     files: &'a BTreeMap<String, String>,
     opt: &Options,
@@ -253,7 +283,7 @@ fn locate_all<'a>(
             bad = unsure_path(edit, &path, files);
         }
         let w = works.get(path, bad.is_none(), files);
-        let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, format);
+        let r = receipt(w, edit, i + 1, out_lines, bad, opt, files, dialect);
         w.receipts.push(r);
     }
     works.list
@@ -412,7 +442,7 @@ pub struct Prepared<'a>(Works<'a>);
 /// `files`): [`Alone`] edits in, `(path, receipt)` out. `declared` is the
 /// reply's declared edit count (`EDITS: N`).
 pub fn run_alone<'a>(
-    format: FormatName,
+    format: impl Into<Dialect>,
     edits: &[Alone],
     declared: Option<usize>,
     files: &'a BTreeMap<String, String>,
@@ -420,7 +450,7 @@ pub fn run_alone<'a>(
     prepared: &mut Prepared<'a>,
 ) -> Vec<(String, Receipt)> {
     let works = &mut prepared.0;
-    let sequential = crate::formats::by_id(format).is_some_and(|f| f.sequential());
+    let dialect = format.into();
     let mut out = vec![];
     for &(idx, edit, out_lines, mention, unsure) in edits {
         let (path, mut bad) = resolve(edit, mention, opt);
@@ -435,11 +465,11 @@ pub fn run_alone<'a>(
         w.exclusive = false;
         w.views.clear();
         (w.rename_to, w.not_found) = (None, 0);
-        let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, format);
-        if sequential && r.code == Some(Code::NotFound) && !w.history.is_empty() {
+        let mut r = receipt(w, edit, idx, Some(out_lines), bad, opt, files, &dialect);
+        if dialect.sequential && r.code == Some(Code::NotFound) && !w.history.is_empty() {
             w.planned = std::mem::take(&mut w.history);
             w.receipts = vec![r];
-            chain::retry(w, edit, idx, opt, crate::formats::words(format));
+            chain::retry(w, edit, idx, opt, &dialect);
             r = w.receipts.pop().expect("the receipt just pushed");
         }
         let planned = std::mem::take(&mut w.planned);
@@ -482,7 +512,7 @@ fn receipt(
     bad: Option<(Code, String)>,
     opt: &Options,
     files: &BTreeMap<String, String>,
-    format: FormatName,
+    dialect: &Dialect,
 ) -> Receipt {
     let mut r = Receipt {
         index: idx,
@@ -505,15 +535,7 @@ fn receipt(
     };
     match bad {
         Some((code, msg)) => fail(&mut r, code, msg),
-        None => locate(
-            w,
-            edit,
-            idx,
-            &mut r,
-            opt,
-            files,
-            crate::formats::words(format),
-        ),
+        None => locate(w, edit, idx, &mut r, opt, files, dialect),
     }
     r
 }
@@ -564,20 +586,14 @@ fn locate(
     r: &mut Receipt,
     opt: &Options,
     files: &BTreeMap<String, String>,
-    words: &Words,
+    dialect: &Dialect,
 ) {
     match &edit.op {
         Op::Rename { to } => return rename(w, to, r, opt, files),
         Op::View { range } => return view(w, *range, idx, r),
         _ => {}
     }
-    let rules = Rules {
-        window: opt.window,
-        max_level: opt.max_level,
-        overwrite: opt.overwrite,
-        words,
-    };
-    match locate::locate(&w.target(opt), &edit.op, rules) {
+    match locate::locate(&w.target(opt), &edit.op, dialect.rules(opt)) {
         Ok(spot) => {
             r.status = EditStatus::Applied;
             r.strategy = spot.level;

@@ -10,7 +10,7 @@ use super::{
     chosen, line_index, FilePlan, Part, Plan, PlanError, PlanOptions, PlannedSection, Request,
     Totals,
 };
-use crate::reply::counts::output_size_warning;
+use crate::reading::counts::output_size_warning;
 use std::collections::BTreeSet;
 
 /// How a candidate is priced: from the excerpt's tallies, or (the

@@ -4,9 +4,9 @@
 //! the file's CRC, or plain), whole or as the sections the budget plan
 //! chose.
 
+use crate::apply::seen::{crc_view, seen_view, SeenLines};
+use crate::apply::tags::{self, TagOptions};
 use crate::budget::{self, select, FileInput, FileMode, FilePlan, LineNumbers, Plan, PlanOptions};
-use crate::formats::hashline::tags::{self, TagOptions};
-use crate::formats::lines::seen::{crc_view, seen_view, SeenLines};
 use crate::formats::View;
 use std::collections::BTreeMap;
 

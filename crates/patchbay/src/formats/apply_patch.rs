@@ -51,8 +51,8 @@ use crate::apply::text::Text;
 use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT};
-use crate::reply::scan::{out_lines, OutLine};
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::scan::{out_lines, OutLine};
+use crate::reading::sniff::{Reply, Sniff};
 use std::ops::Range;
 
 pub struct ApplyPatch;

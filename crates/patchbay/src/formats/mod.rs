@@ -5,8 +5,8 @@
 
 use crate::edit::{Edit, Parsed};
 pub use crate::name::{FormatName, UnknownFormat};
-use crate::reply::scan::OutLine;
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::scan::OutLine;
+use crate::reading::sniff::{Reply, Sniff};
 use serde_json::{Map, Value};
 
 pub mod apply_patch;
@@ -25,7 +25,7 @@ pub struct ParseOptions {
     /// numbers and counts are honoured, missing prefixes are errors).
     pub strict: bool,
     /// How hashline tags are computed.
-    pub tags: crate::formats::hashline::tags::TagOptions,
+    pub tags: crate::apply::tags::TagOptions,
     /// The caller knows the reply ended on its own (the model's stop reason
     /// was `stop`): an ending that only may be a cut (a unified diff whose
     /// last hunk is shorter than its header says) is read as complete.
@@ -219,7 +219,7 @@ pub enum Turn {
 pub fn is_fence(line: &str) -> bool {
     let t = line.trim();
     t.len() >= 3 && (t.chars().all(|c| c == '`') || t.chars().all(|c| c == '~'))
-        || crate::reply::scan::tag_fence_close(t)
+        || crate::reading::scan::tag_fence_close(t)
 }
 
 /// A line that may open or close a fence, info string and indentation
@@ -228,7 +228,7 @@ pub(crate) fn fence_like(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with("```")
         || t.starts_with("~~~")
-        || t.starts_with('<') && crate::reply::scan::tag_fence_like(t.trim_end())
+        || t.starts_with('<') && crate::reading::scan::tag_fence_like(t.trim_end())
 }
 
 /// Every format that can be named, in detection priority order.
@@ -247,6 +247,19 @@ pub fn all() -> &'static [&'static dyn Format] {
 /// The format of a name (none for `auto`).
 pub fn by_id(id: FormatName) -> Option<&'static dyn Format> {
     all().iter().copied().find(|f| f.id() == id)
+}
+
+/// What the transaction needs of a format: its words, whether its edits
+/// build on each other, and the markers of every format.
+impl From<FormatName> for crate::apply::transaction::Dialect {
+    fn from(name: FormatName) -> Self {
+        crate::apply::transaction::Dialect {
+            name,
+            words: words(name),
+            sequential: by_id(name).is_some_and(|f| f.sequential()),
+            foreign_marker,
+        }
+    }
 }
 
 /// The words of a format (SEARCH/REPLACE's for `auto`).
@@ -312,12 +325,12 @@ pub fn foreign_marker(path: &str, text: &[String], original: &str) -> Option<(us
 /// Indexes of the lines of `text` that are not inside a fenced block.
 fn lines_outside_fences(text: &[String]) -> Vec<usize> {
     let mut out = vec![];
-    let mut fence: Option<crate::reply::scan::Fence> = None;
+    let mut fence: Option<crate::reading::scan::Fence> = None;
     for (k, line) in text.iter().enumerate() {
         match &fence {
-            Some(f) if crate::reply::scan::fence_closes(line, f) => fence = None,
+            Some(f) if crate::reading::scan::fence_closes(line, f) => fence = None,
             Some(_) => {}
-            None => match crate::reply::scan::fence_open(line) {
+            None => match crate::reading::scan::fence_open(line) {
                 Some(f) => fence = Some(f),
                 None => out.push(k),
             },

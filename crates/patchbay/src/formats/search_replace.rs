@@ -13,7 +13,7 @@
 //!
 //! Markers take 5 to 9 `<`, `=` or `>`. The path is a line above the fence
 //! (or above `<<<<<<< SEARCH`), blank lines and a few short lines of prose
-//! between them allowed ([`crate::reply::scan::path_above`]); a block without one
+//! between them allowed ([`crate::reading::scan::path_above`]); a block without one
 //! reuses the previous block's path (Aider does the same), else the default
 //! file, unless the prose above it names another file: then it is refused
 //! as `path_unclear` rather than applied to the wrong file. An empty SEARCH
@@ -37,8 +37,8 @@ use crate::apply::text::Text;
 use crate::edit::Reading;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT};
-use crate::reply::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::scan::{fence_open, out_lines, path_above, OutLine, PathAbove};
+use crate::reading::sniff::{Reply, Sniff};
 
 pub struct SearchReplace;
 
@@ -487,7 +487,7 @@ fn path_before(lines: &[OutLine], head: usize, floor: usize) -> PathAbove {
         return PathAbove::Nothing;
     };
     match fence_open(lines[prev].text) {
-        Some(f) => match crate::reply::scan::path_from_info(f.info) {
+        Some(f) => match crate::reading::scan::path_from_info(f.info) {
             Some(p) => PathAbove::Named(p),
             None => path_above(lines, prev, floor),
         },

@@ -10,7 +10,7 @@
 //!
 //! One object, an array, or one object per line; fenced or bare, with prose
 //! around; also inside tool-use envelopes (`{"name": ..., "input": {...}}`,
-//! `{"type": "tool_use", ...}`), all found by [`crate::reply::json_edits`], which
+//! `{"type": "tool_use", ...}`), all found by [`crate::reading::json_edits`], which
 //! also repairs raw newlines in strings and trailing commas.
 //!
 //! - `str_replace` is [`Op::StrReplace`]: `old_str` must occur once (an
@@ -43,7 +43,7 @@ use crate::apply::feedback::Words;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT};
-use crate::reply::json_edits::{self, field, leaves, number, text_lines, Piece};
+use crate::reading::json_edits::{self, field, leaves, number, text_lines, Piece};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::ops::Range;
@@ -68,13 +68,7 @@ fn call_like(s: &str) -> bool {
 }
 
 /// How messages name the parts of a `str_replace` call.
-pub const WORDS: Words = Words {
-    old: "old_str",
-    short: "old_str",
-    new: "new_str",
-    create: "use the `create` command",
-    readings: "quote old_str exactly as the file has it",
-};
+pub const WORDS: Words = crate::apply::feedback::STR_REPLACE;
 
 /// Whether a JSON object is a text-editor tool call: a `command` string
 /// and one of the tool's fields.

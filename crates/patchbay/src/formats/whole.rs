@@ -15,10 +15,10 @@ use super::Format;
 use crate::apply::text::Text;
 use crate::edit::{Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_AFTER};
-use crate::reply::scan::{
+use crate::reading::scan::{
     fence_open, find_fence_close, out_lines, path_above, path_from_info, OutLine, PathAbove,
 };
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::sniff::{Reply, Sniff};
 
 pub struct Whole;
 
@@ -26,7 +26,7 @@ impl Format for Whole {
     /// The fallback: any fenced block (and no marker of another format,
     /// which would come before `usize::MAX`).
     fn sniff(&self, reply: &Reply) -> Option<Sniff> {
-        let fenced = reply.any_line(|t| crate::reply::scan::fence_open(t).is_some());
+        let fenced = reply.any_line(|t| crate::reading::scan::fence_open(t).is_some());
         Some(Sniff {
             at: usize::MAX,
             confidence: if fenced { 0.6 } else { 0.1 },
@@ -172,7 +172,7 @@ fn take_unnamed(parsed: &mut Parsed, mut unnamed: Vec<(Edit, Option<String>)>) {
 
 /// Whether a path line names the block of the fence at `fence` (blank
 /// lines and a few short lines of prose may stand between them).
-pub(crate) fn named_above(lines: &[crate::reply::scan::OutLine], fence: usize) -> bool {
+pub(crate) fn named_above(lines: &[crate::reading::scan::OutLine], fence: usize) -> bool {
     matches!(path_above(lines, fence, 0), PathAbove::Named(_))
 }
 

@@ -35,11 +35,11 @@
 //! JSON scan of each named fenced block; each format's sniff is a pass over
 //! the lines at most.
 
-use super::json_edits::{self, leaves, Piece};
-use super::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
-use super::sniff::{inside, JsonEdit, Reply, Sniff};
 pub use crate::edit::Detection;
 use crate::formats::{all, udiff, whole, Format, FormatName};
+use crate::reading::json_edits::{self, leaves, Piece};
+use crate::reading::scan::{fence_open, find_fence_close, out_lines, path_from_info, OutLine};
+use crate::reading::sniff::{inside, JsonEdit, Reply, Sniff};
 use std::ops::Range;
 
 /// Whether a block's text is JSON values and nothing else (besides the
@@ -147,7 +147,7 @@ pub fn read<'a>(output: &'a str, lines: &'a [OutLine<'a>]) -> Reply<'a> {
 /// reply, and the earliest marker wins (the surer one at the same place).
 pub fn detect(output: &str) -> Detection {
     // A reasoning section's drafts are not the answer: nothing in it counts.
-    let (masked, _) = crate::reply::reasoning::mask(output);
+    let (masked, _) = crate::reading::reasoning::mask(output);
     detect_lines(&masked, &out_lines(&masked))
 }
 

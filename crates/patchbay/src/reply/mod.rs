@@ -1,34 +1,10 @@
-//! Reading a model's reply before any format parses it: output lines,
-//! Markdown fences and path lines (`scan`), JSON edits found in prose
-//! (`json_edits`), which format the reply is in (`detect`), declared counts
-//! and truncation (`counts`), replies that arrive in pieces (`stream`), and
-//! the reasoning section a reply may start with, which no format reads
-//! (`reasoning`).
+//! A model's reply as a whole: which format it is in (`detect`) and replies
+//! that arrive in pieces (`stream`), both above the formats and the
+//! transaction. How a reply is read before any format parses it (`scan`,
+//! `sniff`, `json_edits`, `counts`, `reasoning`, [`read`]) sits below the
+//! formats, in its own module, and is reached here under the same paths.
 
-use crate::edit::Parsed;
-
-pub mod counts;
 pub mod detect;
-pub mod json_edits;
-pub mod reasoning;
-pub mod scan;
-pub mod sniff;
 pub mod stream;
 
-/// Fills in what a parse leaves to the reply as a whole: each edit's lines
-/// in the reply (from the reply's `lines`, split once for detection,
-/// parsing and this) and the declared edit count (from its first lines).
-pub fn read(parsed: &mut Parsed, output: &str, lines: &[scan::OutLine]) {
-    if let Some((span, message)) = counts::declared_too_large(output) {
-        let code = crate::edit::Code::Malformed;
-        let op = crate::edit::Op::invalid(code, message);
-        parsed.edits.push(crate::edit::Edit {
-            path: None,
-            op,
-            span,
-        });
-    }
-    let lines = scan::OutputLines::from_lines(output, lines);
-    parsed.lines = parsed.edits.iter().map(|e| lines.range(&e.span)).collect();
-    parsed.declared = counts::declared_edits(output);
-}
+pub use crate::reading::{counts, json_edits, read, reasoning, scan, sniff};

@@ -35,7 +35,7 @@ use crate::apply::report::Report;
 use crate::apply::transaction::{self, Prepared};
 use crate::edit::{Code, Edit, Op, Parsed, Receipt};
 use crate::formats::{self, FormatName};
-use crate::reply::scan::OutputLines;
+use crate::reading::scan::OutputLines;
 use crate::ApplyOptions;
 use std::collections::BTreeMap;
 
@@ -199,7 +199,7 @@ fn turns(line: &str) -> bool {
 }
 
 /// The reply's declared edit count (`EDITS: N` in its first lines, see
-/// [`crate::reply::counts::declared_edits`]), read as its lines arrive instead of
+/// [`crate::reading::counts::declared_edits`]), read as its lines arrive instead of
 /// from the top for every emitted edit (a one-line JSON reply made that a
 /// pass over the reply per edit).
 #[derive(Default)]
@@ -214,7 +214,7 @@ struct Head {
 
 impl Head {
     fn declared(&mut self, buf: &str) -> Option<usize> {
-        use crate::reply::counts::{declared_in_line, DECLARED_LINES};
+        use crate::reading::counts::{declared_in_line, DECLARED_LINES};
         while self.found.is_none() && self.lines < DECLARED_LINES {
             let from = self.searched.max(self.pos);
             let Some(k) = memchr::memchr(b'\n', &buf.as_bytes()[from..]) else {
@@ -265,7 +265,7 @@ impl Stream {
     /// from the top: edits read before its close belonged to the draft.
     fn mask_reasoning(&mut self, end: usize) {
         self.reasoning = self.buf[..end].to_owned();
-        self.buf = crate::reply::reasoning::masked(&self.buf, 0..end);
+        self.buf = crate::reading::reasoning::masked(&self.buf, 0..end);
         let files = std::mem::replace(&mut self.files, Files::fresh(BTreeMap::new()));
         let fresh = Stream::new(BTreeMap::new(), self.opt.clone());
         *self = Stream {
@@ -596,7 +596,7 @@ mod tests {
                 let mut k = 0;
                 while k < t.len() {
                     k = (k + step).min(t.len());
-                    let want = crate::reply::counts::declared_edits(&t[..k]);
+                    let want = crate::reading::counts::declared_edits(&t[..k]);
                     assert_eq!(h.declared(&t[..k]), want, "{t:?} at {k}");
                 }
             }

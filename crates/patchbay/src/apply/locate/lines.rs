@@ -2,12 +2,12 @@
 //! ranges) and read-only views: the numbers are checked against what the
 //! edit asserts (tags, the file's CRC-32, the lines the model was shown)
 //! before they are trusted. Cost: `O(lines checked)`, plus a relocation of
-//! a shown block that moved (see [`crate::formats::lines::seen::relocate`]).
+//! a shown block that moved (see [`crate::apply::seen::relocate`]).
 
 use super::{Failure, Spot};
+use crate::apply::tags::{tag, TagOptions};
 use crate::apply::text::Text;
 use crate::edit::{Check, Code};
-use crate::formats::hashline::tags::{tag, TagOptions};
 
 /// The current `N:TAG content` lines around `lo..hi` (1-based, inclusive),
 /// so a model can retry without reading the file again.
@@ -59,7 +59,7 @@ fn moved_hint(text: &Text, tags: &[(usize, String)], opts: TagOptions) -> String
 }
 
 /// Checks and locates a line-addressed edit; `cache` is the file's
-/// [`crate::formats::lines::seen::Relocator`], shared by its edits.
+/// [`crate::apply::seen::Relocator`], shared by its edits.
 pub fn lines(
     text: &Text,
     path: &str,
@@ -67,13 +67,12 @@ pub fn lines(
     end: usize,
     new: &[String],
     check: &Check,
-    cache: &crate::formats::lines::seen::Relocator,
+    cache: &crate::apply::seen::Relocator,
 ) -> Result<Spot, Failure> {
     // Seen lines come from an older view: check them and follow a shown
     // block that moved before the numbers are held to the current file.
     if let Check::Seen(seen) = check {
-        let (s, e, note) =
-            crate::formats::lines::seen::relocate(text, path, (start, end), seen, cache)?;
+        let (s, e, note) = crate::apply::seen::relocate(text, path, (start, end), seen, cache)?;
         let spot = lines(text, path, s, e, new, &Check::None, cache)?;
         return Ok(Spot { note, ..spot });
     }

@@ -25,9 +25,10 @@ pub use substring::str_replace;
 use crate::apply::feedback::{self, Words};
 use crate::apply::locate::readings::{choose_in, conflict_message, Choice};
 use crate::apply::matcher::{FindOptions, Haystack, Level};
+use crate::apply::seen::{Relocator, SeenLines};
 use crate::apply::text::Text;
 use crate::edit::{Check, Closest, Code, Op, Reading};
-use crate::formats::lines::seen::{Relocator, SeenLines};
+use crate::name::FormatName;
 use std::cell::OnceCell;
 
 /// A located edit: original lines `start..end` become `new`.
@@ -150,7 +151,14 @@ impl<'a> Target<'_, 'a> {
     }
 }
 
-/// How far lookups may go, and the words messages use.
+/// Finds another format's marker line in a whole-file text (`path`, its
+/// new lines, the file's original): the line and the format. The formats
+/// know the markers and give it with the transaction's dialect
+/// ([`crate::apply::transaction::Dialect`]).
+pub type ForeignMarker = fn(&str, &[String], &str) -> Option<(usize, FormatName)>;
+
+/// How far lookups may go, the words messages use, and what reads a
+/// whole-file text as another format's reply.
 #[derive(Clone, Copy)]
 pub struct Rules<'w> {
     /// Lines around a hint within which a single candidate may be chosen.
@@ -160,6 +168,7 @@ pub struct Rules<'w> {
     /// An added file may replace an existing one (Codex's rule).
     pub overwrite: bool,
     pub words: &'w Words,
+    pub foreign_marker: ForeignMarker,
 }
 
 impl Rules<'_> {

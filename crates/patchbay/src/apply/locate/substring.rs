@@ -15,7 +15,7 @@ use crate::edit::Code;
 use std::cell::OnceCell;
 
 /// Messages about `str_replace` speak of `old_str`, as the tool does.
-const TOOL: &feedback::Words = &crate::formats::tool_call::WORDS;
+const TOOL: &feedback::Words = &feedback::STR_REPLACE;
 
 /// Occurrences counted before the edit is refused as ambiguous.
 const MAX_HITS: usize = 64;

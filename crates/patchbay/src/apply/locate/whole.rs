@@ -6,6 +6,7 @@ use super::{Failure, Rules, Spot, Target};
 use crate::apply::elision::find_elision;
 use crate::apply::feedback;
 use crate::edit::{Code, Op};
+use crate::name::FormatName;
 
 /// Where a whole-file edit goes, or why it cannot.
 pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
@@ -21,8 +22,8 @@ pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
             delete: true,
             ..spot(0, n, &[]).exclusive()
         }),
-        Op::Create { text } | Op::Write { text } if foreign(t, text).is_some() => {
-            let (k, format) = foreign(t, text).expect("checked");
+        Op::Create { text } | Op::Write { text } if foreign(t, text, rules).is_some() => {
+            let (k, format) = foreign(t, text, rules).expect("checked");
             let msg = feedback::foreign_marker(t.path, k, &text[k], format);
             Err((Code::Malformed, msg))
         }
@@ -51,6 +52,6 @@ pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
 
 /// Another format's marker in a whole-file text (see
 /// [`crate::formats::foreign_marker`]).
-fn foreign(t: &Target, text: &[String]) -> Option<(usize, crate::formats::FormatName)> {
-    crate::formats::foreign_marker(t.path, text, t.original.unwrap_or(""))
+fn foreign(t: &Target, text: &[String], rules: Rules) -> Option<(usize, FormatName)> {
+    (rules.foreign_marker)(t.path, text, t.original.unwrap_or(""))
 }

@@ -13,9 +13,8 @@
 //! without touching any earlier edit's lines is left refused: the original
 //! would have held it.
 
-use super::{fail, set_aside, FileWork, Planned};
-use crate::apply::feedback::Words;
-use crate::apply::locate::{self, Rules, Spot};
+use super::{fail, set_aside, Dialect, FileWork, Planned};
+use crate::apply::locate::{self, Spot};
 use crate::apply::transaction::Options;
 use crate::edit::{Code, Edit, EditStatus, Op, Receipt};
 
@@ -104,7 +103,7 @@ impl Layout {
 
 /// Locates each edit of `w` that was not found in the original in the text
 /// its earlier edits produce, and merges it with the edits it builds on.
-pub(super) fn build_on_earlier(w: &mut FileWork, edits: &[Edit], opt: &Options, words: &Words) {
+pub(super) fn build_on_earlier(w: &mut FileWork, edits: &[Edit], opt: &Options, d: &Dialect) {
     if w.exclusive || w.original.is_none() {
         return;
     }
@@ -115,13 +114,13 @@ pub(super) fn build_on_earlier(w: &mut FileWork, edits: &[Edit], opt: &Options, 
         .map(|r| r.index)
         .collect();
     for idx in missing {
-        retry(w, &edits[idx - 1], idx, opt, words);
+        retry(w, &edits[idx - 1], idx, opt, d);
     }
 }
 
 /// Locates edit `idx`, not found in the original, in the text the file's
 /// planned edits before it produce (its receipt is among `w.receipts`).
-pub(super) fn retry(w: &mut FileWork, edit: &Edit, idx: usize, opt: &Options, words: &Words) {
+pub(super) fn retry(w: &mut FileWork, edit: &Edit, idx: usize, opt: &Options, d: &Dialect) {
     if !sequential_op(&edit.op) || w.rebuilds >= REBUILDS {
         return;
     }
@@ -129,7 +128,7 @@ pub(super) fn retry(w: &mut FileWork, edit: &Edit, idx: usize, opt: &Options, wo
         return;
     };
     w.rebuilds += 1;
-    try_on(w, &layout, edit, idx, opt, words);
+    try_on(w, &layout, edit, idx, opt, d);
 }
 
 /// The edits a text that changes as they apply can hold: a block found by
@@ -146,22 +145,9 @@ fn sequential_op(op: &Op) -> bool {
 
 /// Locates edit `idx` in the layout's text and plans it merged, or says
 /// in its receipt what was checked.
-fn try_on(
-    w: &mut FileWork,
-    layout: &Layout,
-    edit: &Edit,
-    idx: usize,
-    opt: &Options,
-    words: &Words,
-) {
+fn try_on(w: &mut FileWork, layout: &Layout, edit: &Edit, idx: usize, opt: &Options, d: &Dialect) {
     let mid = FileWork::new(w.path.clone(), Some(&layout.text));
-    let rules = Rules {
-        window: opt.window,
-        max_level: opt.max_level,
-        overwrite: opt.overwrite,
-        words,
-    };
-    let found = locate::locate(&mid.target(opt), &edit.op, rules);
+    let found = locate::locate(&mid.target(opt), &edit.op, d.rules(opt));
     let k = receipt_at(w, idx);
     let earlier = list(&layout.regions.iter().map(|r| r.idx).collect::<Vec<_>>());
     let spot = match found {

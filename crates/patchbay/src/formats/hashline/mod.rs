@@ -1,8 +1,8 @@
 //! `hashline`: edits by line number and tag against the tagged view
-//! (`N:TAG content`, see [`crate::formats::hashline::tags`]).
+//! (`N:TAG content`, see [`crate::apply::tags`]).
 //!
 //! Edits are JSON objects, one, an array, or one per line, fenced or bare,
-//! with prose around them ([`crate::reply::json_edits`]):
+//! with prose around them ([`crate::reading::json_edits`]):
 //!
 //! ```text
 //! {"op": "replace", "line": 10, "tag": "Q8fA", "new": "int count = 11;"}
@@ -33,14 +33,14 @@
 
 use super::LineOp;
 use super::{Format, ParseOptions};
+pub use crate::apply::tags;
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
-use crate::reply::json_edits::{self, field, number, text_lines};
-pub mod tags;
+use crate::reading::json_edits::{self, field, number, text_lines};
 
 use crate::apply::diff::changes_linear;
+use crate::apply::tags::{tag, TagOptions};
 use crate::apply::text::Text;
 use crate::edit::{Check, Op, Parsed};
-use crate::formats::hashline::tags::{tag, TagOptions};
 use serde_json::{Map, Value};
 
 pub struct Hashline;

@@ -1,5 +1,5 @@
 //! `lines`: edits by plain line numbers and ranges, checked against what
-//! the model was shown (see [`crate::formats::lines::seen`] for the views and the check).
+//! the model was shown (see [`crate::apply::seen`] for the views and the check).
 //!
 //! Text form: a header line, the new lines, and `@@ end` after the last
 //! block (or the end of the fence the blocks are in):
@@ -48,7 +48,8 @@
 //! Parsing is one pass over the output; rendering is one line diff.
 
 mod header;
-pub mod seen;
+
+pub use crate::apply::seen;
 
 use super::LineOp;
 use super::{Format, ParseOptions};
@@ -58,9 +59,9 @@ use crate::apply::text::parse_crc;
 use crate::apply::text::Text;
 use crate::edit::{Check, Code, Edit, Op, Parsed};
 use crate::formats::prompt::{self, COUNT, EXAMPLE_BEFORE, EXAMPLE_PATH};
-use crate::reply::json_edits::{self, field, number, text_lines};
-use crate::reply::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::json_edits::{self, field, number, text_lines};
+use crate::reading::scan::{fence_closes, fence_open, out_lines, Fence, OutLine};
+use crate::reading::sniff::{Reply, Sniff};
 pub use header::is_header;
 use header::{header, header_path, list, range, verb, view_header, Header};
 use serde_json::{Map, Value};
@@ -346,7 +347,7 @@ impl Format for Lines {
         let crc = crate::apply::text::file_crc(EXAMPLE_BEFORE);
         prompt::Prompt {
             instructions: format!("The file is shown with numbered lines under a header `# file: PATH crc32=HEX8`. Replace lines by number: a header line `@@ PATH FIRST:LAST crc32=HEX8` (HEX8: the 8 hex digits copied from the view), then the new lines, then `@@ end`. Use `FIRST:FIRST` for one line; numbers always refer to the view you were shown. {COUNT}"),
-            example_view: crate::formats::lines::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
+            example_view: crate::apply::seen::crc_view(EXAMPLE_PATH, EXAMPLE_BEFORE),
             example_reply: format!("EDITS: 1\n@@ app.py 2:2 crc32={crc:08x}\n    print(f\"Hello, {{name}}!\")\n@@ end\n"),
         }
     }

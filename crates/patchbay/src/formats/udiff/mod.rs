@@ -60,9 +60,9 @@ use super::{Format, ParseOptions};
 use crate::apply::feedback::Words;
 use crate::edit::{Edit, Parsed};
 use crate::formats::prompt::{self, COUNT};
-use crate::reply::scan::fence_open;
-use crate::reply::scan::OutLine;
-use crate::reply::sniff::{Reply, Sniff};
+use crate::reading::scan::fence_open;
+use crate::reading::scan::OutLine;
+use crate::reading::sniff::{Reply, Sniff};
 
 pub struct Udiff;
 
@@ -93,7 +93,7 @@ pub fn claims_line(reply: &Reply, i: usize) -> bool {
 /// header: it has no file header (`diff --git`, `---`/`+++`) and either
 /// does not start with a hunk header, or none of its lines adds or removes
 /// anything while one is not diff syntax.
-pub fn not_a_diff(body: &[crate::reply::scan::OutLine]) -> bool {
+pub fn not_a_diff(body: &[crate::reading::scan::OutLine]) -> bool {
     let header = body.iter().enumerate().any(|(k, l)| {
         l.text.starts_with("diff --git ")
             || (l.text.starts_with("--- ")
@@ -152,7 +152,7 @@ impl Format for Udiff {
     }
 
     fn parse(&self, output: &str, opt: &ParseOptions) -> Parsed {
-        self.parse_lines(output, &crate::reply::scan::out_lines(output), opt)
+        self.parse_lines(output, &crate::reading::scan::out_lines(output), opt)
     }
 
     fn parse_lines(&self, output: &str, lines: &[OutLine], opt: &ParseOptions) -> Parsed {
@@ -169,7 +169,7 @@ impl Format for Udiff {
     fn parse_after(&self, text: &str, last: &Edit, opt: &ParseOptions) -> Option<(usize, Parsed)> {
         let from = last.span.start;
         let tail = text.get(from..)?;
-        let lines = crate::reply::scan::out_lines(tail);
+        let lines = crate::reading::scan::out_lines(tail);
         let fence = |t: &str| t.starts_with(['`', '~', '<']) || fence_open(t).is_some();
         if !tail.starts_with("@@") || lines.iter().any(|l| fence(l.text)) {
             return None;

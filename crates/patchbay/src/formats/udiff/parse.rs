@@ -17,8 +17,8 @@
 
 use super::headers::{git_paths, side_path};
 pub use super::headers::{parse_header, unquote, Header};
-use crate::reply::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
-use crate::reply::scan::{Fence, OutLine};
+use crate::reading::scan::{fence_closes, fence_open, out_lines, path_from_info, path_from_line};
+use crate::reading::scan::{Fence, OutLine};
 use std::ops::Range;
 
 /// What a body line does, as written.
@@ -265,7 +265,7 @@ impl<'a> DiffReader<'a, '_> {
         }
         if let Some(p) = path_from_line(t) {
             self.hint = Some((p, lines[i].start));
-        } else if let Some(m) = crate::reply::scan::path_in_prose(t) {
+        } else if let Some(m) = crate::reading::scan::path_in_prose(t) {
             self.mention = Some((m, lines[i].start));
         }
         i + 1
@@ -355,7 +355,7 @@ fn closes(t: &str, f: &Fence) -> bool {
 fn paths_pair(lines: &[OutLine], i: usize) -> bool {
     let side = |t: &str| {
         let p = t[4..].split('\t').next().unwrap_or("").trim();
-        p == "/dev/null" || p.starts_with('"') || crate::reply::scan::looks_like_path(p)
+        p == "/dev/null" || p.starts_with('"') || crate::reading::scan::looks_like_path(p)
     };
     side(lines[i].text) && side(lines[i + 1].text)
 }

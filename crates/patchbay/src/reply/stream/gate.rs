@@ -1,10 +1,10 @@
-//! The stream's view of a reasoning section ([`crate::reply::reasoning`]):
+//! The stream's view of a reasoning section ([`crate::reading::reasoning`]):
 //! while one may be open, nothing is parsed or emitted; once it closes, its
 //! bytes are masked in the stream's text (the raw bytes kept aside), so the
 //! formats read the answer alone, at the offsets the whole reply has.
 
 use super::NewLines;
-use crate::reply::reasoning::{self, CloseScan, Tag};
+use crate::reading::reasoning::{self, CloseScan, Tag};
 
 /// Where the stream stands with respect to a reasoning section.
 #[derive(Default)]

@@ -2,7 +2,7 @@
 //! it answers ([`Sniff`]). The reply is read once for every format: its
 //! lines, the whole-file blocks whose markers are content, and the JSON
 //! edits in it with the format each belongs to. The detector
-//! ([`super::detect`]) fills it; formats only read it.
+//! ([`crate::reply::detect`]) fills it; formats only read it.
 
 use super::scan::OutLine;
 use crate::name::FormatName;

@@ -218,7 +218,7 @@ fn set_field(line: &str, field_sets: &[&Vec<String>], fields: &mut [Option<Strin
 /// for stopping, when known.
 pub fn check_output(text: &str, p: &Protocol, stop_reason: Option<&str>) -> OutputCheck {
     // A reasoning section's drafts are not the answer: nothing in it counts.
-    let (masked, _) = crate::reply::reasoning::mask(text);
+    let (masked, _) = crate::reading::reasoning::mask(text);
     let text = &*masked;
     if text.trim_start().starts_with(['{', '[']) {
         return check_json(text, stop_reason);
@@ -427,7 +427,7 @@ fn scrape_total(text: &str) -> (Option<usize>, Option<String>) {
 
 /// Complete `{...}` objects inside the first array of a cut JSON text.
 fn complete_objects(text: &str) -> Vec<serde_json::Value> {
-    use crate::reply::json_edits::extent;
+    use crate::reading::json_edits::extent;
     let b = text.as_bytes();
     let Some(arr) = text.find('[') else {
         return vec![];

@@ -179,7 +179,7 @@ impl CloseScan {
             }
             return None;
         }
-        if let Some(f) = crate::reply::scan::fence_open(line.trim_end()) {
+        if let Some(f) = crate::reading::scan::fence_open(line.trim_end()) {
             if f.ch != '<' {
                 self.fence = Some((f.ch, f.len));
                 return None;
