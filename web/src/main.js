@@ -74,6 +74,7 @@ const tags = new Tags(byId(document, 'file-card'), fileEditor, files, () => stat
 const tokens = new Tokens(byId(document, 'tokens-panel'), () => state.engine, {
   replyTokens: byId(document, 'reply-tokens'),
   context: () => ({ format: ui.format.value, feedback: ui.feedback.textContent ?? '', path: files.path }),
+  budget: state.budget,
 });
 const udiff = setupUdiff(byId(document, 'udiff-panel'));
 
@@ -498,8 +499,8 @@ async function main() {
   if (start) ui.format.value = start.format;
   ui.formatList.textContent = names.filter((n) => n !== 'auto').join(', ');
   const api = panelApi(engine);
-  setupCompare(byId(document, 'compare-panel'), api);
-  setupOutline(byId(document, 'outline-panel'), api);
+  setupCompare(byId(document, 'compare-panel'), api, state.compare);
+  setupOutline(byId(document, 'outline-panel'), api, state.outline);
   const modelRoot = byId(document, 'model-panel');
   setupModelPanel(modelRoot, api, names);
   setupArena(byId(document, 'arena-panel'), modelRoot, api, names);
@@ -511,7 +512,7 @@ async function main() {
   // The core's second part (other formats, the udiff tools, the comparison) comes after the first
   // result. The lab's verdicts are some thirty engine calls, many of them of the second part: after
   // it has come, not before (a call that needs it sooner loads it then; so would they, a second time).
-  engine.whenRest().then(() => setupLab(byId(document, 'lab'), api));
+  engine.whenRest().then(() => setupLab(byId(document, 'lab'), api, state.lab));
 }
 
 main();

@@ -1,6 +1,9 @@
 // The page's state, declared in one place: every field the scheduler and
-// the panels' render functions read. Only main.js writes it; the panels are
-// drawn from it and from the report it holds, never the other way round.
+// the panels' render functions read. main.js writes the page's fields; each
+// tool panel writes only its own part (`budget`, `compare`, ...) in its
+// handlers, then asks for its render, which draws the panel from that part.
+// The form controls a person fills (window, task, provider, ...) are read
+// when an action needs them: they are the person's, not the page's.
 
 /** @typedef {import('patchbay').Report} Report */
 /** @typedef {import('patchbay').Detection} Detection */
@@ -36,6 +39,77 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
 /** @typedef {typeof PANELS[number]} Panel */
 
 /**
+ * The budget meter: the newest plan, or why the newest request does not fit.
+ * @typedef {object} BudgetState
+ * @property {number} ticket the number of the newest request; an older answer is dropped
+ * @property {import('patchbay').Plan | null} plan
+ * @property {string | null} error
+ */
+
+/**
+ * The format comparison: the newest comparison, or why the newest failed
+ * (an error leaves the last comparison's cards in place).
+ * @typedef {object} CompareState
+ * @property {import('patchbay').Comparison | null} comparison
+ * @property {string | null} error
+ * @property {ReturnType<typeof setTimeout> | null} timer the pending run after typing in the wanted result
+ */
+
+/**
+ * Outline and slice: the file's symbols, the cut symbol and its splice.
+ * @typedef {object} OutlineState
+ * @property {'none' | 'loading' | 'ready' | 'error'} status
+ * @property {import('patchbay/syntax').Outline | null} outline
+ * @property {string} error why there is no outline
+ * @property {{ slice: import('patchbay/syntax').Slice, text: string, path: string } | null} cut the symbol cut out, the text and the path it was cut from
+ * @property {string | null} cutError why the newest cut failed
+ * @property {boolean} open the slice box is shown
+ * @property {{ status: string, format: string, text: string } | null} splice the reply applied to the slice, spliced back
+ * @property {string | null} spliceError why the newest splice failed
+ */
+
+/** @typedef {(typeof import('./lessons.js').LESSONS)[number]} Lesson */
+
+/**
+ * One lesson's card: the lesson as loaded and the two verdicts, or why it could not be computed.
+ * @typedef {{ lesson: Lesson, naive: { outcome: string, text: string }, mine: { outcome: string, status: string, text: string } } | { lesson: Lesson, failed: string }} LessonCard
+ */
+
+/**
+ * The pitfall lab: its cards, null until they are computed.
+ * @typedef {object} LabState
+ * @property {LessonCard[] | null} cards
+ */
+
+/**
+ * The local-model panel.
+ * @typedef {object} ModelState
+ * @property {string} connection the connection's status line
+ * @property {{ kind: string, text: string, fix: string[] } | null} diagnosis the doctor's, shown while set
+ * @property {import('patchbay').ModelInfo[] | null} models the server's models, null until connected
+ * @property {string[]} capabilities the picked model's (Ollama's /api/show)
+ * @property {number | null} context the picked model's context length as the server gives it
+ * @property {number | null} drawnContext the context length last written into the Context box (a person's edit stays until the server gives another)
+ * @property {{ budget: string, request: string }} preview the first request, before it is sent
+ * @property {boolean} running a run is under way
+ * @property {string} runStatus
+ */
+
+/**
+ * The format arena.
+ * @typedef {object} ArenaState
+ * @property {string[]} formats the formats offered
+ * @property {Set<string>} pickedFormats
+ * @property {string[]} models the models offered: the model panel's, once connected
+ * @property {Set<string>} pickedModels
+ * @property {boolean} running
+ * @property {boolean} stopping Stop was asked for
+ * @property {string} status
+ * @property {import('patchbay').ArenaResults | null} results
+ * @property {boolean} hasExpected the results' tasks have expected results
+ */
+
+/**
  * @typedef {object} PageState
  * @property {Engine | null} engine null until the worker answers
  * @property {boolean} ready the engine is loaded and the first case has run
@@ -48,6 +122,12 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @property {ReturnType<typeof setTimeout> | null} remembering the timer that keeps the case in localStorage
  * @property {boolean} drawnSettled whether the page last said it was settled (`data-settled`)
  * @property {Panel} panel the panel the section bar shows
+ * @property {BudgetState} budget
+ * @property {CompareState} compare
+ * @property {OutlineState} outline
+ * @property {LabState} lab
+ * @property {ModelState} model
+ * @property {ArenaState} arena
  */
 
 /**
@@ -68,6 +148,18 @@ export function createState(panel) {
     remembering: null,
     drawnSettled: false,
     panel,
+    budget: { ticket: 0, plan: null, error: null },
+    compare: { comparison: null, error: null, timer: null },
+    outline: { status: 'none', outline: null, error: '', cut: null, cutError: null, open: false, splice: null, spliceError: null },
+    lab: { cards: null },
+    model: {
+      connection: 'not connected', diagnosis: null, models: null, capabilities: [], context: null, drawnContext: null,
+      preview: { budget: '', request: '' }, running: false, runStatus: '',
+    },
+    arena: {
+      formats: [], pickedFormats: new Set(['search-replace', 'udiff']), models: [], pickedModels: new Set(),
+      running: false, stopping: false, status: '', results: null, hasExpected: false,
+    },
   };
 }
 

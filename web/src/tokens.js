@@ -24,12 +24,13 @@ export const CHOICES = [
 export class Tokens {
   /**
    * `root` is the tokens and budget panel; `replyTokens` the reply editor's
-   * count; `context()` what the budget's request takes from the rest of the page.
+   * count; `context()` what the budget's request takes from the rest of the
+   * page; `budget` the meter's part of the page's state.
    * @param {ParentNode} root
    * @param {() => import('./state.js').Engine} engine
-   * @param {{ replyTokens: HTMLElement, context: () => import('./budget.js').Context }} page
+   * @param {{ replyTokens: HTMLElement, context: () => import('./budget.js').Context, budget: import('./state.js').BudgetState }} page
    */
-  constructor(root, engine, { replyTokens, context }) {
+  constructor(root, engine, { replyTokens, context, budget }) {
     this.engine = engine;
     /** @type {Texts | null} */
     this.texts = null;
@@ -42,7 +43,7 @@ export class Tokens {
     };
     for (const [value, label] of CHOICES) this.ui.tokenizer.add(new Option(label, value));
     this.ui.tokenizer.addEventListener('change', () => this.texts && this.update(this.texts));
-    this.budget = setupBudget(root, engine, () => this.texts && { ...this.texts, ...context(), tokenizer: this.choice() });
+    this.budget = setupBudget(root, engine, () => this.texts && { ...this.texts, ...context(), tokenizer: this.choice() }, budget);
   }
 
   /** The chosen tokenizer ("estimate:o200k_base", "exact:cl100k_base", ...). */
