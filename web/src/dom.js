@@ -35,6 +35,16 @@ export function make(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * Sets `element`'s text to `text` unless it already holds it: a render that
+ * runs each animation frame leaves an unchanged text (a long request) alone.
+ * @param {Element} element
+ * @param {string} text
+ */
+export function writeText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 /** The object each element was last filled from (`fill`). */
 const filledFrom = new WeakMap();
 

@@ -16,8 +16,8 @@ import { createFileEditor, createReplyEditor, foldReasoning, setText } from './e
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
 import { Review } from './review.js';
-import { setupModelPanel } from './model/panel.js';
-import { setupArena } from './model/arena.js';
+import { renderModel, setupModelPanel } from './model/panel.js';
+import { renderArena, setupArena } from './model/arena.js';
 import { noteFor, resultElements, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
 import { setupUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
@@ -481,6 +481,23 @@ function panelApi(engine) {
 
 /** @typedef {ReturnType<typeof panelApi>} PanelApi */
 
+/**
+ * The model panel and the arena beside it, drawn together: the arena offers
+ * the panel's models, and either's run keeps the other's Run off.
+ * @param {PanelApi} api
+ * @param {string[]} names the engine's formats
+ */
+function setupModelTab(api, names) {
+  const reply = { editor: replyEditor, setText };
+  const render = (budget = Infinity) => {
+    renderModel(modelUi, state.model, state.arena.running, reply, budget);
+    renderArena(arenaUi, state.arena, state.model);
+  };
+  const modelUi = setupModelPanel(byId(document, 'model-panel'), api, names, state.model, render);
+  const arenaUi = setupArena(byId(document, 'arena-panel'), modelUi, api, names, { arena: state.arena, model: state.model, render });
+  render();
+}
+
 async function main() {
   setupControls();
   const start = caseFromHash(location.hash) ?? lastCase();
@@ -501,9 +518,7 @@ async function main() {
   const api = panelApi(engine);
   setupCompare(byId(document, 'compare-panel'), api, state.compare);
   setupOutline(byId(document, 'outline-panel'), api, state.outline);
-  const modelRoot = byId(document, 'model-panel');
-  setupModelPanel(modelRoot, api, names);
-  setupArena(byId(document, 'arena-panel'), modelRoot, api, names);
+  setupModelTab(api, names);
   await run();
   state.ready = true;
   document.body.dataset.ready = 'true';

@@ -82,17 +82,42 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  */
 
 /**
+ * One round of a model run: what its entry says, and what it has queued
+ * for the next draw (reply text, thinking, receipts) with the counts of what
+ * was left out.
+ * @typedef {object} Round
+ * @property {any} request the round's request as the worker shows it
+ * @property {boolean} open the round still streams
+ * @property {string} status
+ * @property {string} tokens
+ * @property {string | null} decision the loop's decision, or "stopped"
+ * @property {string[]} warnings
+ * @property {string[]} text reply text not drawn yet
+ * @property {string[]} thinking thinking not drawn yet
+ * @property {any[]} events receipts not listed yet
+ * @property {number} held reply characters drawn
+ * @property {number} hidden reply characters left out
+ * @property {number} hiddenThinking
+ * @property {number} hiddenReceipts
+ * @property {number} receipts receipts listed
+ * @property {boolean} capped the reply reached its cap
+ */
+
+/**
  * The local-model panel.
  * @typedef {object} ModelState
  * @property {string} connection the connection's status line
  * @property {{ kind: string, text: string, fix: string[] } | null} diagnosis the doctor's, shown while set
- * @property {import('patchbay').ModelInfo[] | null} models the server's models, null until connected
+ * @property {import('patchbay').ModelEntry[] | null} models the server's models, null until connected
  * @property {string[]} capabilities the picked model's (Ollama's /api/show)
- * @property {number | null} context the picked model's context length as the server gives it
- * @property {number | null} drawnContext the context length last written into the Context box (a person's edit stays until the server gives another)
+ * @property {{ length: number } | null} context the context length the server gives for the picked model, a new object each time it gives one
+ * @property {{ length: number } | null} drawnContext the one last written into the Context box (a person's edit stays until the server gives one again)
  * @property {{ budget: string, request: string }} preview the first request, before it is sent
  * @property {boolean} running a run is under way
  * @property {string} runStatus
+ * @property {string | null} outcome how the last run ended (`<body data-model-run>`)
+ * @property {Round[]} rounds the run's rounds
+ * @property {number} frame the animation frame that draws the rounds' queued text (0: none)
  */
 
 /**
@@ -100,13 +125,13 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @typedef {object} ArenaState
  * @property {string[]} formats the formats offered
  * @property {Set<string>} pickedFormats
- * @property {string[]} models the models offered: the model panel's, once connected
- * @property {Set<string>} pickedModels
+ * @property {{ from: import('patchbay').ModelEntry[] | null, names: Set<string> }} unticked the models unticked in the model panel's list `from`; a new list has all ticked
  * @property {boolean} running
  * @property {boolean} stopping Stop was asked for
  * @property {string} status
  * @property {import('patchbay').ArenaResults | null} results
  * @property {boolean} hasExpected the results' tasks have expected results
+ * @property {string | null} outcome how the last run ended (`<body data-arena-run>`)
  */
 
 /**
@@ -154,11 +179,11 @@ export function createState(panel) {
     lab: { cards: null },
     model: {
       connection: 'not connected', diagnosis: null, models: null, capabilities: [], context: null, drawnContext: null,
-      preview: { budget: '', request: '' }, running: false, runStatus: '',
+      preview: { budget: '', request: '' }, running: false, runStatus: '', outcome: null, rounds: [], frame: 0,
     },
     arena: {
-      formats: [], pickedFormats: new Set(['search-replace', 'udiff']), models: [], pickedModels: new Set(),
-      running: false, stopping: false, status: '', results: null, hasExpected: false,
+      formats: [], pickedFormats: new Set(['search-replace', 'udiff']), unticked: { from: null, names: new Set() },
+      running: false, stopping: false, status: '', results: null, hasExpected: false, outcome: null,
     },
   };
 }
