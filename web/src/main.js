@@ -22,8 +22,8 @@ import { noteFor, resultElements, setStatus, showEditTokens, showFormat, showRec
 import { setupUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
 import { copyButton } from './copy.js';
-import { Tags } from './tags.js';
-import { Tokens } from './tokens.js';
+import { setupTags } from './tags.js';
+import { setupTokens } from './tokens.js';
 import { setupCompare } from './compare.js';
 import { setupOutline } from './outline.js';
 import { setupLab } from './lab.js';
@@ -70,13 +70,13 @@ const fileEditor = createFileEditor(byId(document, 'file'), () => changed());
 const replyEditor = createReplyEditor(byId(document, 'reply'), () => changed());
 const files = new Files(byId(document, 'file-card'), fileEditor, () => changed());
 const review = new Review(byId(document, 'result-card'), resultWithout);
-const tags = new Tags(byId(document, 'file-card'), fileEditor, files, () => state.engine);
-const tokens = new Tokens(byId(document, 'tokens-panel'), () => state.engine, {
+const tags = setupTags(byId(document, 'file-card'), fileEditor, files, () => state.engine, state.tags);
+const tokens = setupTokens(byId(document, 'tokens-panel'), () => state.engine, state.tokens, {
   replyTokens: byId(document, 'reply-tokens'),
   context: () => ({ format: ui.format.value, feedback: ui.feedback.textContent ?? '', path: files.path }),
   budget: state.budget,
 });
-const udiff = setupUdiff(byId(document, 'udiff-panel'));
+const udiff = setupUdiff(byId(document, 'udiff-panel'), state.udiff);
 
 /**
  * The case as plain data (what the hash and localStorage keep).

@@ -39,6 +39,36 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
 /** @typedef {typeof PANELS[number]} Panel */
 
 /**
+ * The unified-diff panel: shown for a udiff reply, with its hunks' verdicts
+ * and the repaired diff (each null until its answer has come).
+ * @typedef {object} UdiffState
+ * @property {boolean} shown the reply is a udiff
+ * @property {{ hunks: import('patchbay').HunkDiagnosis[], fuzz: import('patchbay').FuzzReport[], note: string } | null} diagnosis
+ * @property {{ text: string, error: string | null } | null} repair
+ */
+
+/**
+ * The tags toggle: its choices and the newest view's text.
+ * @typedef {object} TagsState
+ * @property {boolean} on
+ * @property {string} view the chosen view: "gutter", "hashline" or "crc"
+ * @property {string} text the newest text computed
+ * @property {string | null} textView the view `text` is in, null until one is computed
+ */
+
+/**
+ * The token counts: the texts last counted and what the panel says of them
+ * (each null until first said, so the page's first words stay).
+ * @typedef {object} TokensState
+ * @property {import('./tokens.js').Texts | null} texts
+ * @property {number} ticket the number of the newest count; an older answer is dropped
+ * @property {string | null} line the counts' line
+ * @property {string | null} countedBy the tokenizer of the counts shown
+ * @property {string | null} reply the reply editor's count
+ * @property {boolean | null} loading the vocabularies are downloading
+ */
+
+/**
  * The budget meter: the newest plan, or why the newest request does not fit.
  * @typedef {object} BudgetState
  * @property {number} ticket the number of the newest request; an older answer is dropped
@@ -147,6 +177,9 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @property {ReturnType<typeof setTimeout> | null} remembering the timer that keeps the case in localStorage
  * @property {boolean} drawnSettled whether the page last said it was settled (`data-settled`)
  * @property {Panel} panel the panel the section bar shows
+ * @property {UdiffState} udiff
+ * @property {TagsState} tags
+ * @property {TokensState} tokens
  * @property {BudgetState} budget
  * @property {CompareState} compare
  * @property {OutlineState} outline
@@ -173,6 +206,9 @@ export function createState(panel) {
     remembering: null,
     drawnSettled: false,
     panel,
+    udiff: { shown: false, diagnosis: null, repair: null },
+    tags: { on: false, view: 'gutter', text: '', textView: null },
+    tokens: { texts: null, ticket: 0, line: null, countedBy: null, reply: null, loading: null },
     budget: { ticket: 0, plan: null, error: null },
     compare: { comparison: null, error: null, timer: null },
     outline: { status: 'none', outline: null, error: '', cut: null, cutError: null, open: false, splice: null, spliceError: null },
