@@ -15,7 +15,7 @@ import { LEVELS, LEVEL_NOTES, matchesFromReport, offsetOf, setMatches } from 'pa
 import { createFileEditor, createReplyEditor, foldReasoning, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
-import { Review } from './review.js';
+import { setupReview } from './review.js';
 import { renderModel, setupModelPanel } from './model/panel.js';
 import { renderArena, setupArena } from './model/arena.js';
 import { noteFor, resultElements, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
@@ -47,7 +47,6 @@ const ui = {
   apply: byId(document, 'apply', HTMLButtonElement),
   share: byId(document, 'share', HTMLButtonElement),
   shareNote: byId(document, 'share-note'),
-  pathNote: byId(document, 'path-note'),
   legend: /** @type {HTMLElement} */ (document.querySelector('[data-testid=legend]')),
   elapsed: byId(document, 'elapsed'),
   useResult: byId(document, 'use-result', HTMLButtonElement),
@@ -68,8 +67,8 @@ const waiting = /** @type {(() => void)[]} */ ([]);
 
 const fileEditor = createFileEditor(byId(document, 'file'), () => changed());
 const replyEditor = createReplyEditor(byId(document, 'reply'), () => changed());
-const files = new Files(byId(document, 'file-card'), fileEditor, () => changed());
-const review = new Review(byId(document, 'result-card'), resultWithout);
+const files = new Files(byId(document, 'file-card'), fileEditor, () => changed(), state.files);
+const review = setupReview(byId(document, 'result-card'), resultWithout, state.review);
 const tags = setupTags(byId(document, 'file-card'), fileEditor, files, () => state.engine, state.tags);
 const tokens = setupTokens(byId(document, 'tokens-panel'), () => state.engine, state.tokens, {
   replyTokens: byId(document, 'reply-tokens'),
@@ -193,8 +192,7 @@ async function runOnce(input, seq) {
   const detection = await detecting;
   const adopted = replyPath(report, input);
   if (adopted !== null) {
-    files.rename(adopted, false);
-    ui.pathNote.textContent = `path taken from the reply (was ${input.path || 'empty'})`;
+    files.rename(adopted, false, `path taken from the reply (was ${input.path || 'empty'})`);
     state.again = true;
     return;
   }

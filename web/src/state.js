@@ -39,6 +39,30 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
 /** @typedef {typeof PANELS[number]} Panel */
 
 /**
+ * The case's files: one tab each, the active one in the file editor (each
+ * keeps its own EditorState, so its own undo history).
+ * @typedef {object} FilesState
+ * @property {{ path: string, state: import('@codemirror/state').EditorState, typed: boolean }[]} list `typed`: the person wrote the path (then it is never replaced)
+ * @property {number} active the index of the shown file
+ * @property {string} note what the note beside the path says (CR LF endings, a path taken from the reply)
+ */
+
+/**
+ * The review of the result: the result against the original, the edits
+ * offered Keep/Reject, and the result as reviewed so far.
+ * @typedef {object} ReviewState
+ * @property {'unified' | 'split' | 'text'} mode the view shown
+ * @property {string} original
+ * @property {string} result the result before review
+ * @property {readonly import('patchbay/codemirror').Match[]} matches the labels of the result's changes
+ * @property {string} reviewed the result with the changes rejected in the diff reverted
+ * @property {{ index: number }[]} edits the file's applied receipts
+ * @property {Set<number>} rejected the edits rejected with their toggles
+ * @property {number} asked the number of the newest result asked of the engine; an older answer is dropped
+ * @property {number} shown the number of the newest result shown, so a render redraws the diff only for a new one
+ */
+
+/**
  * The unified-diff panel: shown for a udiff reply, with its hunks' verdicts
  * and the repaired diff (each null until its answer has come).
  * @typedef {object} UdiffState
@@ -177,6 +201,8 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @property {ReturnType<typeof setTimeout> | null} remembering the timer that keeps the case in localStorage
  * @property {boolean} drawnSettled whether the page last said it was settled (`data-settled`)
  * @property {Panel} panel the panel the section bar shows
+ * @property {FilesState} files
+ * @property {ReviewState} review
  * @property {UdiffState} udiff
  * @property {TagsState} tags
  * @property {TokensState} tokens
@@ -206,6 +232,8 @@ export function createState(panel) {
     remembering: null,
     drawnSettled: false,
     panel,
+    files: { list: [], active: -1, note: '' },
+    review: { mode: 'unified', original: '', result: '', matches: [], reviewed: '', edits: [], rejected: new Set(), asked: 0, shown: 0 },
     udiff: { shown: false, diagnosis: null, repair: null },
     tags: { on: false, view: 'gutter', text: '', textView: null },
     tokens: { texts: null, ticket: 0, line: null, countedBy: null, reply: null, loading: null },
