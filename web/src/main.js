@@ -196,11 +196,8 @@ async function runOnce(input, seq) {
     state.again = true;
     return;
   }
-  state.shown = { report, detection, input, map };
+  state.shown = { report, detection, input, map, seq, ms: performance.now() - input.started, inFrame: engine.answeredInFrame() };
   renderResult(state.shown);
-  ui.elapsed.textContent = `${Math.round(performance.now() - input.started)} ms`;
-  document.body.dataset.seq = String(seq);
-  document.body.dataset.inFrame = String(engine.answeredInFrame());
   performance.mark('patchbay-result', { detail: seq });
   scheduleDetails(state.shown);
   rememberSoon();
@@ -255,10 +252,11 @@ function replyPath(report, input) {
 
 /**
  * The result card and the receipts panel, at once after a keystroke's run:
- * status, format, note, feedback, receipts, decorations.
+ * status, format, note, feedback, receipts, decorations, the time it took;
+ * `<body data-seq>` names the run shown.
  * @param {Shown} shown
  */
-function renderResult({ report, detection, input }) {
+function renderResult({ report, detection, input, seq, ms, inFrame }) {
   setStatus(ui, report.status);
   showFormat(ui, report, detection);
   ui.note.textContent = noteFor(report, input.path);
@@ -266,6 +264,9 @@ function renderResult({ report, detection, input }) {
   showReceipts(ui, report, (r) => pickReceipt(r));
   showMatches(report, input);
   foldReasoning(replyEditor, report.reasoning);
+  ui.elapsed.textContent = `${Math.round(ms)} ms`;
+  document.body.dataset.seq = String(seq);
+  document.body.dataset.inFrame = String(inFrame);
 }
 
 /**
@@ -378,20 +379,37 @@ function setupExamples() {
 function loadExample(c) {
   const previous = currentCase();
   loadCase({ active: 0, partial: false, format: 'auto', ...c });
+  state.note = { text: 'Loaded. ', restore: previous };
+  renderNote();
+}
+
+/** The note beside Share: what Share or a load did, with the load's Restore button. */
+function renderNote() {
+  const { text, restore } = state.note;
+  if (!restore) {
+    ui.shareNote.textContent = text;
+    return;
+  }
   const undo = make('button', { type: 'button', className: 'link', textContent: 'Restore the previous case', data: { testid: 'restore-case' } });
   undo.addEventListener('click', () => {
-    loadCase(previous);
-    ui.shareNote.textContent = 'Previous case restored.';
+    loadCase(restore);
+    state.note = { text: 'Previous case restored.', restore: null };
+    renderNote();
   });
-  ui.shareNote.replaceChildren('Loaded. ', undo);
+  ui.shareNote.replaceChildren(text, undo);
 }
 
 function share() {
   history.replaceState(null, '', `${location.search}${hashOf(currentCase())}`);
   const url = location.href;
+  /** @param {string} text */
+  const say = (text) => {
+    state.note = { text, restore: null };
+    renderNote();
+  };
   navigator.clipboard?.writeText(url).then(
-    () => (ui.shareNote.textContent = `Link copied (${url.length} characters); the case is in the hash only.`),
-    () => (ui.shareNote.textContent = `The address now holds the case (${url.length} characters).`),
+    () => say(`Link copied (${url.length} characters); the case is in the hash only.`),
+    () => say(`The address now holds the case (${url.length} characters).`),
   );
 }
 

@@ -31,6 +31,9 @@
  * @property {Detection | null} detection null when the format was chosen, not detected
  * @property {RunInput} input
  * @property {Record<string, string>} map the files by path, as sent to the engine
+ * @property {number} seq the run's number
+ * @property {number} ms how long the run took, in milliseconds
+ * @property {number} inFrame how many answers had come through shared memory within an animation frame when the run ended
  */
 
 /** The panels of the section bar, in its order; the first is shown when the address names none. */
@@ -201,6 +204,7 @@ export const PANELS = /** @type {const} */ (['receipts', 'model', 'budget', 'com
  * @property {ReturnType<typeof setTimeout> | null} remembering the timer that keeps the case in localStorage
  * @property {boolean} drawnSettled whether the page last said it was settled (`data-settled`)
  * @property {Panel} panel the panel the section bar shows
+ * @property {{ text: string, restore: Case | null }} note the note beside Share: what Share or a load did; `restore` is the case a load replaced, one click away
  * @property {FilesState} files
  * @property {ReviewState} review
  * @property {UdiffState} udiff
@@ -232,6 +236,7 @@ export function createState(panel) {
     remembering: null,
     drawnSettled: false,
     panel,
+    note: { text: '', restore: null },
     files: { list: [], active: -1, note: '' },
     review: { mode: 'unified', original: '', result: '', matches: [], reviewed: '', edits: [], rejected: new Set(), asked: 0, shown: 0 },
     udiff: { shown: false, diagnosis: null, repair: null },
