@@ -1,8 +1,10 @@
 // The playground: wires the editors, the engine's worker and the panels.
 // Every change in an editor re-runs the engine (in the worker); the newest
 // answer wins and older ones are dropped. The page's state is one declared
-// object (state.js) that only this file writes; each panel has a render
-// function that draws it, into elements handed to it here.
+// object (state.js): this file writes the page's fields and hands each panel
+// its own part, which the panel's handlers change before they ask for the
+// panel's render function; that function draws it into elements handed to
+// the panel here.
 //
 // Readiness, for tests and benchmarks: `<body data-ready="true">` and a
 // `patchbay:ready` event on `document` once the engine is loaded and the
@@ -59,6 +61,7 @@ const ui = {
   sections: byId(document, 'sections'),
   jumpResult: byId(document, 'jump-result', HTMLButtonElement),
   resultCard: byId(document, 'result-card'),
+  file: byId(document, 'file'),
 };
 
 const state = createState(panelFromQuery(location.search));
@@ -489,7 +492,7 @@ function panelApi(engine) {
       changed();
     },
     /** Brings the file editor into view. */
-    showFile: () => byId(document, 'file').scrollIntoView({ block: 'start' }),
+    showFile: () => ui.file.scrollIntoView({ block: 'start' }),
     pathInput: byId(document, 'path', HTMLInputElement),
     fileTabs: byId(document, 'tabs'),
   };
