@@ -1,9 +1,10 @@
 // The page's state, declared in one place: every field the scheduler and
-// the panels' render functions read. main.js writes the page's fields; each
-// tool panel writes only its own part (`budget`, `compare`, ...) in its
-// handlers, then asks for its render, which draws the panel from that part.
-// The form controls a person fills (window, task, provider, ...) are read
-// when an action needs them: they are the person's, not the page's.
+// the panels' render functions read. main.js writes the page's fields and
+// hands each panel its own part (`files`, `budget`, `model`, ...); the
+// panel's handlers change only that part, then ask for the panel's one
+// render function, which draws the panel from it. The form controls a
+// person fills (window, task, provider, ...) are read when an action needs
+// them: they are the person's, not the page's.
 
 /** @typedef {import('patchbay').Report} Report */
 /** @typedef {import('patchbay').Detection} Detection */
