@@ -36,7 +36,8 @@ function budgetElements(root) {
 const SEGMENTS = ['system', 'task', 'reserve', 'memory', 'context', 'code', 'free'];
 
 /**
- * The request for the planner: system prompt from the format's prompt kit, memory notes, the file.
+ * The request for the planner: system prompt from the format's prompt kit,
+ * memory notes, the file; the window, reserve, notes and task as the panel's boxes say.
  * @param {import('./state.js').Engine} engine
  * @param {BudgetElements} ui
  * @param {Input} input
@@ -61,27 +62,21 @@ async function request(engine, ui, input) {
  * @param {BudgetElements} ui
  * @param {import('patchbay').Plan} plan
  */
-function showMeter(ui, plan) {
-  const meter = ui.meter;
-  meter.replaceChildren();
-  for (const kind of SEGMENTS) {
+function meterSegments(ui, plan) {
+  ui.meter.replaceChildren(...SEGMENTS.map((kind) => {
     const tokens = plan.totals[kind] ?? 0;
-    const span = document.createElement('span');
-    span.className = kind;
-    span.dataset.kind = kind;
+    const span = make('span', { className: kind, textContent: tokens ? `${kind} ${tokens}` : '', title: `${kind}: ${tokens} tokens`, data: { kind } });
     span.style.width = `${(100 * tokens) / plan.window}%`;
-    span.textContent = tokens ? `${kind} ${tokens}` : '';
-    span.title = `${kind}: ${tokens} tokens`;
-    meter.append(span);
-  }
-  meter.setAttribute('aria-label', SEGMENTS.map((k) => `${k} ${plan.totals[k] ?? 0}`).join(', '));
+    return span;
+  }));
+  ui.meter.setAttribute('aria-label', SEGMENTS.map((k) => `${k} ${plan.totals[k] ?? 0}`).join(', '));
 }
 
 /**
  * @param {BudgetElements} ui
  * @param {import('patchbay').Plan} plan
  */
-function showParts(ui, plan) {
+function planParts(ui, plan) {
   ui.parts.replaceChildren(...plan.parts.map((p) => make('li', {
     textContent: `${p.name}: ${p.tokens} tokens, ${p.status}${p.reason ? ` (${p.reason})` : ''}`,
     data: { testid: 'budget-part', status: p.status, kind: p.kind },
@@ -99,34 +94,50 @@ function showParts(ui, plan) {
 }
 
 /**
- * Wires the inputs inside `root`; `update()` replans for `input()`, the current texts and context.
+ * Draws the meter from `state`: the plan's segments and parts, or why it does not fit.
+ * @param {BudgetElements} ui
+ * @param {import('./state.js').BudgetState} state
+ */
+export function renderBudget(ui, state) {
+  if (state.error !== null) {
+    ui.meter.dataset.state = 'error';
+    ui.meter.replaceChildren();
+    ui.parts.replaceChildren();
+    ui.excerpt.hidden = true;
+    ui.note.textContent = `Does not fit: ${state.error}`;
+  } else if (state.plan) {
+    ui.meter.dataset.state = 'ok';
+    meterSegments(ui, state.plan);
+    planParts(ui, state.plan);
+  }
+}
+
+/**
+ * Wires the inputs inside `root`; `update()` replans for `input()`, the
+ * current texts and context, into `state`, and draws it.
  * @param {ParentNode} root
  * @param {() => import('./state.js').Engine} engine
  * @param {() => Input | null} input
+ * @param {import('./state.js').BudgetState} state
  */
-export function setupBudget(root, engine, input) {
+export function setupBudget(root, engine, input, state) {
   const ui = budgetElements(root);
-  let ticket = 0;
   const update = async () => {
     const t = input();
     if (!t || !engine()) return;
-    const mine = ++ticket;
+    const mine = ++state.ticket;
+    let plan = null;
+    let error = null;
     try {
       // The planner and the prompt kits are in the core's second part, which comes after the first result.
       await engine().whenRest();
-      const plan = await engine().planBudget(await request(engine(), ui, t));
-      if (mine !== ticket) return;
-      ui.meter.dataset.state = 'ok';
-      showMeter(ui, plan);
-      showParts(ui, plan);
+      plan = await engine().planBudget(await request(engine(), ui, t));
     } catch (e) {
-      if (mine !== ticket) return;
-      ui.meter.dataset.state = 'error';
-      ui.meter.replaceChildren();
-      ui.parts.replaceChildren();
-      ui.excerpt.hidden = true;
-      ui.note.textContent = `Does not fit: ${e.message}`;
+      error = String(e.message);
     }
+    if (mine !== state.ticket) return;
+    Object.assign(state, { plan, error });
+    renderBudget(ui, state);
   };
   for (const box of [ui.window, ui.reserve, ui.memory, ui.task]) box.addEventListener('input', update);
   return { update };

@@ -4,68 +4,95 @@
 // of them loads into the reply editor in one click.
 import { EditorView } from '@codemirror/view';
 import { createPlainEditor, setText } from './editors.js';
-import { byId, loadButton } from './dom.js';
-
-function card(cost, picked, onLoad) {
-  const article = document.createElement('article');
-  article.dataset.testid = 'compare-format';
-  article.dataset.format = cost.format;
-  article.dataset.unambiguous = String(cost.unambiguous);
-  if (picked) article.classList.add('picked');
-  const h = document.createElement('h3');
-  h.textContent = `${cost.format}${picked ? ' (advised)' : ''}`;
-  const facts = document.createElement('p');
-  facts.className = 'muted';
-  facts.textContent = `${cost.bytes} bytes · ${cost.tokens} tokens · ${
-    cost.unambiguous ? 'applies unambiguously' : `does not apply: ${cost.problem ?? 'ambiguous'}`
-  }`;
-  const pre = document.createElement('pre');
-  pre.className = 'code small-code';
-  pre.textContent = cost.edit;
-  const load = loadButton('compare-load', 'Load into the reply', () => onLoad(cost));
-  article.append(h, facts, load, pre);
-  return article;
-}
+import { byId, fill, loadButton, make } from './dom.js';
 
 /**
- * The panel in `root`.
- * @param {HTMLElement} root
- * @param {import('./main.js').PanelApi} api
+ * One format's card; its button loads the edit into the reply.
+ * @param {import('patchbay').FormatCost} cost
+ * @param {boolean} picked the advisor's pick
+ * @param {(cost: import('patchbay').FormatCost) => void} onLoad
  */
-export function setupCompare(root, { engine, files, replyEditor, review, tokenizer, pickFormat }) {
-  const ui = {
+function card(cost, picked, onLoad) {
+  const problem = cost.unambiguous ? 'applies unambiguously' : `does not apply: ${cost.problem ?? 'ambiguous'}`;
+  return make('article', { className: picked ? 'picked' : '', data: { testid: 'compare-format', format: cost.format, unambiguous: String(cost.unambiguous) } },
+    make('h3', { textContent: `${cost.format}${picked ? ' (advised)' : ''}` }),
+    make('p', { className: 'muted', textContent: `${cost.bytes} bytes · ${cost.tokens} tokens · ${problem}` }),
+    loadButton('compare-load', 'Load into the reply', () => onLoad(cost)),
+    make('pre', { className: 'code small-code', textContent: cost.edit }));
+}
+
+/** @typedef {ReturnType<typeof compareElements>} CompareElements */
+
+/**
+ * The panel's elements inside `root`.
+ * @param {HTMLElement} root
+ */
+function compareElements(root) {
+  return {
+    root,
     target: byId(root, 'compare-target'),
     note: byId(root, 'compare-note'),
     advice: byId(root, 'advice'),
     grid: byId(root, 'compare-grid'),
     run: byId(root, 'compare-run'),
   };
-  let timer = null;
+}
+
+/**
+ * Draws the comparison in `state` (its cards stay when a newer one fails);
+ * `onLoad(cost)` is a card's button.
+ * @param {CompareElements} ui
+ * @param {import('./state.js').CompareState} state
+ * @param {(cost: import('patchbay').FormatCost) => void} onLoad
+ */
+export function renderCompare(ui, state, onLoad) {
+  const c = state.comparison;
+  if (c) {
+    ui.advice.textContent = `Advised: ${c.recommendation.format}. ${c.recommendation.reason}.`;
+    ui.advice.dataset.format = c.recommendation.format;
+    fill(ui.grid, c, () => c.formats.map((f) => card(f, f.format === c.recommendation.format, onLoad)));
+  }
+  if (state.error !== null) {
+    ui.note.textContent = `No comparison: ${state.error}`;
+    ui.root.dataset.state = 'error';
+  } else if (c) {
+    ui.note.textContent = `${c.changedLines} of ${c.linesBefore} lines change (${Math.round(c.changeRatio * 100)}%), tokens by ${c.tokenizer}.`;
+    ui.root.dataset.state = 'ready';
+  }
+}
+
+/**
+ * The panel in `root`, its part of the page's state in `state`.
+ * @param {HTMLElement} root
+ * @param {import('./main.js').PanelApi} api
+ * @param {import('./state.js').CompareState} state
+ */
+export function setupCompare(root, { engine, files, replyEditor, review, tokenizer, pickFormat }, state) {
+  const ui = compareElements(root);
+  /** @param {import('patchbay').FormatCost} cost */
+  const load = (cost) => {
+    setText(replyEditor, cost.edit);
+    pickFormat(cost.format);
+  };
+  const render = () => renderCompare(ui, state, load);
   const soon = EditorView.updateListener.of((u) => {
     if (!u.docChanged || !u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete'))) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, 250);
+    clearTimeout(state.timer);
+    state.timer = setTimeout(run, 250);
   });
   const target = createPlainEditor(ui.target, '', soon, 'Wanted result');
   async function run() {
+    state.timer = null;
     const before = files.snapshot()[files.active].text;
     const after = target.state.doc.toString();
     try {
       const family = tokenizer().split(':')[1];
-      const c = await engine.compare(before, after, { path: files.path || 'file', tokenizer: `estimate:${family}` });
-      ui.note.textContent = `${c.changedLines} of ${c.linesBefore} lines change (${Math.round(c.changeRatio * 100)}%), tokens by ${c.tokenizer}.`;
-      ui.advice.textContent = `Advised: ${c.recommendation.format}. ${c.recommendation.reason}.`;
-      ui.advice.dataset.format = c.recommendation.format;
-      const load = (cost) => {
-        setText(replyEditor, cost.edit);
-        pickFormat(cost.format);
-      };
-      ui.grid.replaceChildren(...c.formats.map((f) => card(f, f.format === c.recommendation.format, load)));
-      root.dataset.state = 'ready';
+      state.comparison = await engine.compare(before, after, { path: files.path || 'file', tokenizer: `estimate:${family}` });
+      state.error = null;
     } catch (e) {
-      ui.note.textContent = `No comparison: ${e.message}`;
-      root.dataset.state = 'error';
+      state.error = String(e.message);
     }
+    render();
   }
   ui.run.addEventListener('click', () => {
     setText(target, review.text());

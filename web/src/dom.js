@@ -35,6 +35,33 @@ export function make(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * Sets `element`'s text to `text` unless it already holds it: a render that
+ * runs each animation frame leaves an unchanged text (a long request) alone.
+ * @param {Element} element
+ * @param {string} text
+ */
+export function writeText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** The object each element was last filled from (`fill`). */
+const filledFrom = new WeakMap();
+
+/**
+ * Fills `parent` with `build()`'s nodes unless it already holds those built
+ * from `from` (the same object): a render that redraws the rest of a panel
+ * keeps these nodes, and with them the focus and a half-made selection.
+ * @param {Element} parent
+ * @param {object | null} from
+ * @param {() => (Node | string)[]} build
+ */
+export function fill(parent, from, build) {
+  if (from !== null && filledFrom.get(parent) === from) return;
+  filledFrom.set(parent, from);
+  parent.replaceChildren(...build());
+}
+
 /** The small secondary button of a card (a comparison's format, a lab lesson) that loads its text into the editors. */
 export function loadButton(/** @type {string} */ testid, /** @type {string} */ text, /** @type {() => void} */ onClick) {
   const button = make('button', { type: 'button', className: 'secondary small', textContent: text, data: { testid } });

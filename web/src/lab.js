@@ -2,17 +2,15 @@
 // verdicts computed now: what a naive tool does with the reply, and what
 // patchbay does (applyEdits on the same file and reply).
 import { LESSONS } from './lessons.js';
-import { loadButton } from './dom.js';
+import { fill, loadButton, make } from './dom.js';
 
-function verdict(side, outcome, text) {
-  const div = document.createElement('div');
-  div.className = 'verdict';
-  div.dataset.side = side;
-  div.dataset.outcome = outcome;
-  const label = document.createElement('strong');
-  label.textContent = side === 'naive' ? 'naive tool' : 'patchbay';
-  div.append(label, text);
-  return div;
+/**
+ * @param {'naive' | 'patchbay'} side
+ * @param {{ outcome: string, text: string, status?: string }} v
+ */
+function verdict(side, v) {
+  const data = { side, outcome: v.outcome, ...(v.status ? { status: v.status } : {}) };
+  return make('div', { className: 'verdict', data }, make('strong', { textContent: side === 'naive' ? 'naive tool' : 'patchbay' }), v.text);
 }
 
 /** What patchbay makes of the lesson's reply, in one line. */
@@ -27,47 +25,60 @@ function patchbayVerdict(report, path) {
   return { outcome: 'refused', status: report.status, text: `${report.status} (${codes}): ${report.feedback.split('\n')[0]}` };
 }
 
-async function lessonCard(engine, lesson, load) {
-  const l = lesson.prepare ? await lesson.prepare(engine, lesson) : lesson;
-  const article = document.createElement('article');
-  article.dataset.lesson = l.id;
-  const h = document.createElement('h3');
-  h.textContent = l.title;
-  const p = document.createElement('p');
-  p.textContent = l.explain;
-  const button = loadButton('lesson-load', 'Load into the editors', () => load(l));
-  const verdicts = document.createElement('div');
-  verdicts.className = 'verdicts';
-  const report = await engine.applyEdits({ [l.path]: l.file }, l.reply, {});
-  const mine = patchbayVerdict(report, l.path);
-  const naive = await l.naive(engine, l, report);
-  const ours = verdict('patchbay', mine.outcome, mine.text);
-  ours.dataset.status = mine.status;
-  verdicts.append(verdict('naive', naive.outcome, naive.text), ours);
-  article.append(h, p, button, verdicts);
-  return article;
+/**
+ * The lesson's card as data: the lesson as loaded, what a naive tool and patchbay make of its reply.
+ * @param {import('./state.js').Engine} engine
+ * @param {import('./state.js').Lesson} lesson
+ * @returns {Promise<import('./state.js').LessonCard>}
+ */
+async function lessonCard(engine, lesson) {
+  try {
+    const l = lesson.prepare ? await lesson.prepare(engine, lesson) : lesson;
+    const report = await engine.applyEdits({ [l.path]: l.file }, l.reply, {});
+    return { lesson: l, mine: patchbayVerdict(report, l.path), naive: await l.naive(engine, l, report) };
+  } catch (e) {
+    return { lesson, failed: String(e.message) };
+  }
 }
 
 /**
- * Fills `lab` with the lessons' cards.
+ * One lesson's card; its button loads the lesson.
+ * @param {import('./state.js').LessonCard} c
+ * @param {(l: import('./state.js').Lesson) => void} load
+ */
+function cardNode(c, load) {
+  const l = c.lesson;
+  if ('failed' in c) return make('article', { textContent: `${l.title}: the lesson could not be computed (${c.failed}).`, data: { lesson: l.id } });
+  return make('article', { data: { lesson: l.id } },
+    make('h3', { textContent: l.title }),
+    make('p', { textContent: l.explain }),
+    loadButton('lesson-load', 'Load into the editors', () => load(l)),
+    make('div', { className: 'verdicts' }, verdict('naive', c.naive), verdict('patchbay', c.mine)));
+}
+
+/**
+ * Draws the lab's cards from `state`, once they are computed.
+ * @param {HTMLElement} lab
+ * @param {import('./state.js').LabState} state
+ * @param {(l: import('./state.js').Lesson) => void} load
+ */
+export function renderLab(lab, state, load) {
+  if (!state.cards) return;
+  fill(lab, state.cards, () => state.cards.map((c) => cardNode(c, load)));
+  lab.dataset.state = 'ready';
+}
+
+/**
+ * Computes the lessons' cards into `state` and draws them in `lab`.
  * @param {HTMLElement} lab
  * @param {import('./main.js').PanelApi} api
+ * @param {import('./state.js').LabState} state
  */
-export async function setupLab(lab, { engine, loadExample, showFile }) {
-  const load = (l) => {
+export async function setupLab(lab, { engine, loadExample, showFile }, state) {
+  const load = (/** @type {import('./state.js').Lesson} */ l) => {
     loadExample({ files: [{ path: l.path, text: l.file }], reply: l.reply, format: 'auto' });
     showFile();
   };
-  const cards = await Promise.all(
-    LESSONS.map((l) =>
-      lessonCard(engine, l, load).catch((e) => {
-        const failed = document.createElement('article');
-        failed.dataset.lesson = l.id;
-        failed.textContent = `${l.title}: the lesson could not be computed (${e.message}).`;
-        return failed;
-      }),
-    ),
-  );
-  lab.replaceChildren(...cards);
-  lab.dataset.state = 'ready';
+  state.cards = await Promise.all(LESSONS.map((l) => lessonCard(engine, l)));
+  renderLab(lab, state, load);
 }

@@ -1,8 +1,10 @@
 // The playground: wires the editors, the engine's worker and the panels.
 // Every change in an editor re-runs the engine (in the worker); the newest
 // answer wins and older ones are dropped. The page's state is one declared
-// object (state.js) that only this file writes; each panel has a render
-// function that draws it, into elements handed to it here.
+// object (state.js): this file writes the page's fields and hands each panel
+// its own part, which the panel's handlers change before they ask for the
+// panel's render function; that function draws it into elements handed to
+// the panel here.
 //
 // Readiness, for tests and benchmarks: `<body data-ready="true">` and a
 // `patchbay:ready` event on `document` once the engine is loaded and the
@@ -15,15 +17,15 @@ import { LEVELS, LEVEL_NOTES, matchesFromReport, offsetOf, setMatches } from 'pa
 import { createFileEditor, createReplyEditor, foldReasoning, setText } from './editors.js';
 import { EXAMPLES, FILE } from './examples.js';
 import { Files } from './files.js';
-import { Review } from './review.js';
-import { setupModelPanel } from './model/panel.js';
-import { setupArena } from './model/arena.js';
+import { setupReview } from './review.js';
+import { renderModel, setupModelPanel } from './model/panel.js';
+import { renderArena, setupArena } from './model/arena.js';
 import { noteFor, resultElements, setStatus, showEditTokens, showFormat, showReceipts, showRejected } from './report.js';
 import { setupUdiff } from './udiff.js';
 import { caseFromHash, hashOf, lastCase, remember } from './share.js';
 import { copyButton } from './copy.js';
-import { Tags } from './tags.js';
-import { Tokens } from './tokens.js';
+import { setupTags } from './tags.js';
+import { setupTokens } from './tokens.js';
 import { setupCompare } from './compare.js';
 import { setupOutline } from './outline.js';
 import { setupLab } from './lab.js';
@@ -47,7 +49,6 @@ const ui = {
   apply: byId(document, 'apply', HTMLButtonElement),
   share: byId(document, 'share', HTMLButtonElement),
   shareNote: byId(document, 'share-note'),
-  pathNote: byId(document, 'path-note'),
   legend: /** @type {HTMLElement} */ (document.querySelector('[data-testid=legend]')),
   elapsed: byId(document, 'elapsed'),
   useResult: byId(document, 'use-result', HTMLButtonElement),
@@ -60,6 +61,7 @@ const ui = {
   sections: byId(document, 'sections'),
   jumpResult: byId(document, 'jump-result', HTMLButtonElement),
   resultCard: byId(document, 'result-card'),
+  file: byId(document, 'file'),
 };
 
 const state = createState(panelFromQuery(location.search));
@@ -68,14 +70,15 @@ const waiting = /** @type {(() => void)[]} */ ([]);
 
 const fileEditor = createFileEditor(byId(document, 'file'), () => changed());
 const replyEditor = createReplyEditor(byId(document, 'reply'), () => changed());
-const files = new Files(byId(document, 'file-card'), fileEditor, () => changed());
-const review = new Review(byId(document, 'result-card'), resultWithout);
-const tags = new Tags(byId(document, 'file-card'), fileEditor, files, () => state.engine);
-const tokens = new Tokens(byId(document, 'tokens-panel'), () => state.engine, {
+const files = new Files(byId(document, 'file-card'), fileEditor, () => changed(), state.files);
+const review = setupReview(byId(document, 'result-card'), resultWithout, state.review);
+const tags = setupTags(byId(document, 'file-card'), fileEditor, files, () => state.engine, state.tags);
+const tokens = setupTokens(byId(document, 'tokens-panel'), () => state.engine, state.tokens, {
   replyTokens: byId(document, 'reply-tokens'),
   context: () => ({ format: ui.format.value, feedback: ui.feedback.textContent ?? '', path: files.path }),
+  budget: state.budget,
 });
-const udiff = setupUdiff(byId(document, 'udiff-panel'));
+const udiff = setupUdiff(byId(document, 'udiff-panel'), state.udiff);
 
 /**
  * The case as plain data (what the hash and localStorage keep).
@@ -192,16 +195,12 @@ async function runOnce(input, seq) {
   const detection = await detecting;
   const adopted = replyPath(report, input);
   if (adopted !== null) {
-    files.rename(adopted, false);
-    ui.pathNote.textContent = `path taken from the reply (was ${input.path || 'empty'})`;
+    files.rename(adopted, false, `path taken from the reply (was ${input.path || 'empty'})`);
     state.again = true;
     return;
   }
-  state.shown = { report, detection, input, map };
+  state.shown = { report, detection, input, map, seq, ms: performance.now() - input.started, inFrame: engine.answeredInFrame() };
   renderResult(state.shown);
-  ui.elapsed.textContent = `${Math.round(performance.now() - input.started)} ms`;
-  document.body.dataset.seq = String(seq);
-  document.body.dataset.inFrame = String(engine.answeredInFrame());
   performance.mark('patchbay-result', { detail: seq });
   scheduleDetails(state.shown);
   rememberSoon();
@@ -256,10 +255,11 @@ function replyPath(report, input) {
 
 /**
  * The result card and the receipts panel, at once after a keystroke's run:
- * status, format, note, feedback, receipts, decorations.
+ * status, format, note, feedback, receipts, decorations, the time it took;
+ * `<body data-seq>` names the run shown.
  * @param {Shown} shown
  */
-function renderResult({ report, detection, input }) {
+function renderResult({ report, detection, input, seq, ms, inFrame }) {
   setStatus(ui, report.status);
   showFormat(ui, report, detection);
   ui.note.textContent = noteFor(report, input.path);
@@ -267,6 +267,9 @@ function renderResult({ report, detection, input }) {
   showReceipts(ui, report, (r) => pickReceipt(r));
   showMatches(report, input);
   foldReasoning(replyEditor, report.reasoning);
+  ui.elapsed.textContent = `${Math.round(ms)} ms`;
+  document.body.dataset.seq = String(seq);
+  document.body.dataset.inFrame = String(inFrame);
 }
 
 /**
@@ -379,20 +382,37 @@ function setupExamples() {
 function loadExample(c) {
   const previous = currentCase();
   loadCase({ active: 0, partial: false, format: 'auto', ...c });
+  state.note = { text: 'Loaded. ', restore: previous };
+  renderNote();
+}
+
+/** The note beside Share: what Share or a load did, with the load's Restore button. */
+function renderNote() {
+  const { text, restore } = state.note;
+  if (!restore) {
+    ui.shareNote.textContent = text;
+    return;
+  }
   const undo = make('button', { type: 'button', className: 'link', textContent: 'Restore the previous case', data: { testid: 'restore-case' } });
   undo.addEventListener('click', () => {
-    loadCase(previous);
-    ui.shareNote.textContent = 'Previous case restored.';
+    loadCase(restore);
+    state.note = { text: 'Previous case restored.', restore: null };
+    renderNote();
   });
-  ui.shareNote.replaceChildren('Loaded. ', undo);
+  ui.shareNote.replaceChildren(text, undo);
 }
 
 function share() {
   history.replaceState(null, '', `${location.search}${hashOf(currentCase())}`);
   const url = location.href;
+  /** @param {string} text */
+  const say = (text) => {
+    state.note = { text, restore: null };
+    renderNote();
+  };
   navigator.clipboard?.writeText(url).then(
-    () => (ui.shareNote.textContent = `Link copied (${url.length} characters); the case is in the hash only.`),
-    () => (ui.shareNote.textContent = `The address now holds the case (${url.length} characters).`),
+    () => say(`Link copied (${url.length} characters); the case is in the hash only.`),
+    () => say(`The address now holds the case (${url.length} characters).`),
   );
 }
 
@@ -472,13 +492,30 @@ function panelApi(engine) {
       changed();
     },
     /** Brings the file editor into view. */
-    showFile: () => byId(document, 'file').scrollIntoView({ block: 'start' }),
+    showFile: () => ui.file.scrollIntoView({ block: 'start' }),
     pathInput: byId(document, 'path', HTMLInputElement),
     fileTabs: byId(document, 'tabs'),
   };
 }
 
 /** @typedef {ReturnType<typeof panelApi>} PanelApi */
+
+/**
+ * The model panel and the arena beside it, drawn together: the arena offers
+ * the panel's models, and either's run keeps the other's Run off.
+ * @param {PanelApi} api
+ * @param {string[]} names the engine's formats
+ */
+function setupModelTab(api, names) {
+  const reply = { editor: replyEditor, setText };
+  const render = (budget = Infinity) => {
+    renderModel(modelUi, state.model, state.arena.running, reply, budget);
+    renderArena(arenaUi, state.arena, state.model);
+  };
+  const modelUi = setupModelPanel(byId(document, 'model-panel'), api, names, state.model, render);
+  const arenaUi = setupArena(byId(document, 'arena-panel'), modelUi, api, names, { arena: state.arena, model: state.model, render });
+  render();
+}
 
 async function main() {
   setupControls();
@@ -498,11 +535,9 @@ async function main() {
   if (start) ui.format.value = start.format;
   ui.formatList.textContent = names.filter((n) => n !== 'auto').join(', ');
   const api = panelApi(engine);
-  setupCompare(byId(document, 'compare-panel'), api);
-  setupOutline(byId(document, 'outline-panel'), api);
-  const modelRoot = byId(document, 'model-panel');
-  setupModelPanel(modelRoot, api, names);
-  setupArena(byId(document, 'arena-panel'), modelRoot, api, names);
+  setupCompare(byId(document, 'compare-panel'), api, state.compare);
+  setupOutline(byId(document, 'outline-panel'), api, state.outline);
+  setupModelTab(api, names);
   await run();
   state.ready = true;
   document.body.dataset.ready = 'true';
@@ -511,7 +546,7 @@ async function main() {
   // The core's second part (other formats, the udiff tools, the comparison) comes after the first
   // result. The lab's verdicts are some thirty engine calls, many of them of the second part: after
   // it has come, not before (a call that needs it sooner loads it then; so would they, a second time).
-  engine.whenRest().then(() => setupLab(byId(document, 'lab'), api));
+  engine.whenRest().then(() => setupLab(byId(document, 'lab'), api, state.lab));
 }
 
 main();

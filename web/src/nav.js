@@ -29,14 +29,14 @@ export function addressOf(at, panel) {
 }
 
 /**
- * Shows `panel` and marks its tab; every other panel is hidden. `<body data-panel>`
- * names it, for the layout.
+ * Shows `panel` and marks its tab; every other panel is hidden. The bar's
+ * page's `<body data-panel>` names it, for the layout.
  * @param {HTMLElement} bar the section bar, one `[data-panel]` link a panel
  * @param {ParentNode} root where the `#panel-NAME` elements are
  * @param {Panel} panel
  */
 export function renderNav(bar, root, panel) {
-  document.body.dataset.panel = panel;
+  bar.ownerDocument.body.dataset.panel = panel;
   for (const tab of bar.querySelectorAll('[data-panel]')) {
     const on = tab instanceof HTMLElement && tab.dataset.panel === panel;
     tab.setAttribute('aria-selected', String(on));

@@ -3,54 +3,68 @@
 // format's numbered view with the file's CRC-32; the text can be copied.
 import { setTags, tagsFromView } from 'patchbay/codemirror';
 import { copyButton } from './copy.js';
-import { byId } from './dom.js';
+import { byId, writeText } from './dom.js';
 
-export class Tags {
-  /**
-   * `root` holds the tags bar and the tag text.
-   * @param {ParentNode} root
-   * @param {ReturnType<typeof import('./editors.js').createFileEditor>} editor
-   * @param {import('./files.js').Files} files
-   * @param {() => import('./state.js').Engine} engine
-   */
-  constructor(root, editor, files, engine) {
-    this.editor = editor;
-    this.files = files;
-    this.engine = engine;
-    this.text = '';
-    this.ui = {
-      on: byId(root, 'tags', HTMLInputElement),
-      length: byId(root, 'tag-length', HTMLSelectElement),
-      view: byId(root, 'tag-view', HTMLSelectElement),
-      copy: byId(root, 'copy-tags', HTMLButtonElement),
-      text: byId(root, 'tag-text'),
-    };
-    for (const input of [this.ui.on, this.ui.length, this.ui.view]) input.addEventListener('change', () => this.refresh());
-    copyButton(this.ui.copy, () => this.text);
-  }
+/** @typedef {import('./state.js').TagsState} TagsState */
+/** @typedef {ReturnType<typeof import('./editors.js').createFileEditor>} FileEditor */
 
-  get on() {
-    return this.ui.on.checked;
-  }
+/**
+ * The toggle's elements inside `root`.
+ * @param {ParentNode} root
+ */
+function tagsElements(root) {
+  return {
+    on: byId(root, 'tags', HTMLInputElement),
+    length: byId(root, 'tag-length', HTMLSelectElement),
+    view: byId(root, 'tag-view', HTMLSelectElement),
+    copy: byId(root, 'copy-tags', HTMLButtonElement),
+    text: byId(root, 'tag-text'),
+  };
+}
 
-  /** Recomputes the shown view for the file as it is now. */
-  async refresh() {
-    const view = this.ui.view.value;
-    this.editor.showTags(this.on && view === 'gutter');
-    this.ui.text.hidden = !this.on || view === 'gutter';
-    this.ui.copy.disabled = !this.on;
-    if (!this.on) return;
-    const doc = this.editor.view.state.doc;
-    const text = this.editor.view.state.sliceDoc();
-    const tagLength = Number(this.ui.length.value);
-    this.text =
-      view === 'crc'
-        ? await this.engine().crcView(this.files.path || 'file', text)
-        : await this.engine().tagView(text, { len: tagLength });
+/**
+ * Draws `state`: the gutter's tags in `editor`, or the view's text.
+ * @param {ReturnType<typeof tagsElements>} ui
+ * @param {TagsState} state
+ * @param {FileEditor} editor
+ */
+export function renderTags(ui, state, editor) {
+  editor.showTags(state.on && state.view === 'gutter');
+  ui.text.hidden = !state.on || state.view === 'gutter';
+  ui.copy.disabled = !state.on;
+  if (!state.on || state.textView === null) return;
+  if (state.textView === 'gutter') editor.view.dispatch({ effects: setTags.of(tagsFromView(state.text)) });
+  else writeText(ui.text, state.text);
+  ui.text.dataset.view = state.textView;
+}
+
+/**
+ * The toggle in `root`, its part of the page's state in `state`;
+ * `refresh()` recomputes the shown view for the file as it is now.
+ * @param {ParentNode} root
+ * @param {FileEditor} editor
+ * @param {import('./files.js').Files} files
+ * @param {() => import('./state.js').Engine} engine
+ * @param {TagsState} state
+ */
+export function setupTags(root, editor, files, engine, state) {
+  const ui = tagsElements(root);
+  const refresh = async () => {
+    Object.assign(state, { on: ui.on.checked, view: ui.view.value });
+    renderTags(ui, state, editor);
+    if (!state.on) return;
+    const doc = editor.view.state.doc;
+    const text = editor.view.state.sliceDoc();
+    const view = state.view;
+    const shown = view === 'crc'
+      ? await engine().crcView(files.path || 'file', text)
+      : await engine().tagView(text, { len: Number(ui.length.value) });
     // The file changed while the engine worked: a newer refresh follows.
-    if (this.editor.view.state.doc !== doc) return;
-    if (view === 'gutter') this.editor.view.dispatch({ effects: setTags.of(tagsFromView(this.text)) });
-    else this.ui.text.textContent = this.text;
-    this.ui.text.dataset.view = view;
-  }
+    if (editor.view.state.doc !== doc) return;
+    Object.assign(state, { text: shown, textView: view });
+    renderTags(ui, state, editor);
+  };
+  for (const input of [ui.on, ui.length, ui.view]) input.addEventListener('change', refresh);
+  copyButton(ui.copy, () => state.text);
+  return { refresh };
 }

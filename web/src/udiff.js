@@ -3,7 +3,7 @@
 // and warns when GNU patch with its default fuzz would silently put a hunk
 // somewhere else. Every answer comes from the engine; this file lays it out.
 import { copyButton } from './copy.js';
-import { byId, make } from './dom.js';
+import { byId, fill, make } from './dom.js';
 
 /** Verdicts where patch reports success for a hunk put in the wrong place. */
 export const SILENT = new Set(['misplaced', 'no_safe_place']);
@@ -61,68 +61,80 @@ function udiffElements(root) {
   };
 }
 
+/** @typedef {import('./state.js').UdiffState} UdiffState */
+
 /**
+ * Draws the panel from `state`: hidden unless the reply is a udiff; the
+ * hunks' verdicts, the fuzz warning and the repaired diff.
  * @param {UdiffElements} ui
- * @param {Engine} engine
- * @param {Record<string, string>} files
- * @param {string} reply
+ * @param {UdiffState} state
  */
-async function showRepair(ui, engine, files, reply) {
-  try {
-    ui.repaired.value = await engine.repairUdiff(files, reply);
-    ui.repairNote.textContent = 'A corrected diff that git apply accepts, with the same result as patchbay:';
-    ui.copy.disabled = false;
-  } catch (e) {
-    ui.repaired.value = '';
-    ui.repairNote.textContent = String(e?.message ?? e);
-    ui.copy.disabled = true;
-  }
+export function renderUdiff(ui, state) {
+  ui.panel.hidden = !state.shown;
+  if (!state.shown || !state.diagnosis) return;
+  const { hunks, fuzz, note } = state.diagnosis;
+  ui.note.textContent = note;
+  const silent = fuzz.filter((r) => SILENT.has(r.verdict));
+  ui.warning.hidden = silent.length === 0;
+  ui.warning.textContent = silent.length
+    ? `GNU patch (default fuzz 2) would report success and silently misapply this diff: ${silent
+        .map((r) => `hunk ${r.hunk}: ${r.message}`)
+        .join('; ')}.`
+    : '';
+  fill(ui.diagnosis, state.diagnosis, () => hunks.map((h) => hunkItem(h, fuzz)));
+  const repair = state.repair;
+  if (!repair) return;
+  ui.repaired.value = repair.text;
+  ui.repairNote.textContent = repair.error ?? 'A corrected diff that git apply accepts, with the same result as patchbay:';
+  ui.copy.disabled = repair.error !== null;
 }
 
 /**
- * Shows the panel for a udiff reply, hides it for anything else.
- * @param {UdiffElements} ui
+ * The hunks' diagnosis and GNU patch's verdicts for a udiff reply.
  * @param {Engine} engine
  * @param {Record<string, string>} files
  * @param {string} reply
- * @param {string} format the format the engine used
+ * @returns {Promise<UdiffState['diagnosis']>}
  */
-async function showUdiff(ui, engine, files, reply, format) {
-  const panel = ui.panel;
-  panel.hidden = format !== 'udiff';
-  if (panel.hidden) return;
-  let hunks, fuzz, note;
+async function diagnosis(engine, files, reply) {
   try {
-    [hunks, fuzz] = await Promise.all([engine.diagnoseUdiff(files, reply), engine.simulatePatchFuzz(files, reply)]);
+    const [hunks, fuzz] = await Promise.all([engine.diagnoseUdiff(files, reply), engine.simulatePatchFuzz(files, reply)]);
     const failing = hunks.filter((h) => !h.strictOk).length;
-    note =
+    const note =
       hunks.length === 0
         ? 'No hunk found in the reply.'
         : `${hunks.length} hunk${hunks.length === 1 ? '' : 's'}; ${
             failing === 0 ? 'git apply accepts every one' : `git apply fails on ${failing}`
           }.`;
+    return { hunks, fuzz, note };
   } catch (e) {
-    [hunks, fuzz, note] = [[], [], `No diagnosis: ${e?.message ?? e}`];
+    return { hunks: [], fuzz: [], note: `No diagnosis: ${e?.message ?? e}` };
   }
-  ui.note.textContent = note;
-  const silent = fuzz.filter((r) => SILENT.has(r.verdict));
-  const warning = ui.warning;
-  warning.hidden = silent.length === 0;
-  warning.textContent = silent.length
-    ? `GNU patch (default fuzz 2) would report success and silently misapply this diff: ${silent
-        .map((r) => `hunk ${r.hunk}: ${r.message}`)
-        .join('; ')}.`
-    : '';
-  ui.diagnosis.replaceChildren(...hunks.map((h) => hunkItem(h, fuzz)));
-  await showRepair(ui, engine, files, reply);
 }
 
 /**
- * The panel in `root`: `show(engine, files, reply, format)` draws it for a
- * report (hidden unless the format is udiff), `hide()` hides it.
- * @param {HTMLElement} root
+ * The repaired diff, or why there is none.
+ * @param {Engine} engine
+ * @param {Record<string, string>} files
+ * @param {string} reply
+ * @returns {Promise<UdiffState['repair']>}
  */
-export function setupUdiff(root) {
+async function repair(engine, files, reply) {
+  try {
+    return { text: await engine.repairUdiff(files, reply), error: null };
+  } catch (e) {
+    return { text: '', error: String(e?.message ?? e) };
+  }
+}
+
+/**
+ * The panel in `root`, its part of the page's state in `state`:
+ * `show(engine, files, reply, format)` draws it for a report (hidden unless
+ * the format is udiff), `hide()` hides it.
+ * @param {HTMLElement} root
+ * @param {UdiffState} state
+ */
+export function setupUdiff(root, state) {
   const ui = udiffElements(root);
   copyButton(ui.copy, () => ui.repaired.value, () => ui.repaired.select());
   return {
@@ -132,9 +144,18 @@ export function setupUdiff(root) {
      * @param {string} reply
      * @param {string} format
      */
-    show: (engine, files, reply, format) => showUdiff(ui, engine, files, reply, format),
+    show: async (engine, files, reply, format) => {
+      state.shown = format === 'udiff';
+      renderUdiff(ui, state);
+      if (!state.shown) return;
+      state.diagnosis = await diagnosis(engine, files, reply);
+      renderUdiff(ui, state);
+      state.repair = await repair(engine, files, reply);
+      renderUdiff(ui, state);
+    },
     hide: () => {
-      root.hidden = true;
+      state.shown = false;
+      renderUdiff(ui, state);
     },
   };
 }

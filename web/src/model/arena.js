@@ -4,9 +4,11 @@
 // model panel's loop in the worker (engine/model.js `arenaRun`), one at a
 // time; the core scores it and sums the runs (the CLI's `patchbay arena`
 // scoring, `patchbay::edit_loop::arena`). This file picks the runs, shows
-// the table and the chart, and offers the results as the CLI's JSON.
-import { modelElements, settings } from './panel.js';
-import { byId, make } from '../dom.js';
+// the table and the chart, and offers the results as the CLI's JSON. Its
+// handlers change the arena's state (`ArenaState`) and ask for
+// `renderArena`, which draws it.
+import { settings } from './panel.js';
+import { byId, fill, make, writeText } from '../dom.js';
 
 const FIELDS = `
   <h2 id="arena-title">Format arena</h2>
@@ -45,7 +47,7 @@ const COLUMNS = [
 
 /**
  * The arena's elements inside `root`.
- * @param {ParentNode} root
+ * @param {HTMLElement} root
  */
 function arenaElements(root) {
   return {
@@ -59,58 +61,109 @@ function arenaElements(root) {
     status: byId(root, 'arena-status'),
     table: byId(root, 'arena-table', HTMLTableElement),
     chart: byId(root, 'arena-chart'),
+    body: root.ownerDocument.body,
   };
 }
 
-/** @typedef {import('./panel.js').ModelApi & { arena: ReturnType<typeof arenaElements> }} ArenaApi */
-
-/** @param {ParentNode} box */
-const checked = (box) => [...box.querySelectorAll('input:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value);
-
-/** A checkbox labelled `value`, for the formats and models lists. */
-function choice(value, on, testid) {
-  const label = document.createElement('label');
-  const input = Object.assign(document.createElement('input'), { type: 'checkbox', value, checked: on });
-  input.dataset.testid = testid;
-  label.append(input, ` ${value}`);
-  return label;
-}
+/** @typedef {ReturnType<typeof arenaElements>} ArenaElements */
+/** @typedef {import('../state.js').ArenaState} ArenaState */
+/** @typedef {import('../state.js').ModelState} ModelState */
 
 /**
- * The models list follows the model panel's (filled when it connects); all are picked at first.
- * @param {ArenaApi} api
+ * What the arena's handlers are handed: the page's API, the model panel's
+ * elements (its settings) and state, the arena's state, and `render()`.
+ * @typedef {import('../main.js').PanelApi & { ui: import('./panel.js').ModelElements, model: ModelState, arena: ArenaState, render: () => void }} ArenaApi
  */
-function followModels(api) {
-  const select = api.ui.model;
-  const fill = () => {
-    const names = [...select.options].map((o) => o.value);
-    if (names.length) api.arena.models.replaceChildren(...names.map((n) => choice(n, true, 'arena-model')));
-  };
-  new MutationObserver(fill).observe(select, { childList: true });
-  fill();
+
+/**
+ * A checkbox labelled `value`, for the formats and models lists.
+ * @param {string} value
+ * @param {string} testid
+ */
+function choice(value, testid) {
+  return make('label', {}, make('input', { type: 'checkbox', value, data: { testid } }), ` ${value}`);
 }
 
 /**
- * Fills `section` with the arena and wires it; it runs with the settings of the model panel in `modelRoot`.
+ * The models offered: the model panel's, once it has connected.
+ * @param {ModelState} model
+ */
+function modelsOf(model) {
+  return model.models?.map((m) => m.name) ?? [];
+}
+
+/**
+ * The models picked: all of the panel's list but those unticked since it came.
+ * @param {ArenaState} arena
+ * @param {ModelState} model
+ */
+function pickedModels(arena, model) {
+  const unticked = arena.unticked.from === model.models ? arena.unticked.names : new Set();
+  return modelsOf(model).filter((m) => !unticked.has(m));
+}
+
+/**
+ * Draws the arena from its state; the models list follows the model panel's (`model`).
+ * @param {ArenaElements} ui
+ * @param {ArenaState} state
+ * @param {ModelState} model
+ */
+export function renderArena(ui, state, model) {
+  fill(ui.formats, state.formats, () => state.formats.map((f) => choice(f, 'arena-format')));
+  for (const box of ui.formats.querySelectorAll('input')) box.checked = state.pickedFormats.has(box.value);
+  const names = modelsOf(model);
+  if (names.length) {
+    fill(ui.models, model.models, () => names.map((n) => choice(n, 'arena-model')));
+    const picked = new Set(pickedModels(state, model));
+    for (const box of ui.models.querySelectorAll('input')) box.checked = picked.has(box.value);
+  }
+  ui.run.disabled = state.running;
+  ui.stop.disabled = !state.running;
+  ui.download.disabled = state.running || !state.results;
+  writeText(ui.status, state.status);
+  fill(ui.table.tBodies[0], state.results, () => (state.results ? rows(state.results, state.hasExpected) : []));
+  ui.chart.hidden = !state.results;
+  if (state.results) fill(ui.chart, state.results, () => chart(state.results.summary));
+  if (state.outcome === null) delete ui.body.dataset.arenaRun;
+  else ui.body.dataset.arenaRun = state.outcome;
+}
+
+/**
+ * Fills `section` with the arena and wires it to `state`; it runs with the
+ * settings of the model panel (`modelUi`, `model`). Returns its elements, for `renderArena`.
  * @param {HTMLElement} section
- * @param {HTMLElement} modelRoot
+ * @param {import('./panel.js').ModelElements} modelUi
  * @param {import('../main.js').PanelApi} page
  * @param {string[]} formats
+ * @param {{ arena: ArenaState, model: ModelState, render: () => void }} states
  */
-export function setupArena(section, modelRoot, page, formats) {
+export function setupArena(section, modelUi, page, formats, { arena, model, render }) {
   section.innerHTML = FIELDS;
   section.hidden = false;
-  const api = { ...page, ui: modelElements(modelRoot), arena: arenaElements(section) };
-  const picked = new Set(['search-replace', 'udiff']);
-  api.arena.formats.replaceChildren(...formats.filter((f) => f !== 'auto').map((f) => choice(f, picked.has(f), 'arena-format')));
-  followModels(api);
-  const state = { results: null, stopping: false };
-  api.arena.run.addEventListener('click', () => runArena(api, state));
-  api.arena.stop.addEventListener('click', () => {
-    state.stopping = true;
+  const ui = arenaElements(section);
+  /** @type {ArenaApi} */
+  const api = { ...page, ui: modelUi, model, arena, render };
+  arena.formats = formats.filter((f) => f !== 'auto');
+  ui.formats.addEventListener('change', (e) => {
+    const box = /** @type {HTMLInputElement} */ (e.target);
+    if (box.checked) arena.pickedFormats.add(box.value);
+    else arena.pickedFormats.delete(box.value);
+    render();
+  });
+  ui.models.addEventListener('change', (e) => {
+    const box = /** @type {HTMLInputElement} */ (e.target);
+    if (arena.unticked.from !== model.models) arena.unticked = { from: model.models, names: new Set() };
+    if (box.checked) arena.unticked.names.delete(box.value);
+    else arena.unticked.names.add(box.value);
+    render();
+  });
+  ui.run.addEventListener('click', () => runArena(api, ui));
+  ui.stop.addEventListener('click', () => {
+    arena.stopping = true;
     api.engine.model.stop();
   });
-  api.arena.download.addEventListener('click', () => download(state.results));
+  ui.download.addEventListener('click', () => download(arena.results));
+  return ui;
 }
 
 /** The tasks of the chosen source: the current case (no expected result), or the shipped set. */
@@ -132,48 +185,52 @@ function plan(models, tasks, formats, trials) {
   return runs;
 }
 
-/** Runs the arena one run at a time; the table and chart follow each run. */
-async function runArena(api, state) {
+/**
+ * Runs the arena one run at a time; the table and chart follow each run.
+ * @param {ArenaApi} api
+ * @param {ArenaElements} ui the arena's boxes: trials and the task source
+ */
+async function runArena(api, ui) {
+  const { arena } = api;
   const base = settings(api);
-  const formats = checked(api.arena.formats);
-  const models = checked(api.arena.models);
-  const trials = Math.max(1, Number(api.arena.trials.value) || 1);
+  const formats = arena.formats.filter((f) => arena.pickedFormats.has(f));
+  const models = pickedModels(arena, api.model);
+  const trials = Math.max(1, Number(ui.trials.value) || 1);
   if (!base.base || !formats.length || !models.length) {
-    api.arena.status.textContent = 'connect, then pick at least one format and one model';
+    arena.status = 'connect, then pick at least one format and one model';
+    api.render();
     return;
   }
-  const source = /** @type {HTMLInputElement} */ (api.arena.root.querySelector('input[name="arena-source"]:checked')).value;
+  const source = /** @type {HTMLInputElement} */ (ui.root.querySelector('input[name="arena-source"]:checked')).value;
   const runs = plan(models, await tasksOf(source, base), formats, trials);
-  delete document.body.dataset.arenaRun;
-  state.results = null;
-  api.arena.table.tBodies[0].replaceChildren();
-  api.arena.chart.hidden = true;
-  busy(api, true, state);
-  state.stopping = false;
+  Object.assign(arena, { outcome: null, results: null, hasExpected: source === 'set', running: true, stopping: false });
+  api.render();
   const scores = [];
   let word = 'done';
   try {
     const capabilities = await capabilitiesOf(api, base, models);
     for (const [k, r] of runs.entries()) {
       const name = `run ${k + 1} of ${runs.length}: ${r.model} ${r.format} ${r.task.name} #${r.trial}`;
-      api.arena.status.textContent = name;
+      arena.status = name;
+      api.render();
       const done = await oneRun(api, { ...base, capabilities: capabilities.get(r.model) }, r);
-      if (done.stopped || state.stopping) {
+      if (done.stopped || arena.stopping) {
         word = 'stopped';
         break;
       }
       scores.push(done.score);
-      state.results = await api.engine.model.arenaResults(scores);
-      show(api, state.results, source === 'set');
-      api.arena.status.textContent = `${name}: ${await api.engine.model.arenaVerdict(done.score)}`;
+      arena.results = await api.engine.model.arenaResults(scores);
+      api.render();
+      arena.status = `${name}: ${await api.engine.model.arenaVerdict(done.score)}`;
+      api.render();
     }
-    api.arena.status.textContent = `${word}: ${scores.length} of ${runs.length} runs`;
+    arena.status = `${word}: ${scores.length} of ${runs.length} runs`;
   } catch (e) {
     word = 'failed';
-    api.arena.status.textContent = `failed: ${e.message}`;
+    arena.status = `failed: ${e.message}`;
   } finally {
-    busy(api, false, state);
-    document.body.dataset.arenaRun = word;
+    Object.assign(arena, { running: false, outcome: word });
+    api.render();
   }
 }
 
@@ -199,37 +256,19 @@ function oneRun(api, base, { model, task, format, trial, seed }) {
 }
 
 /**
- * Disables what must not start while the arena runs (the model panel's Run shares the worker's loop).
- * @param {ArenaApi} api
- * @param {boolean} on
- * @param {{ results: object | null }} state
- */
-function busy(api, on, state) {
-  api.arena.run.disabled = on;
-  api.ui.run.disabled = on || api.ui.model.options.length === 0;
-  api.arena.stop.disabled = !on;
-  api.arena.download.disabled = on || !state.results;
-}
-
-/**
- * The table (one row per model and format) and the chart.
- * @param {ArenaApi} api
- * @param {{ summary: object[] }} results
+ * The table's rows, one per model and format.
+ * @param {import('patchbay').ArenaResults} results
  * @param {boolean} hasExpected
  */
-function show(api, results, hasExpected) {
-  const rows = results.summary.map((r) => {
-    const tr = document.createElement('tr');
-    tr.dataset.model = r.model;
-    tr.dataset.format = r.format;
+function rows(results, hasExpected) {
+  return results.summary.map((r) => {
     const cells = [r.model, r.format, ...COLUMNS.map((c) => String(c(r)))];
     if (!hasExpected) cells[6] = '–';
-    tr.append(...cells.map((text, i) => Object.assign(document.createElement(i < 2 ? 'th' : 'td'), { textContent: text })));
+    const tr = make('tr', { data: { model: r.model, format: r.format } },
+      ...cells.map((text, i) => make(i < 2 ? 'th' : 'td', { textContent: text })));
     /** @type {HTMLTableCellElement} */ (tr.firstChild).scope = 'row';
     return tr;
   });
-  api.arena.table.tBodies[0].replaceChildren(...rows);
-  drawChart(api.arena.chart, results.summary);
 }
 
 const SERIES = [
@@ -241,9 +280,10 @@ const SERIES = [
  * Horizontal bars, two per model and format (applied in the first round,
  * applied), as rates of the runs: an SVG that scales to the card's width
  * (narrow: each pair's name sits above its bars, so the bars keep the width),
- * with the figures in text beside each bar and in its title.
+ * with the figures in text beside each bar and in its title; and its caption.
+ * @param {import('patchbay').ArenaSummary[]} summary
  */
-function drawChart(figure, summary) {
+function chart(summary) {
   const [W, NAME, BAR, GAP] = [400, 15, 12, 8];
   const inner = W - 40;
   const group = NAME + 2 * BAR + GAP;
@@ -259,11 +299,9 @@ function drawChart(figure, summary) {
       svg.append(bar, svgNode('text', { x: rate * inner + 4, y: top + BAR - 3, class: 'value' }, `${Math.round(rate * 100)}%`));
     });
   });
-  const caption = document.createElement('figcaption');
-  caption.id = 'arena-chart-caption';
-  caption.append('Share of runs per model and format: ', ...SERIES.map((s) => Object.assign(document.createElement('span'), { className: `key ${s.cls}`, textContent: s.label })));
-  figure.replaceChildren(svg, caption);
-  figure.hidden = false;
+  const caption = make('figcaption', { id: 'arena-chart-caption' }, 'Share of runs per model and format: ',
+    ...SERIES.map((s) => make('span', { className: `key ${s.cls}`, textContent: s.label })));
+  return [svg, caption];
 }
 
 /** An SVG element with `attrs` and, when given, its text. */
