@@ -40,7 +40,7 @@ step() {
 
 step "setup (toolchain, chromium, node packages)" bash scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all -- --check
-step "import circles (scripts/cycles.py)" bash -c 'python3 scripts/cycles.py --self-test && python3 scripts/cycles.py --depth 1 --allow patchbay:apply,formats,reply'
+step "import circles (scripts/cycles.py)" bash -c 'python3 scripts/cycles.py --self-test && python3 scripts/cycles.py --depth 1'
 step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo doc -D warnings" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --lib
 step "cargo test --workspace" cargo test --workspace
