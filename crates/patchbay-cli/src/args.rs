@@ -572,7 +572,7 @@ pub struct ArenaArgs {
 }
 
 /// How `run` and `arena` reach the model and how long a loop may go (both
-/// read it as it is: `crate::run` builds the server and the loop from it).
+/// read it as it is: `run` builds the server and the loop from it).
 #[derive(Debug, Args)]
 pub struct ServerFlags {
     /// The server (default http://localhost:11434 for ollama,

@@ -173,7 +173,7 @@ pub fn check_size(text: &str) -> Result<(), Error> {
 /// text is over [`crate::MAX_SOURCE_BYTES`] ([`Error::TooLarge`]: the tree
 /// would take about 15 times its size in memory) or when tree-sitter
 /// refuses it (an ABI mismatch); syntax errors are part of the tree (ERROR
-/// and MISSING nodes), see [`crate::check`].
+/// and MISSING nodes), which the syntax check reports.
 pub fn parse(text: &str, lang: Language) -> Result<tree_sitter::Tree, Error> {
     check_size(text)?;
     let grammar = lang.grammar().ok_or(Error::LanguageDisabled(lang))?;

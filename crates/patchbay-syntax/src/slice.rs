@@ -3,7 +3,7 @@
 //! origin: the file's path and language, the symbol, the original lines
 //! (leading doc comments and attributes included), the indentation every
 //! line was cut from (the slice text is dedented), and the CRC-32 of the
-//! whole file, so that [`crate::splice`] refuses a file that changed since.
+//! whole file, so that splicing refuses a file that changed since.
 //!
 //! Cost: an outline (one parse) to find the symbol, then one pass over the
 //! file's lines, `O(N)`.

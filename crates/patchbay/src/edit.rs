@@ -128,8 +128,8 @@ pub enum Op {
     },
     /// Alternative readings of one damaged block edit, most likely first
     /// (a diff hunk whose lines lost their `' '`/`+` markers); each holds a
-    /// `Replace`. The file decides: see [`crate::apply::locate::readings`] (the readings
-    /// that locate must agree on one place, else `ambiguous`).
+    /// `Replace`. The file decides: the readings that locate must agree on
+    /// one place, else `ambiguous`.
     OneOf(Vec<Reading>),
     /// A part of the output that should have been an edit but cannot be
     /// used; it becomes a failed receipt with this code.
@@ -188,8 +188,7 @@ pub enum Check {
     },
     /// The CRC-32 of the whole file as it was shown.
     FileCrc(u32),
-    /// The lines the model was shown of this file, with their hashes (see
-    /// [`crate::apply::seen`]): the edited lines must be among them, unchanged; a
+    /// The lines the model was shown of this file, with their hashes: the edited lines must be among them, unchanged; a
     /// shown block that moved is found again. The transaction sets it for
     /// [`Check::Snapshot`] edits from the caller's `seen` snapshot.
     Seen(SeenFile),
@@ -366,7 +365,7 @@ pub struct Parsed {
     /// hold it, and refuses the edit as `path_unclear` otherwise.
     pub unsure: Vec<usize>,
     /// Per edit, its first and last line in the reply (1-based, what a
-    /// receipt's `output_lines` says); filled by [`crate::reply::read`].
+    /// receipt's `output_lines` says); filled when the reply is read.
     pub lines: Vec<[usize; 2]>,
     /// The number of edits the reply declared (`EDITS: N`), if it did.
     pub declared: Option<usize>,

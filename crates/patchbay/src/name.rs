@@ -30,8 +30,7 @@ pub enum FormatName {
 }
 
 impl FormatName {
-    /// Every name, in the registry's order (`crate::formats::all`), `auto`
-    /// last.
+    /// Every name, in the format registry's order, `auto` last.
     pub const ALL: [FormatName; 8] = [
         FormatName::SearchReplace,
         FormatName::Whole,

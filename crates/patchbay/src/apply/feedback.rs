@@ -28,7 +28,7 @@ pub struct Words {
     /// How to create a file instead.
     pub create: &'static str,
     /// Why an edit could be read in several ways, and how to write it so
-    /// that it cannot (for `crate::apply::locate::readings::conflict_message`).
+    /// that it cannot (for the message of a conflict between readings).
     pub readings: &'static str,
 }
 

@@ -33,7 +33,7 @@ pub struct Text<'a> {
     /// Each line's content (without terminator), borrowed from `src`: where
     /// it starts is its address in `src`, and it ends where the next line
     /// starts (the last one at the end of `src`), so no offsets are stored.
-    /// Shared: the matcher's [`crate::apply::matcher::Haystack`] looks
+    /// Shared: the matcher's haystack looks
     /// lines up in this same list instead of a copy (a 100,000-line file's
     /// list is 1.6 MB).
     lines: Arc<Vec<&'a str>>,

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashMap};
 mod chain;
 
 /// What the transaction needs of the format a reply is in. The formats
-/// build it from a name (`From<FormatName>`, in [`crate::formats`]), so
+/// build it from a name (their `From<FormatName>`), so
 /// callers pass the name and the transaction needs no format registry.
 #[derive(Clone, Copy)]
 pub struct Dialect {
@@ -34,7 +34,7 @@ pub struct Dialect {
     /// How messages name the parts of its edits.
     pub words: &'static Words,
     /// Whether its edits apply one after another, so an edit may quote
-    /// text an earlier one wrote ([`crate::formats::Format::sequential`]).
+    /// text an earlier one wrote (the format's `sequential`).
     pub sequential: bool,
     /// Finds any format's marker in a whole-file text, which then is a
     /// reply read as content, not the file.
@@ -70,7 +70,7 @@ pub struct Options {
     /// Matcher levels up to this one are tried (strict modes use `Exact`).
     pub max_level: Level,
     /// What the model was shown (the `lines` format's `seen-lines` or
-    /// `file-crc` snapshot, see [`crate::formats::lines::seen`]): edits with
+    /// `file-crc` snapshot, see [`crate::apply::seen`]): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
     /// refused without it.
     pub seen: Option<crate::apply::seen::SeenLines>,

@@ -55,8 +55,7 @@ pub trait Format: Sync {
         self.parse(output, &ParseOptions::default())
     }
     /// Recognises this format in a reply: its first marker, how sure, why
-    /// (see [`crate::reply::detect`]; the earliest marker of all formats
-    /// wins). By default, the first JSON edit this format claims.
+    /// (in `auto` detection the earliest marker of all formats wins). By default, the first JSON edit this format claims.
     fn sniff(&self, reply: &Reply) -> Option<Sniff> {
         reply.first_json(self.id())
     }

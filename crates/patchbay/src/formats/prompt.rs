@@ -1,7 +1,7 @@
 //! What every format's prompt is made of: its instructions and one worked
 //! example on the same file and task, so that prompts can be compared
 //! format against format. Each format writes its own ([`super::Format::prompt`]);
-//! the prompt kit (`crate::budget::prompts`) adds the token costs.
+//! the budget's prompt kit adds the token costs.
 
 /// The file every example edits.
 pub const EXAMPLE_PATH: &str = "app.py";

@@ -57,7 +57,7 @@ fn starts_value(b: &[u8], i: usize) -> bool {
 
 /// The end (exclusive) of the value (object, array or string) starting at
 /// `i`, found by bracket matching that respects strings, or `None` when the
-/// output ends inside it. Also used by `crate::reading::counts` on cut JSON lists.
+/// output ends inside it. Also used on cut JSON lists by the declared counts.
 pub(crate) fn extent(b: &[u8], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_str = false;

@@ -3,7 +3,7 @@
 //! and answers (`sniff`), JSON edits found in prose (`json_edits`),
 //! declared counts and truncation (`counts`), and the reasoning section a
 //! reply may start with, which no format reads (`reasoning`). The formats
-//! read replies with these; the public paths are under [`crate::reply`].
+//! read replies with these; the public paths are under `reply`.
 
 use crate::edit::Parsed;
 

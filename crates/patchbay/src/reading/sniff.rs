@@ -1,8 +1,8 @@
 //! What a format reads to recognise itself in a reply ([`Reply`]) and what
 //! it answers ([`Sniff`]). The reply is read once for every format: its
 //! lines, the whole-file blocks whose markers are content, and the JSON
-//! edits in it with the format each belongs to. The detector
-//! ([`crate::reply::detect`]) fills it; formats only read it.
+//! edits in it with the format each belongs to. `auto` detection fills
+//! it; formats only read it.
 
 use super::scan::OutLine;
 use crate::name::FormatName;

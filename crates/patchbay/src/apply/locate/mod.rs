@@ -3,7 +3,7 @@
 //! narrowed by anchors and `*** End of File` ([`block`]); line-addressed
 //! edits are held to their checks ([`lines()`]); substrings are searched as
 //! text, whole lines falling back to the ladder ([`substring`]); damaged
-//! edits offer readings and the file picks one ([`crate::apply::locate::readings`]);
+//! edits offer readings and the file picks one ([`readings`]);
 //! whole-file edits only look at whether the file exists ([`whole`]).
 //!
 //! The transaction calls [`locate`] with the file as it holds it
@@ -153,8 +153,7 @@ impl<'a> Target<'_, 'a> {
 
 /// Finds another format's marker line in a whole-file text (`path`, its
 /// new lines, the file's original): the line and the format. The formats
-/// know the markers and give it with the transaction's dialect
-/// ([`crate::apply::transaction::Dialect`]).
+/// know the markers and give it with the transaction's dialect.
 pub type ForeignMarker = fn(&str, &[String], &str) -> Option<(usize, FormatName)>;
 
 /// How far lookups may go, the words messages use, and what reads a

@@ -75,11 +75,12 @@ pub fn choose_in(hay: &Haystack, readings: &[Reading], fo: FindOptions) -> Choic
         // Anchors (`@@ def f():` lines) narrow the search as the
         // transaction narrows it; a reading whose anchor is missing or
         // too frequent is not found here (the transaction reports why).
-        let Ok(regions) = crate::apply::locate::block_regions(hay, anchors, *at_end, old.len(), at)
+        let Ok(regions) =
+            crate::apply::locate::block::block_regions(hay, anchors, *at_end, old.len(), at)
         else {
             continue 'reading;
         };
-        match crate::apply::locate::find_in_regions(hay, old, &regions, at) {
+        match crate::apply::locate::block::find_in_regions(hay, old, &regions, at) {
             Ok(f) => hits.push((f.level, i, vec![(f.start, f.end)])),
             Err(Miss::Ambiguous {
                 level,

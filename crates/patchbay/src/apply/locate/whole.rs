@@ -51,7 +51,7 @@ pub fn place(t: &Target, op: &Op, rules: Rules) -> Result<Spot, Failure> {
 }
 
 /// Another format's marker in a whole-file text (see
-/// [`crate::formats::foreign_marker`]).
+/// the formats' `foreign_marker`).
 fn foreign(t: &Target, text: &[String], rules: Rules) -> Option<(usize, FormatName)> {
     (rules.foreign_marker)(t.path, text, t.original.unwrap_or(""))
 }

@@ -4,7 +4,7 @@
 //! replies whose later edit quotes text only an earlier edit wrote.
 //!
 //! The snapshot comes first: every edit is located in the original. An
-//! edit of a sequential format ([`crate::formats::Format::sequential`]) that
+//! edit of a sequential format (the format's `sequential`) that
 //! is not found there is looked for in the text the file's earlier located
 //! edits produce, by the same rules (unique at its level). Found, it becomes
 //! one change with the earlier edits its lines touch, placed in the
