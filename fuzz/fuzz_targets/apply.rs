@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
         },
         ..Default::default()
     };
-    let report = patchbay::apply(&reply, &files, &opt).expect("registered format");
+    let report = patchbay::apply(&reply, &files, &opt);
     serde_json::to_string(&report).expect("serialises");
     let receipts = report.receipts();
     match report.status {

@@ -230,7 +230,7 @@ fuzz_target!(|inp: Input| {
             default_path: Some(path.to_owned()),
             ..Default::default()
         };
-        let report = patchbay::apply(&reply, &files, &opt).expect("registered format");
+        let report = patchbay::apply(&reply, &files, &opt);
         serde_json::to_string(&report).expect("serialises");
         if inp.mutation.is_some() || report.status != Status::Applied {
             continue;

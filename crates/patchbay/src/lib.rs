@@ -123,11 +123,7 @@ pub fn parse(output: &str, format: FormatName) -> (FormatName, Parsed) {
 }
 
 /// [`parse`] with format options.
-pub fn parse_with(
-    output: &str,
-    format: FormatName,
-    opt: &ParseOptions,
-) -> (FormatName, Parsed) {
+pub fn parse_with(output: &str, format: FormatName, opt: &ParseOptions) -> (FormatName, Parsed) {
     let (masked, reasoning) = reply::reasoning::mask(output);
     let output = &*masked;
     let lines = reply::scan::out_lines(output);
@@ -179,11 +175,7 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
 
 /// Parses `output` and applies it to `files` (path -> text; absent paths do
 /// not exist) as one transaction.
-pub fn apply(
-    output: &str,
-    files: &BTreeMap<String, String>,
-    opt: &ApplyOptions,
-) -> Report {
+pub fn apply(output: &str, files: &BTreeMap<String, String>, opt: &ApplyOptions) -> Report {
     let (name, parsed) = parse_reply(output, opt);
     apply::transaction::run(name, &parsed, files, &opt.transaction_options())
 }

@@ -91,7 +91,7 @@ fn lenient(out: &str, files: &BTreeMap<String, String>) -> patchbay::Report {
         format: patchbay::FormatName::Udiff,
         ..Default::default()
     };
-    apply(out, files, &opt).unwrap()
+    apply(out, files, &opt)
 }
 
 fn source(name: &str) -> String {
