@@ -677,6 +677,11 @@ fn main() {
         return;
     }
 
+    print_table(&fx, &mut cases, runs);
+}
+
+/// Times both sides of every case and prints the table.
+fn print_table(fx: &Fixture, cases: &mut [Case], runs: usize) {
     println!(
         "file: {} lines, {} bytes; reply: {} blocks, {} bytes; {runs} runs a side (fewer if one passes 10 s)",
         FILE_LINES,
@@ -691,7 +696,7 @@ fn main() {
     );
     println!("|{:-<28}|{:-<26}|{:-<26}|{:-<10}|", "", "", "", "");
     let budget = Duration::from_secs(10);
-    for c in &mut cases {
+    for c in cases.iter_mut() {
         let p = time(runs, budget, &mut c.patchbay);
         let b = time(runs, budget, &mut c.baseline);
         let ratio = b.median.as_secs_f64() / p.median.as_secs_f64();
