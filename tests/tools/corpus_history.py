@@ -155,7 +155,8 @@ def find_binary(arg):
 
 def formats(binary):
     p = subprocess.run([binary, "render", "--format", "?", "x", "y"], capture_output=True, text=True)
-    m = re.search(r"expected one of: ([a-z, -]+)", p.stderr)
+    # clap lists the names of its `--format` value enum.
+    m = re.search(r"possible values: ([a-z, -]+)\]", p.stderr)
     if not m:
         sys.exit("corpus_history: cannot list formats: " + p.stderr)
     return [f.strip() for f in m.group(1).split(",") if f.strip()]
