@@ -572,10 +572,18 @@ def with_decoy(base, chosen, trap, rng):
     return base, chosen, decoy_note
 
 
+def codes_outcome(codes):
+    """The outcome the edits' codes give: (status, code) of the first
+    failure, or applied; None when one of them cannot be decided."""
+    if "skip" in codes:
+        return None
+    bad = [c for c in codes if c]
+    return ("failed", bad[0]) if bad else ("applied", None)
+
+
 def quoting_fault(fmt, fault, reply, before_lines, rng):
     """A quoting format's reply with the fault injected, and its one outcome:
     (reply, status, code, None), or None when the rules cannot decide."""
-    status, code = "applied", None
     tagged = tag_lines(fmt, reply)
     clean = edits_of(fmt, tagged)
     places = intended_places(clean, before_lines)
@@ -597,11 +605,10 @@ def quoting_fault(fmt, fault, reply, before_lines, rng):
     if len(edits) != len(clean):
         return None
     codes = locate_quotes(fmt, edits, before_lines, places)
-    if "skip" in codes:
+    outcome = codes_outcome(codes)
+    if outcome is None:
         return None
-    bad = [c for c in codes if c]
-    if bad:
-        status, code = "failed", bad[0]
+    status, code = outcome
     if fmt == "udiff" and last_hunk_short(reply):
         # docs/formats.md: a hunk shorter than its header at the end of the
         # output is `truncated`, whatever shortened it.
@@ -613,7 +620,6 @@ def tool_call_fault(fault, reply, before_lines, rng):
     """The tool-call reply with the fault injected into each call, and its
     one outcome: (reply, status, code, None), or None."""
     fmt = "tool-call"
-    status, code = "applied", None
     calls = [json.loads(l) for l in reply.split("\n") if l.strip()]
     if any(c.get("command") != "str_replace" for c in calls):
         return None
@@ -650,11 +656,10 @@ def tool_call_fault(fault, reply, before_lines, rng):
         at = flat.find(c0["old_str"])
         alone.append(flat[:at] + c0.get("new_str", "") + flat[at + len(c0["old_str"]):])
     codes = toolcall_outcome(calls, before_lines, alone, intended)
-    if "skip" in codes:
+    outcome = codes_outcome(codes)
+    if outcome is None:
         return None
-    bad = [c for c in codes if c]
-    if bad:
-        status, code = "failed", bad[0]
+    status, code = outcome
     return reply, status, code, None
 
 

@@ -288,13 +288,13 @@ fn undisturbed_run(sb: &Sandbox, big: &BigCommit) -> (Duration, Duration) {
 
 /// What the runs after the kills reported doing.
 #[derive(Default)]
-struct Recovery {
+struct CleanupCounts {
     rolled: usize,
     finished: usize,
     temps: usize,
 }
 
-impl Recovery {
+impl CleanupCounts {
     /// The next writing run in the root after kill `k` (an apply of
     /// `other.txt`): it must succeed; what it cleaned up is counted.
     fn next_run(&mut self, sb: &Sandbox, k: usize) {
@@ -327,7 +327,7 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
     let sb = Sandbox::new("kill");
     let big = BigCommit::new(&sb);
     let (commit, full) = undisturbed_run(&sb, &big);
-    let (mut old_seen, mut new_seen, mut recovery) = (0, 0, Recovery::default());
+    let (mut old_seen, mut new_seen, mut recovery) = (0, 0, CleanupCounts::default());
     // 30 kills spread over the commit (from its journal on), 20 over the
     // whole run (they need no journal to pace them); a deterministic spread
     // up to 110% of each.
@@ -361,7 +361,7 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
         );
     }
     assert_eq!(old_seen + new_seen, runs);
-    let Recovery {
+    let CleanupCounts {
         rolled,
         finished,
         temps,

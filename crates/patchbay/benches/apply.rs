@@ -677,11 +677,11 @@ fn main() {
         return;
     }
 
-    print_table(&fx, &mut cases, runs);
+    print_timings(&fx, &mut cases, runs);
 }
 
 /// Times both sides of every case and prints the table.
-fn print_table(fx: &Fixture, cases: &mut [Case], runs: usize) {
+fn print_timings(fx: &Fixture, cases: &mut [Case], runs: usize) {
     println!(
         "file: {} lines, {} bytes; reply: {} blocks, {} bytes; {runs} runs a side (fewer if one passes 10 s)",
         FILE_LINES,

@@ -159,12 +159,12 @@ fn random_change(src: &str, rng: &mut XorShift) -> String {
 /// lenient wrong, strict right, patch right, patch wrong (success
 /// claimed), patch refused]; `why` counts lenient refusals by code.
 #[derive(Default)]
-struct Recovery {
+struct DamageOutcomes {
     t: [usize; 7],
     why: BTreeMap<&'static str, usize>,
 }
 
-impl Recovery {
+impl DamageOutcomes {
     /// Applies the damaged diff `out` to `fs` in lenient and strict mode
     /// and through simulated GNU `patch`, and counts each against `want`,
     /// the file at `path` the undamaged diff gives.
@@ -204,7 +204,7 @@ impl Recovery {
 fn measured_recovery_on_real_sources() {
     let srcs = real_sources();
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut rec = Recovery::default();
+    let mut rec = DamageOutcomes::default();
     let runs = 600;
     for _ in 0..runs {
         let (name, src) = &srcs[rng.below(srcs.len())];
@@ -219,7 +219,7 @@ fn measured_recovery_on_real_sources() {
         let out = damage(&diff, &bits, Lost::Both);
         rec.count(&out, &fs, &path, &a);
     }
-    let Recovery { t, why } = rec;
+    let DamageOutcomes { t, why } = rec;
     println!("udiff damage over {runs} real-source changes:");
     println!(
         "  lenient: {} right, {} refused, {} wrong",
