@@ -15,14 +15,14 @@
 
 use libfuzzer_sys::fuzz_target;
 use patchbay::reply::stream::Stream;
-use patchbay::{ApplyOptions, EditStatus, Level, Status};
+use patchbay::{ApplyOptions, EditStatus, Level, Options, Status};
 use std::collections::BTreeMap;
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 3 {
         return;
     }
-    let names = patchbay::formats::names();
+    let names = patchbay::FormatName::ALL;
     let format = names[data[0] as usize % names.len()];
     let flags = data[1];
     let step = 1 + data[2] as usize % 64;
@@ -37,11 +37,14 @@ fuzz_target!(|data: &[u8]| {
     files.insert("src/a.rs".to_string(), file.clone());
     files.insert("b.py".to_string(), file);
     let opt = ApplyOptions {
-        format: format.into(),
+        format,
         strict: flags & 1 != 0,
-        partial: flags & 2 != 0,
-        default_path: Some("src/a.rs".into()),
-        max_level: Level::ALL[(flags >> 2) as usize % Level::ALL.len()],
+        transaction: Options {
+            partial: flags & 2 != 0,
+            default_path: Some("src/a.rs".into()),
+            max_level: Level::ALL[(flags >> 2) as usize % Level::ALL.len()],
+            ..Default::default()
+        },
         stop_reason: match (flags >> 5) % 3 {
             0 => None,
             1 => Some(patchbay::StopReason::Stop),
@@ -49,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
         },
         ..Default::default()
     };
-    let report = patchbay::apply(&reply, &files, &opt).expect("registered format");
+    let report = patchbay::apply(&reply, &files, &opt);
     serde_json::to_string(&report).expect("serialises");
     let receipts = report.receipts();
     match report.status {
@@ -62,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
                 report.code.is_some() || receipts.iter().any(|r| r.status == EditStatus::Failed),
                 "a failure without a failed edit or a code: {report:?}"
             );
-            if !opt.partial || report.status == Status::Truncated {
+            if !opt.transaction.partial || report.status == Status::Truncated {
                 assert!(
                     report.files.iter().all(|f| f.content.is_none()),
                     "all-or-nothing broken: {report:?}"

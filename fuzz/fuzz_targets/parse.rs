@@ -1,5 +1,5 @@
 //! Every registered parser on arbitrary text. The first byte picks the
-//! format (every name of `patchbay::formats::names()`, `auto` included, so
+//! format (every name of `patchbay::FormatName::ALL`, `auto` included, so
 //! a format registered later is fuzzed without a change here), the second
 //! the parse options; the rest is the model output (invalid UTF-8 is
 //! replaced, as a caller decoding bytes would).
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 2 {
         return;
     }
-    let names = patchbay::formats::names();
+    let names = patchbay::FormatName::ALL;
     let name = names[data[0] as usize % names.len()];
     let opt = ParseOptions {
         strict: data[1] & 1 == 1,
@@ -28,8 +28,8 @@ fuzz_target!(|data: &[u8]| {
         complete: data[1] & 0x40 != 0,
     };
     let output = String::from_utf8_lossy(&data[2..]);
-    let (fmt, parsed) = patchbay::parse_with(&output, name, &opt).expect("a registered name");
-    assert!(patchbay::formats::by_name(fmt).is_some());
+    let (fmt, parsed) = patchbay::parse_with(&output, name, &opt);
+    assert!(patchbay::formats::by_id(fmt).is_some());
     for e in &parsed.edits {
         assert!(
             output.get(e.span.clone()).is_some(),
@@ -44,6 +44,6 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     let d = patchbay::detect(&output);
-    assert!(patchbay::formats::by_name(d.format).is_some());
+    assert!(patchbay::formats::by_id(d.format).is_some());
     assert!((0.0..=1.0).contains(&d.confidence));
 });

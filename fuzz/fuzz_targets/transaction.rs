@@ -17,7 +17,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use patchbay::{ApplyOptions, Status};
+use patchbay::{ApplyOptions, FormatName, Options, Status};
 use std::collections::BTreeMap;
 
 const VOCAB: &[&str] = &[
@@ -220,17 +220,20 @@ fuzz_target!(|inp: Input| {
     // another format's edit (a hunk header and `+` lines, a SEARCH head) is
     // read as that edit under `auto`.
     let detected = patchbay::detect(&reply).format;
-    let whole_misdetected = fmt.name() == "whole" && detected != fmt.name();
-    for name in [fmt.name(), "auto"] {
-        if name == "auto" && whole_misdetected {
+    let whole_misdetected = fmt.id() == FormatName::Whole && detected != fmt.id();
+    for name in [fmt.id(), FormatName::Auto] {
+        if name == FormatName::Auto && whole_misdetected {
             continue;
         }
         let opt = ApplyOptions {
-            format: name.into(),
-            default_path: Some(path.to_owned()),
+            format: name,
+            transaction: Options {
+                default_path: Some(path.to_owned()),
+                ..Default::default()
+            },
             ..Default::default()
         };
-        let report = patchbay::apply(&reply, &files, &opt).expect("registered format");
+        let report = patchbay::apply(&reply, &files, &opt);
         serde_json::to_string(&report).expect("serialises");
         if inp.mutation.is_some() || report.status != Status::Applied {
             continue;

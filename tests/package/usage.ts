@@ -14,6 +14,17 @@ import initTokens, { countTokens, countTokensEach, encodings } from 'patchbay/to
 import { connect, serve, METHODS, type PatchbayWorker } from 'patchbay/worker';
 
 export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker): Promise<number> {
+  const whole: boolean = await initialise(bytes);
+  const files: Files = { 'src/app.py': 'def f():\n    return 1\n' };
+  const options: ApplyOptions = { format: 'search-replace', partial: false, maxLevel: 'unicode', tags: { len: 4 }, stopReason: 'stop' };
+  const report: Report = applyEdits(files, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', options);
+  const { total, rendered } = engine(files);
+  return Number(whole) + receiptsOf(report) + total + await syntax(files) + await tokens() + editLoop(files)
+    + await throughWorker(worker, files, options, rendered);
+}
+
+/** Every way to load the core, and whether its rest has arrived. */
+async function initialise(bytes: Uint8Array<ArrayBuffer>): Promise<boolean> {
   await init(new URL('https://example.com/patchbay.wasm'));
   await init(fetch('/patchbay.wasm'));
   await init(bytes);
@@ -21,10 +32,11 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   await init(bytes, { rest: new URL('https://example.com/patchbay-rest.wasm'), restWhen: 'background' });
   initSync(bytes, { rest: bytes, restWhen: 'first-use' });
   await loadRest(fetch('/patchbay-rest.wasm'));
-  const whole: boolean = restLoaded();
-  const files: Files = { 'src/app.py': 'def f():\n    return 1\n' };
-  const options: ApplyOptions = { format: 'search-replace', partial: false, maxLevel: 'unicode', tags: { len: 4 }, stopReason: 'stop' };
-  const report: Report = applyEdits(files, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', options);
+  return restLoaded();
+}
+
+/** A report's receipts, narrowed by status. */
+function receiptsOf(report: Report): number {
   const receipts: Receipt[] = report.files.flatMap((f) => f.edits);
   const codes: (Code | undefined)[] = receipts.map((r) => r.code);
   const levels: (Level | undefined)[] = receipts.map((r) => r.strategy);
@@ -41,6 +53,11 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
     const at = region?.firstDifference;
     return [code.length + (region ? region.fromPos.line + region.similarity : 0) + (at ? at.fileCol + at.editLine : 0)];
   });
+  return codes.length + levels.length + spans.length + placed.length + widths.length + near.length;
+}
+
+/** The core's other exports and the stream parser; `rendered` is a udiff. */
+function engine(files: Files): { total: number; rendered: string } {
   const name: FormatName = detectFormat('@@ -1 +1 @@\n-a\n+b\n').format;
   const rendered: string = render(name, 'a.txt', 'a\n', 'b\n');
   const all: FormatName[] = formats();
@@ -61,7 +78,13 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
     using disposable = new StreamParser(files);
     disposable.push('');
   }
+  const total = all.length + n + cmp.formats.length + plan.window + view.length + checked.continuation.length + kit.format.length
+    + hunks.length + repaired.length + fuzz.length + events.length + final.files.length;
+  return { total, rendered };
+}
 
+/** `patchbay/syntax` on the one file. */
+async function syntax(files: Files): Promise<number> {
   await initSyntax();
   const langs: string[] = languages();
   const o: Outline = outline('a.py', files['src/app.py']!, 'python');
@@ -71,10 +94,17 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const spliced: string = splice(files['src/app.py']!, s, 'def f():\n    return 3\n');
   const r: SliceResult = applyToSlice(files['src/app.py']!, s, '<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n', { partial: true });
   const issues = parseCheck('a.py', 'x = 1\n', 'x = (\n');
+  return langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length;
+}
 
+/** `patchbay/tokens`: exact counts. */
+async function tokens(): Promise<number> {
   await initTokens();
-  const exact: number = countTokens('hello', 'o200k_base') + countTokensEach(['a', 'b'], 'cl100k_base').length + encodings().length;
+  return countTokens('hello', 'o200k_base') + countTokensEach(['a', 'b'], 'cl100k_base').length + encodings().length;
+}
 
+/** The edit loop, the server helpers and the arena's scores. */
+function editLoop(files: Files): number {
   const config: LoopConfig = { task: 'rename f', format: 'search-replace', contextLength: 8192, earlyStop: true };
   const info: ModelInfo = parseModelInfo('{}');
   const loop = new EditLoop(files, config, 'ollama', 'coder:7b', thinkFor(info.capabilities, true));
@@ -94,8 +124,11 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
     + Object.keys(loop.files()).length + Number(loop.isFinished());
   const scored: RunScore = loop.score({ task: 'rename', model: 'coder:7b', format: 'search-replace', trial: 1, wallMs: 12 }, files);
   const results: ArenaResults = arenaResults([scored]);
-  const arena = results.summary[0]!.appliedFirstRound + arenaVerdict(scored).length;
+  return looped + results.summary[0]!.appliedFirstRound + arenaVerdict(scored).length;
+}
 
+/** `patchbay/worker`: the core through a worker, with extra methods. */
+async function throughWorker(worker: Worker, files: Files, options: ApplyOptions, rendered: string): Promise<number> {
   serve(self, undefined, { outline: async (path: string) => path.length });
   const pb = connect(worker, ['outline']);
   const own: unknown = await pb.outline('a.py');
@@ -111,9 +144,5 @@ export async function everything(bytes: Uint8Array<ArrayBuffer>, worker: Worker)
   const done: Report = await streamed.finish();
   await pb.stream(files).free();
   pb.terminate();
-
-  return codes.length + levels.length + spans.length + placed.length + widths.length + near.length + all.length + n + cmp.formats.length + plan.window + view.length
-    + checked.continuation.length + kit.format.length + hunks.length + repaired.length + fuzz.length + events.length
-    + final.files.length + langs.length + symbols.length + secs.length + spliced.length + r.text.length + issues.length
-    + exact + own2 + kinds.length + got.length + done.files.length + remote.files.length + viaCall.length + METHODS.length + looped + arena + Number(own !== undefined);
+  return own2 + kinds.length + got.length + done.files.length + remote.files.length + viaCall.length + METHODS.length + Number(own !== undefined);
 }

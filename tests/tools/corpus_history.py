@@ -155,7 +155,8 @@ def find_binary(arg):
 
 def formats(binary):
     p = subprocess.run([binary, "render", "--format", "?", "x", "y"], capture_output=True, text=True)
-    m = re.search(r"expected one of: ([a-z, -]+)", p.stderr)
+    # clap lists the names of its `--format` value enum.
+    m = re.search(r"possible values: ([a-z, -]+)\]", p.stderr)
     if not m:
         sys.exit("corpus_history: cannot list formats: " + p.stderr)
     return [f.strip() for f in m.group(1).split(",") if f.strip()]
@@ -509,159 +510,36 @@ def mix_eols(reply, rng):
 def build(binary, src, fmt, fault, change_ix, trap, rng):
     regions = src.changes()
     chosen = regions if change_ix is None else [regions[change_ix]]
-    base = list(src.old)
-    decoy_note = ""
-    if trap:
-        d = add_decoy(base, chosen[0], trap, rng)
-        if d is None:
-            return None
-        base, at, n = d
-        if any(r[0] < at < r[1] for r in chosen):
-            return None
-        chosen = [(r[0] + n, r[1] + n, r[2]) if r[0] >= at else r for r in chosen]
-        decoy_note = {"near": "; a near copy of the region (one word changed) elsewhere in the file",
-                      "indent": "; a copy of the region indented two more spaces elsewhere in the file"}[trap]
-    before_lines = base
-    after_lines = apply_regions(base, chosen)
+    placed = with_decoy(list(src.old), chosen, trap, rng)
+    if placed is None:
+        return None
+    before_lines, chosen, decoy_note = placed
+    after_lines = apply_regions(before_lines, chosen)
     eol = "\r\n" if fault == "crlf_mix" else "\n"
     before, after = text(before_lines, eol), text(after_lines, eol)
     path = src.path
     reply = render(binary, fmt, path, before, after)
     if not reply.strip():
         return None
-    expect_before = before
-    status, code = "applied", None
-    early = False
-
     if fmt in QUOTING and fmt != "tool-call":
-        tagged = tag_lines(fmt, reply)
-        clean = edits_of(fmt, tagged)
-        places = intended_places(clean, before_lines)
-        if places is None or not clean:
-            return None
-        if fault in ("none", "crlf_mix", "truncated", "wrong_numbers"):
-            pass
-        elif not fault_tagged(fmt, tagged, fault, rng):
-            return None
-        if fault == "wrong_numbers":
-            k = rng.choice([-9, -7, 6, 8, 11])
-            for t in tagged:
-                if t[0] == "meta" and t[2].startswith("@@ -"):
-                    t[2] = re.sub(r"@@ -(\d+)((?:,\d+)?) \+(\d+)",
-                                  lambda m: "@@ -%d%s +%d" % (max(int(m.group(1)) + k, 1), m.group(2),
-                                                             max(int(m.group(3)) + k, 1)), t[2])
-        reply = untag(tagged)
-        edits = edits_of(fmt, tagged)
-        if len(edits) != len(clean):
-            return None
-        codes = locate_quotes(fmt, edits, before_lines, places)
-        if "skip" in codes:
-            return None
-        bad = [c for c in codes if c]
-        if bad:
-            status, code = "failed", bad[0]
-        if fmt == "udiff" and last_hunk_short(reply):
-            # docs/formats.md: a hunk shorter than its header at the end of the
-            # output is `truncated`, whatever shortened it.
-            status, code = "truncated", "truncated"
+        judged = quoting_fault(fmt, fault, reply, before_lines, rng)
     elif fmt == "tool-call":
-        calls = [json.loads(l) for l in reply.split("\n") if l.strip()]
-        if any(c.get("command") != "str_replace" for c in calls):
-            return None
-        clean_calls = json.loads(json.dumps(calls))
-        intended = []
-        for c in calls:
-            r = hm.find(before_lines, c["old_str"].split("\n"))
-            if hm.count_overlapping(text(before_lines), c["old_str"]) != 1:
-                return None
-            intended.append(r[1] if r[0] == "ok" else None)
-        if fault not in ("none", "crlf_mix", "truncated"):
-            changed = False
-            for c in calls:
-                tagged = [["old", "", l] for l in c["old_str"].split("\n")] + \
-                         [["new", "", l] for l in c.get("new_str", "").split("\n")]
-                n_old = len(c["old_str"].split("\n"))
-                if fault in ("dropped_blank_line", "duplicated_context"):
-                    olds = tagged[:n_old]
-                    if fault_tagged(fmt, olds, fault, rng):
-                        c["old_str"] = "\n".join(t[2] for t in olds)
-                        changed = True
-                    continue
-                if fault_tagged(fmt, tagged, fault, rng):
-                    changed = True
-                    c["old_str"] = "\n".join(t[2] for t in tagged[:n_old])
-                    c["new_str"] = "\n".join(t[2] for t in tagged[n_old:])
-            if not changed:
-                return None
-        reply = "".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in calls)
-        # What each call alone must produce: the file with only its change.
-        alone = []
-        for c0 in clean_calls:
-            flat = text(before_lines)
-            at = flat.find(c0["old_str"])
-            alone.append(flat[:at] + c0.get("new_str", "") + flat[at + len(c0["old_str"]):])
-        codes = toolcall_outcome(calls, before_lines, alone, intended)
-        if "skip" in codes:
-            return None
-        bad = [c for c in codes if c]
-        if bad:
-            status, code = "failed", bad[0]
+        judged = tool_call_fault(fault, reply, before_lines, rng)
     elif fmt == "hashline":
-        m = re.search(r"\[.*\]", reply, re.S)
-        edits = json.loads(m.group(0))
-        if fault == "stale_tag":
-            named = [e for e in edits if "line" in e and e.get("tag")]
-            if not named:
-                return None
-            ln = named[0]["line"]
-            bl = list(before_lines)
-            bl[ln - 1] = bl[ln - 1] + " /* changed */"
-            expect_before = before = text(bl, eol)
-            status, code = "failed", "stale_tag"
-        elif fault == "wrong_numbers":
-            k = rng.choice([2, 3, 5])
-            for e in edits:
-                if "line" in e:
-                    e["line"] += k
-            first = edits[0]
-            ln = first.get("line")
-            if ln is None or not first.get("tag"):
-                return None
-            if ln > len(before_lines):
-                return None
-            if hm.tag(before_lines[ln - 1]) == first["tag"]:
-                return None
-            status, code = "failed", "stale_tag"
-            reply = reply[:m.start()] + "[\n" + ",\n".join(json.dumps(e, ensure_ascii=False) for e in edits) + \
-                "\n]" + reply[m.end():]
+        judged = hashline_fault(fault, reply, before_lines, eol, rng)
     elif fmt == "lines":
-        if fault == "stale_crc":
-            touched = set()
-            for mm in re.finditer(r"^@@ \S+ (?:after )?(\d+)(?::(\d+))?", reply, re.M):
-                a = int(mm.group(1))
-                b = int(mm.group(2) or a)
-                touched.update(range(a - 1, b + 2))
-            free = [i for i, l in enumerate(before_lines) if i not in touched and not hm.blank(l)]
-            if not free:
-                return None
-            bl = list(before_lines)
-            i = rng.choice(free)
-            bl[i] = bl[i] + " "
-            expect_before = before = text(bl, eol)
-            status, code = "failed", "stale_tag"
-
-    if fault == "crlf_mix":
-        reply = mix_eols(reply, rng)
+        judged = lines_fault(fault, reply, before_lines, eol, rng)
+    else:
+        judged = (reply, "applied", None, None)
+    if judged is None:
+        return None
+    reply, status, code, changed_before = judged
+    expect_before = before if changed_before is None else changed_before
+    damaged = byte_fault(fmt, fault, reply, rng)
+    if damaged is None:
+        return None
+    reply, early = damaged
     if fault == "truncated":
-        spans = cut_range(fmt, reply)
-        if not spans:
-            return None
-        a, b = rng.choice(spans)
-        cut = rng.randrange(a, b)
-        while cut > 0 and (reply[cut] if cut < len(reply) else "") and 0xDC00 <= ord(reply[cut]) <= 0xDFFF:
-            cut -= 1
-        early = fmt == "hashline" and '"new"' not in reply[:cut]
-        reply = reply[:cut]
         status, code = "truncated", "truncated"
 
     desc = DESCRIPTIONS[fault]
@@ -674,6 +552,191 @@ def build(binary, src, fmt, fault, change_ix, trap, rng):
                 after={path: after} if status == "applied" else None, output=reply, status=status, code=code,
                 description="%s (%s)%s" % (desc, which, decoy_note),
                 source="%s %s -> %s, %s" % (src.meta["package"], src.meta["old"], src.meta["new"], src.path))
+
+
+def with_decoy(base, chosen, trap, rng):
+    """The old lines with the trap's decoy added (when there is a trap), the
+    chosen regions moved past it, and the note on the decoy; None when the
+    decoy cannot be placed or falls inside a region."""
+    if not trap:
+        return base, chosen, ""
+    d = add_decoy(base, chosen[0], trap, rng)
+    if d is None:
+        return None
+    base, at, n = d
+    if any(r[0] < at < r[1] for r in chosen):
+        return None
+    chosen = [(r[0] + n, r[1] + n, r[2]) if r[0] >= at else r for r in chosen]
+    decoy_note = {"near": "; a near copy of the region (one word changed) elsewhere in the file",
+                  "indent": "; a copy of the region indented two more spaces elsewhere in the file"}[trap]
+    return base, chosen, decoy_note
+
+
+def codes_outcome(codes):
+    """The outcome the edits' codes give: (status, code) of the first
+    failure, or applied; None when one of them cannot be decided."""
+    if "skip" in codes:
+        return None
+    bad = [c for c in codes if c]
+    return ("failed", bad[0]) if bad else ("applied", None)
+
+
+def quoting_fault(fmt, fault, reply, before_lines, rng):
+    """A quoting format's reply with the fault injected, and its one outcome:
+    (reply, status, code, None), or None when the rules cannot decide."""
+    tagged = tag_lines(fmt, reply)
+    clean = edits_of(fmt, tagged)
+    places = intended_places(clean, before_lines)
+    if places is None or not clean:
+        return None
+    if fault in ("none", "crlf_mix", "truncated", "wrong_numbers"):
+        pass
+    elif not fault_tagged(fmt, tagged, fault, rng):
+        return None
+    if fault == "wrong_numbers":
+        k = rng.choice([-9, -7, 6, 8, 11])
+        for t in tagged:
+            if t[0] == "meta" and t[2].startswith("@@ -"):
+                t[2] = re.sub(r"@@ -(\d+)((?:,\d+)?) \+(\d+)",
+                              lambda m: "@@ -%d%s +%d" % (max(int(m.group(1)) + k, 1), m.group(2),
+                                                         max(int(m.group(3)) + k, 1)), t[2])
+    reply = untag(tagged)
+    edits = edits_of(fmt, tagged)
+    if len(edits) != len(clean):
+        return None
+    codes = locate_quotes(fmt, edits, before_lines, places)
+    outcome = codes_outcome(codes)
+    if outcome is None:
+        return None
+    status, code = outcome
+    if fmt == "udiff" and last_hunk_short(reply):
+        # docs/formats.md: a hunk shorter than its header at the end of the
+        # output is `truncated`, whatever shortened it.
+        status, code = "truncated", "truncated"
+    return reply, status, code, None
+
+
+def tool_call_fault(fault, reply, before_lines, rng):
+    """The tool-call reply with the fault injected into each call, and its
+    one outcome: (reply, status, code, None), or None."""
+    fmt = "tool-call"
+    calls = [json.loads(l) for l in reply.split("\n") if l.strip()]
+    if any(c.get("command") != "str_replace" for c in calls):
+        return None
+    clean_calls = json.loads(json.dumps(calls))
+    intended = []
+    for c in calls:
+        r = hm.find(before_lines, c["old_str"].split("\n"))
+        if hm.count_overlapping(text(before_lines), c["old_str"]) != 1:
+            return None
+        intended.append(r[1] if r[0] == "ok" else None)
+    if fault not in ("none", "crlf_mix", "truncated"):
+        changed = False
+        for c in calls:
+            tagged = [["old", "", l] for l in c["old_str"].split("\n")] + \
+                     [["new", "", l] for l in c.get("new_str", "").split("\n")]
+            n_old = len(c["old_str"].split("\n"))
+            if fault in ("dropped_blank_line", "duplicated_context"):
+                olds = tagged[:n_old]
+                if fault_tagged(fmt, olds, fault, rng):
+                    c["old_str"] = "\n".join(t[2] for t in olds)
+                    changed = True
+                continue
+            if fault_tagged(fmt, tagged, fault, rng):
+                changed = True
+                c["old_str"] = "\n".join(t[2] for t in tagged[:n_old])
+                c["new_str"] = "\n".join(t[2] for t in tagged[n_old:])
+        if not changed:
+            return None
+    reply = "".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in calls)
+    # What each call alone must produce: the file with only its change.
+    alone = []
+    for c0 in clean_calls:
+        flat = text(before_lines)
+        at = flat.find(c0["old_str"])
+        alone.append(flat[:at] + c0.get("new_str", "") + flat[at + len(c0["old_str"]):])
+    codes = toolcall_outcome(calls, before_lines, alone, intended)
+    outcome = codes_outcome(codes)
+    if outcome is None:
+        return None
+    status, code = outcome
+    return reply, status, code, None
+
+
+def hashline_fault(fault, reply, before_lines, eol, rng):
+    """The hashline reply (or the file, for a stale tag) with the fault, and
+    its one outcome: (reply, status, code, the changed file or None), or
+    None."""
+    status, code, expect_before = "applied", None, None
+    m = re.search(r"\[.*\]", reply, re.S)
+    edits = json.loads(m.group(0))
+    if fault == "stale_tag":
+        named = [e for e in edits if "line" in e and e.get("tag")]
+        if not named:
+            return None
+        ln = named[0]["line"]
+        bl = list(before_lines)
+        bl[ln - 1] = bl[ln - 1] + " /* changed */"
+        expect_before = text(bl, eol)
+        status, code = "failed", "stale_tag"
+    elif fault == "wrong_numbers":
+        k = rng.choice([2, 3, 5])
+        for e in edits:
+            if "line" in e:
+                e["line"] += k
+        first = edits[0]
+        ln = first.get("line")
+        if ln is None or not first.get("tag"):
+            return None
+        if ln > len(before_lines):
+            return None
+        if hm.tag(before_lines[ln - 1]) == first["tag"]:
+            return None
+        status, code = "failed", "stale_tag"
+        reply = reply[:m.start()] + "[\n" + ",\n".join(json.dumps(e, ensure_ascii=False) for e in edits) + \
+            "\n]" + reply[m.end():]
+    return reply, status, code, expect_before
+
+
+def lines_fault(fault, reply, before_lines, eol, rng):
+    """The lines reply against a file changed where no block reads (a stale
+    CRC), and its one outcome: (reply, status, code, the changed file or
+    None), or None."""
+    status, code, expect_before = "applied", None, None
+    if fault == "stale_crc":
+        touched = set()
+        for mm in re.finditer(r"^@@ \S+ (?:after )?(\d+)(?::(\d+))?", reply, re.M):
+            a = int(mm.group(1))
+            b = int(mm.group(2) or a)
+            touched.update(range(a - 1, b + 2))
+        free = [i for i, l in enumerate(before_lines) if i not in touched and not hm.blank(l)]
+        if not free:
+            return None
+        bl = list(before_lines)
+        i = rng.choice(free)
+        bl[i] = bl[i] + " "
+        expect_before = text(bl, eol)
+        status, code = "failed", "stale_tag"
+    return reply, status, code, expect_before
+
+
+def byte_fault(fmt, fault, reply, rng):
+    """The reply with mixed line endings or cut at a byte: (reply, whether a
+    hashline cut comes before any `"new"`), or None when nothing can be cut."""
+    early = False
+    if fault == "crlf_mix":
+        reply = mix_eols(reply, rng)
+    if fault == "truncated":
+        spans = cut_range(fmt, reply)
+        if not spans:
+            return None
+        a, b = rng.choice(spans)
+        cut = rng.randrange(a, b)
+        while cut > 0 and (reply[cut] if cut < len(reply) else "") and 0xDC00 <= ord(reply[cut]) <= 0xDFFF:
+            cut -= 1
+        early = fmt == "hashline" and '"new"' not in reply[:cut]
+        reply = reply[:cut]
+    return reply, early
 
 
 def write(case, name, base):

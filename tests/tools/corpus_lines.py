@@ -30,6 +30,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import make_corpus as mc  # noqa: E402  (Src, Case, write, join, change, pick_block)
 
+# What a group of faults answers for a fault it does not build (None is a
+# case the source cannot give).
+NOT_MINE = object()
+
 PREFIXES = ("gen-hashline-", "gen-lines-", "gen-auto-hashline-", "gen-auto-lines-")
 WIDE_SEED = 0x9E3779B9
 
@@ -132,7 +136,15 @@ def hashline(src, rng, fault):
     def bad(code, output, desc, trap=False, files=None, options=None, status="failed"):
         return case(None, "hashline", files or before, output, status, code=code, fault=fault, trap=trap,
                     desc=desc, source=src.name, options=options)
+    for group in (hashline_edits, hashline_refusals, hashline_options_and_files):
+        built = group(src, rng, fault, L, p, before, s, new, a, b, ok, bad)
+        if built is not NOT_MINE:
+            return built
+    raise ValueError(fault)
 
+
+def hashline_edits(src, rng, fault, L, p, before, s, new, a, b, ok, bad):
+    """Edits that apply: single lines, ranges, inserts, deletes, several at once."""
     if fault == "replace_one":
         n = a + 1
         new1 = [new[1]]
@@ -196,6 +208,12 @@ def hashline(src, rng, fault):
         body = body.replace("\\n", "\n")
         return ok([(a - 1, b, new)], "```json\n" + body + "\n```\n",
                   "the model wrote raw newlines inside the JSON strings (repaired)")
+    return NOT_MINE
+
+
+def hashline_refusals(src, rng, fault, L, p, before, s, new, a, b, ok, bad):
+    """Tags that pick one of equal lines, and edits refused: stale or
+    invented tags, gaps, cuts, overlaps."""
     if fault == "duplicate_line_exact":
         d = duplicate_line(src, rng)
         if d is None:
@@ -251,6 +269,12 @@ def hashline(src, rng, fault):
         out = jl([{"path": p, "lines": entries(L, a, b), "new": "\n".join(new)},
                   {"path": p, "line": b, "tag": tag(L[b - 1], b), "new": "x"}])
         return bad("overlap", out, "two edits claim the same line", trap=True)
+    return NOT_MINE
+
+
+def hashline_options_and_files(src, rng, fault, L, p, before, s, new, a, b, ok, bad):
+    """Tag options of the case, file shapes (CRLF, no final newline, BOM),
+    JSON faults, envelopes and paths."""
     if fault == "tag_len6_line":
         opts = {"length": 6, "with_line": True}
         objs = [{"path": p, "lines": entries(L, a, b, **opts), "new": "\n".join(new)}]
@@ -303,10 +327,17 @@ def hashline(src, rng, fault):
     if fault == "path_escape":
         out = jl([{"path": "../" + p, "line": a, "tag": tag(L[a - 1], a), "new": new[0]}])
         return bad("path_escape", out, "the path climbs out of the root")
-    raise ValueError(fault)
+    return NOT_MINE
 
 
 # ---------------------------------------------------------------- lines
+
+
+def shown_around(L, p, a, b, text):
+    """The lines shown around a block a..b (8 more each side), and the case
+    options of that snapshot: (lo, hi, options)."""
+    lo, hi = max(1, a - 8), min(len(L), b + 8)
+    return lo, hi, {"seen": {p: seen_of(L, [(lo, hi)], text)}}
 
 
 def lines_case(src, rng, fault):
@@ -334,7 +365,15 @@ def lines_case(src, rng, fault):
     def bad(code, output, desc, trap=False, files=None, options=None, status="failed"):
         return case(None, "lines", files or before, output, status, code=code, fault=fault, trap=trap, desc=desc,
                     source=src.name, options=options)
+    for group in (lines_file_crc, lines_forms, lines_seen, lines_seen_moved):
+        built = group(src, rng, fault, L, p, text, before, crc, s, new, a, b, block, ok, bad)
+        if built is not NOT_MINE:
+            return built
+    raise ValueError(fault)
 
+
+def lines_file_crc(src, rng, fault, L, p, text, before, crc, s, new, a, b, block, ok, bad):
+    """Blocks checked by the file's CRC-32: ranges, single lines, inserts, deletes, several at once."""
     # -- file-crc
     if fault == "crc_range":
         out = "Replacing the block:\n\n" + block(f"{p} {a}:{b} {crc}", new) + "@@ end\n"
@@ -381,6 +420,11 @@ def lines_case(src, rng, fault):
     if fault == "crc_fenced":
         out = "```\n" + block(f"{p} {a}:{b} {crc}", new) + "```\n\nThat's the change.\n"
         return ok([(a - 1, b, new)], out, "blocks in a fence: the closing fence ends the last block")
+    return NOT_MINE
+
+
+def lines_forms(src, rng, fault, L, p, text, before, crc, s, new, a, b, block, ok, bad):
+    """Other forms of a range, JSON, and edits refused: gaps, cuts, overlaps, numbers nothing checks."""
     if fault == "list_form":
         out = block(f"{p} {a},{a + 1},{b} {crc}", new) + "@@ end\n"
         return ok([(a - 1, b, new)], out, "the range as a list 11,12,13")
@@ -423,11 +467,12 @@ def lines_case(src, rng, fault):
         out = block(f"{p} {a}:{b}", new) + "@@ end\n"
         return bad("malformed", out, "no CRC and no snapshot: plain numbers cannot be checked, so they are refused",
                    trap=True)
+    return NOT_MINE
 
-    # -- seen-lines: the model was shown lines lo..hi of the original
-    lo, hi = max(1, a - 8), min(len(L), b + 8)
-    seen = {p: seen_of(L, [(lo, hi)], text)}
-    opts = {"seen": seen}
+
+def lines_seen(src, rng, fault, L, p, text, before, crc, s, new, a, b, block, ok, bad):
+    """Checked by a seen-lines snapshot: the model was shown lines lo..hi of the original."""
+    lo, hi, opts = shown_around(L, p, a, b, text)
     if fault == "seen_exact":
         out = block(f"{p} {a}:{b}", new) + "@@ end\n"
         return ok([(a - 1, b, new)], out, f"shown lines {lo}-{hi}; the edit is inside them", options=opts)
@@ -467,6 +512,12 @@ def lines_case(src, rng, fault):
         out = block(f"{p} {a}:{b}", new) + "@@ end\n"
         return ok([(a - 1, b, new)], out, "line 1 changed, far from what was shown: the numbers still hold (the file CRC would refuse)",
                   trap=True, files=changed, options=opts)
+    return NOT_MINE
+
+
+def lines_seen_moved(src, rng, fault, L, p, text, before, crc, s, new, a, b, block, ok, bad):
+    """A seen-lines snapshot of a file that moved under it, and snapshots of two reads."""
+    lo, hi, opts = shown_around(L, p, a, b, text)
     if fault in ("seen_moved_down", "seen_moved_up"):
         if fault == "seen_moved_down":
             k = 3
@@ -509,7 +560,7 @@ def lines_case(src, rng, fault):
         out = block(f"{p} {a}:{b}", new) + block(f"{p} {c}:{d}", new2) + "@@ end\n"
         return ok([(a, b + 1, new), (c, d + 1, new2)], out, "two shown blocks both moved down one line; each is found again",
                   trap=True, files=changed, options={"seen": {p: sn}})
-    raise ValueError(fault)
+    return NOT_MINE
 
 
 # ---------------------------------------------------------------- auto

@@ -252,25 +252,33 @@ def structure(src, rng, fault, other=None):
         return mc.Case(None, "udiff", before, out, "applied", after={path: mc.join(after_of(lines, s, 3, new))},
                        fault=fault, source=src.name, description="a bare diff (no fence, no git line) with prose around it")
     if fault == "no_final_newline":
-        n = len(lines)
-        old = lines[n - 3:]
-        if any(not x.strip() for x in old):
-            return None
-        new = mc.change(src, old)
-        nums, body = hunk(lines, n - 3, 3, new)
-        # git marks the file's last line on both sides.
-        marked = []
-        last_old = max(i for i, (k, _) in enumerate(body) if k != "+")
-        last_new = max(i for i, (k, _) in enumerate(body) if k != "-")
-        for i, b in enumerate(body):
-            marked.append(b)
-            if i in (last_old, last_new):
-                marked.append(("\\", ""))
-        out = fenced(file_header(path) + header(nums) + body_text(marked), rng=rng)
-        return mc.Case(None, "udiff", {path: mc.join(lines, final=False)}, out, "applied",
-                       after={path: mc.join(after_of(lines, n - 3, 3, new), final=False)}, fault=fault,
-                       source=src.name, description="the file has no final newline; the hunk ends at its last line with `\\ No newline at end of file`")
+        return without_final_newline(src, rng, fault)
     raise ValueError(fault)
+
+
+def without_final_newline(src, rng, fault):
+    """A hunk at the end of a file without a final newline, marked as git
+    marks it."""
+    lines = src.lines
+    path = src.path
+    n = len(lines)
+    old = lines[n - 3:]
+    if any(not x.strip() for x in old):
+        return None
+    new = mc.change(src, old)
+    nums, body = hunk(lines, n - 3, 3, new)
+    # git marks the file's last line on both sides.
+    marked = []
+    last_old = max(i for i, (k, _) in enumerate(body) if k != "+")
+    last_new = max(i for i, (k, _) in enumerate(body) if k != "-")
+    for i, b in enumerate(body):
+        marked.append(b)
+        if i in (last_old, last_new):
+            marked.append(("\\", ""))
+    out = fenced(file_header(path) + header(nums) + body_text(marked), rng=rng)
+    return mc.Case(None, "udiff", {path: mc.join(lines, final=False)}, out, "applied",
+                   after={path: mc.join(after_of(lines, n - 3, 3, new), final=False)}, fault=fault,
+                   source=src.name, description="the file has no final newline; the hunk ends at its last line with `\\ No newline at end of file`")
 
 
 def strict(src, rng, fault):

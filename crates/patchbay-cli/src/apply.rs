@@ -99,8 +99,7 @@ pub fn transact(
     api: &patchbay::ApplyOptions,
     how: &Commit,
 ) -> Result<Outcome, Failure> {
-    let (name, mut parsed) =
-        patchbay::parse_reply(output, api).map_err(|e| Failure::Usage(e.to_string()))?;
+    let (name, mut parsed) = patchbay::parse_reply(output, api);
     let default = api.transaction.default_path.as_deref();
     // Held from the first read of a target to the last rename, so that two
     // runs in one root apply one after the other, each on the other's result.

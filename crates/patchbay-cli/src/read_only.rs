@@ -157,8 +157,7 @@ pub fn diagnose(a: &DiagnoseArgs) -> Result<i32, Failure> {
 /// are not read and count as missing.
 fn diff_targets(output: &str, root: &Path) -> Result<BTreeMap<String, String>, Failure> {
     let root = Root::open(root).map_err(Failure::Io)?;
-    let (_, parsed) = patchbay::parse(output, patchbay::FormatName::Udiff)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let (_, parsed) = patchbay::parse(output, patchbay::FormatName::Udiff);
     let mut files = BTreeMap::new();
     for rel in patchbay::paths(&parsed, None) {
         if let Ok(r) = root.resolve(&rel) {

@@ -195,97 +195,116 @@ fn nothing_is_written_outside_the_root_in_any_format() {
     assert!(!Path::new(&abs).exists());
 }
 
-/// SIGKILL at spread-out moments while `apply` rewrites three large files
-/// in one commit, 40 times. After each kill, the next writing run in the
-/// root (here an apply of another reply) finishes or rolls back what the
-/// killed one left: the three files are then all old or all new, never a
-/// mix or a prefix, and no temporary, backup or journal is left.
-#[test]
-fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
-    let sb = Sandbox::new("kill");
-    let line = |i: usize, tag: &str| format!("line {i:08} of the big file {tag}\n");
-    // About 3.5 MB a file; PATCHBAY_KILL_LINES=750000 gives the 27 MB.
-    let n = std::env::var("PATCHBAY_KILL_LINES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
-    let names = ["a.txt", "b.txt", "c.txt"];
-    let olds: Vec<String> = names
-        .iter()
-        .map(|f| (0..n).map(|i| line(i, &f[..1])).collect())
-        .collect();
-    // Changes at the start and at the end, so that a partial write shows.
-    let mut reply = String::new();
-    let mut news = olds.clone();
-    for (k, name) in names.iter().enumerate() {
-        let tag = &name[..1];
-        for i in [0, n - 1] {
-            let (from, to) = (line(i, tag), line(i, &format!("{tag} changed")));
-            reply.push_str(&block(name, &from, &to));
-            news[k] = news[k].replacen(&from, &to, 1);
+/// Three large files, changed at the start and at the end by one reply
+/// (so that a partial write shows), and what they hold before and after.
+struct BigCommit {
+    names: [&'static str; 3],
+    olds: Vec<String>,
+    news: Vec<String>,
+}
+
+impl BigCommit {
+    /// Writes the reply (`reply.txt`) and a small other one (`other.txt`)
+    /// into the sandbox.
+    fn new(sb: &Sandbox) -> BigCommit {
+        let line = |i: usize, tag: &str| format!("line {i:08} of the big file {tag}\n");
+        // About 3.5 MB a file; PATCHBAY_KILL_LINES=750000 gives the 27 MB.
+        let n = std::env::var("PATCHBAY_KILL_LINES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100_000);
+        let names = ["a.txt", "b.txt", "c.txt"];
+        let olds: Vec<String> = names
+            .iter()
+            .map(|f| (0..n).map(|i| line(i, &f[..1])).collect())
+            .collect();
+        let mut reply = String::new();
+        let mut news = olds.clone();
+        for (k, name) in names.iter().enumerate() {
+            let tag = &name[..1];
+            for i in [0, n - 1] {
+                let (from, to) = (line(i, tag), line(i, &format!("{tag} changed")));
+                reply.push_str(&block(name, &from, &to));
+                news[k] = news[k].replacen(&from, &to, 1);
+            }
         }
+        sb.write("reply.txt", &reply);
+        sb.write("other.txt", block("other.txt", "x\n", "y\n"));
+        BigCommit { names, olds, news }
     }
-    sb.write("reply.txt", &reply);
-    sb.write("other.txt", block("other.txt", "x\n", "y\n"));
-    let reset = || {
-        for (name, t) in names.iter().zip(&olds) {
+
+    /// Puts the old files back under `root`.
+    fn reset(&self, sb: &Sandbox) {
+        for (name, t) in self.names.iter().zip(&self.olds) {
             sb.write(&format!("root/{name}"), t);
         }
-    };
-    let run = || {
-        Command::new(env!("CARGO_BIN_EXE_patchbay"))
-            .args(["apply", "--edits", "reply.txt", "--root", "root"])
-            .current_dir(&sb.dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
-    // One undisturbed run: it must apply, and its duration and the moment
-    // its journal appears spread the kills (pacing only, never asserted).
-    reset();
+    }
+
+    /// The three files as they are on disk.
+    fn on_disk(&self, sb: &Sandbox) -> Vec<String> {
+        self.names
+            .iter()
+            .map(|f| sb.read(&format!("root/{f}")))
+            .collect()
+    }
+}
+
+/// Starts `patchbay apply` of the big reply in the background.
+fn spawn_big_apply(sb: &Sandbox) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_patchbay"))
+        .args(["apply", "--edits", "reply.txt", "--root", "root"])
+        .current_dir(&sb.dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the run's journal appears (its commit began) or it exits.
+fn wait_for_journal(sb: &Sandbox, child: &mut std::process::Child) {
     let journal = sb.path("root/.patchbay-journal");
-    let wait_journal = |child: &mut std::process::Child| {
-        while !journal.exists() && child.try_wait().unwrap().is_none() {
-            std::thread::sleep(Duration::from_micros(200));
-        }
-    };
+    while !journal.exists() && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// One undisturbed run: it must apply. Its duration and the moment its
+/// journal appears spread the kills (pacing only, never asserted): the
+/// commit's duration and the whole run's.
+fn undisturbed_run(sb: &Sandbox, big: &BigCommit) -> (Duration, Duration) {
+    big.reset(sb);
     let t = Instant::now();
-    let mut child = run();
-    wait_journal(&mut child);
+    let mut child = spawn_big_apply(sb);
+    wait_for_journal(sb, &mut child);
     let before_commit = t.elapsed();
     let st = child.wait().unwrap();
     let full = t.elapsed();
-    let commit = full.saturating_sub(before_commit);
     assert!(st.success());
-    for (name, new) in names.iter().zip(&news) {
+    for (name, new) in big.names.iter().zip(&big.news) {
         assert!(&sb.read(&format!("root/{name}")) == new);
     }
+    (full.saturating_sub(before_commit), full)
+}
 
-    let (mut old_seen, mut new_seen, mut rolled, mut finished, mut temps) = (0, 0, 0, 0, 0);
-    // 30 kills spread over the commit (from its journal on), 20 over the
-    // whole run (they need no journal to pace them); a deterministic spread
-    // up to 110% of each.
-    let runs = 50;
-    for k in 0..runs {
-        reset();
-        let mut child = run();
-        let f = (k as f64 * 0.618_034).fract() * 1.1;
-        if k < 30 {
-            wait_journal(&mut child);
-            std::thread::sleep(commit.mul_f64(f).min(Duration::from_secs(5)));
-        } else {
-            std::thread::sleep(full.mul_f64(f).min(Duration::from_secs(5)));
-        }
-        let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
-        let _ = child.wait();
+/// What the runs after the kills reported doing.
+#[derive(Default)]
+struct CleanupCounts {
+    rolled: usize,
+    finished: usize,
+    temps: usize,
+}
+
+impl CleanupCounts {
+    /// The next writing run in the root after kill `k` (an apply of
+    /// `other.txt`): it must succeed; what it cleaned up is counted.
+    fn next_run(&mut self, sb: &Sandbox, k: usize) {
         sb.write("root/other.txt", "x\n");
         let o = apply_root(&sb.dir, "other.txt", &[], &[]);
         assert_eq!(code(&o), 0, "run {k}: {}", stderr(&o));
         let err = stderr(&o);
-        rolled += usize::from(err.contains("rolled back"));
-        finished += usize::from(err.contains("finished the cleanup"));
-        temps += err
+        self.rolled += usize::from(err.contains("rolled back"));
+        self.finished += usize::from(err.contains("finished the cleanup"));
+        self.temps += err
             .split("removed ")
             .skip(1)
             .filter_map(|r| {
@@ -295,13 +314,41 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
             .filter_map(|r| r.parse::<usize>().ok())
             .sum::<usize>();
         fs::remove_file(sb.path("root/other.txt")).unwrap();
-        let now: Vec<String> = names
-            .iter()
-            .map(|f| sb.read(&format!("root/{f}")))
-            .collect();
-        if now == olds {
+    }
+}
+
+/// SIGKILL at spread-out moments while `apply` rewrites three large files
+/// in one commit, 50 times. After each kill, the next writing run in the
+/// root (here an apply of another reply) finishes or rolls back what the
+/// killed one left: the three files are then all old or all new, never a
+/// mix or a prefix, and no temporary, backup or journal is left.
+#[test]
+fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
+    let sb = Sandbox::new("kill");
+    let big = BigCommit::new(&sb);
+    let (commit, full) = undisturbed_run(&sb, &big);
+    let (mut old_seen, mut new_seen, mut recovery) = (0, 0, CleanupCounts::default());
+    // 30 kills spread over the commit (from its journal on), 20 over the
+    // whole run (they need no journal to pace them); a deterministic spread
+    // up to 110% of each.
+    let runs = 50;
+    for k in 0..runs {
+        big.reset(&sb);
+        let mut child = spawn_big_apply(&sb);
+        let f = (k as f64 * 0.618_034).fract() * 1.1;
+        if k < 30 {
+            wait_for_journal(&sb, &mut child);
+            std::thread::sleep(commit.mul_f64(f).min(Duration::from_secs(5)));
+        } else {
+            std::thread::sleep(full.mul_f64(f).min(Duration::from_secs(5)));
+        }
+        let _ = child.kill(); // SIGKILL on Unix; an error means it had exited
+        let _ = child.wait();
+        recovery.next_run(&sb, k);
+        let now = big.on_disk(&sb);
+        if now == big.olds {
             old_seen += 1;
-        } else if now == news {
+        } else if now == big.news {
             new_seen += 1;
         } else {
             let sizes: Vec<usize> = now.iter().map(String::len).collect();
@@ -309,11 +356,16 @@ fn killed_mid_commit_is_all_old_or_all_new_after_the_next_run() {
         }
         assert_eq!(
             sb.listing("root"),
-            names,
+            big.names,
             "run {k}: nothing left beside them"
         );
     }
     assert_eq!(old_seen + new_seen, runs);
+    let CleanupCounts {
+        rolled,
+        finished,
+        temps,
+    } = recovery;
     eprintln!(
         "{runs} kills (30 in the {commit:?} commit, 20 over the whole {full:?} run) of 3 files: {old_seen} all old, {new_seen} all new, 0 mixed; the next run rolled back {rolled} and finished {finished} commits, removing {temps} temporaries"
     );

@@ -130,41 +130,68 @@ fn compare_recommends_whole_for_short_files_and_a_cheap_edit_for_long_ones() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// The inputs of a `budget` run in a sandbox: a system prompt (~1050
+/// tokens), two memory entries (~80 each), a folder context and a target
+/// file of 80 handlers, with a task that names `handler_40`.
+struct BudgetInputs {
+    _dir: Sandbox,
+    system: String,
+    m1: String,
+    m2: String,
+    ctx: String,
+    file: String,
+}
+
+impl BudgetInputs {
+    fn new(tag: &str) -> BudgetInputs {
+        let d = Sandbox::new(&format!("tokens-budget-{tag}"));
+        BudgetInputs {
+            system: d.write_arg(
+                "system.txt",
+                "You are a careful coding assistant. ".repeat(150),
+            ),
+            m1: d.write_arg(
+                "m1.txt",
+                "Memory: the user prefers small diffs. ".repeat(10),
+            ),
+            m2: d.write_arg("m2.txt", "Memory: tests live in tests/. ".repeat(10)),
+            ctx: d.write_arg(
+                "ctx.txt",
+                "Folder src/ holds the request handlers. ".repeat(60),
+            ),
+            file: d.write_arg("handlers.rs", handlers(80)),
+            _dir: d,
+        }
+    }
+
+    /// `patchbay budget` with the inputs, a reserve of 1000, `extra` and
+    /// the target file last.
+    fn run(&self, extra: &[&str]) -> Output {
+        let mut args = vec![
+            "budget",
+            "--system",
+            &self.system,
+            "--reserve",
+            "1000",
+            "--memory",
+            &self.m1,
+            "--memory",
+            &self.m2,
+            "--context",
+            &self.ctx,
+            "--task",
+            "Fix the overflow in handler_40",
+        ];
+        args.extend(extra);
+        args.push(&self.file);
+        run(&args)
+    }
+}
+
 #[test]
-fn budget_plans_and_says_what_it_dropped() {
-    let d = Sandbox::new(concat!("tokens-", "budget"));
-    let system = d.write_arg(
-        "system.txt",
-        "You are a careful coding assistant. ".repeat(150),
-    );
-    let m1 = d.write_arg(
-        "m1.txt",
-        "Memory: the user prefers small diffs. ".repeat(10),
-    );
-    let m2 = d.write_arg("m2.txt", "Memory: tests live in tests/. ".repeat(10));
-    let ctx = d.write_arg(
-        "ctx.txt",
-        "Folder src/ holds the request handlers. ".repeat(60),
-    );
-    let file = d.write_arg("handlers.rs", handlers(80));
-    let base = [
-        "budget",
-        "--system",
-        &system,
-        "--reserve",
-        "1000",
-        "--memory",
-        &m1,
-        "--memory",
-        &m2,
-        "--context",
-        &ctx,
-        "--task",
-        "Fix the overflow in handler_40",
-    ];
-    let mut args = base.to_vec();
-    args.extend(["--window", "4096", "--json", &file]);
-    let o = run(&args);
+fn budget_plans_sections_that_sum_to_the_window() {
+    let inputs = BudgetInputs::new("plan");
+    let o = inputs.run(&["--window", "4096", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v = json(&o);
     let f = &v["files"][0];
@@ -181,12 +208,14 @@ fn budget_plans_and_says_what_it_dropped() {
     .map(|k| t[k].as_u64().unwrap())
     .sum();
     assert_eq!(sum, 4096);
+}
 
+#[test]
+fn budget_says_what_it_dropped() {
+    let inputs = BudgetInputs::new("dropped");
     // Tighter: the folder context goes first, then the oldest memory
     // (system ~1050 + reserve 1000 + target ~90 + one memory entry ~80).
-    let mut args = base.to_vec();
-    args.extend(["--window", "2260", &file]);
-    let o = run(&args);
+    let o = inputs.run(&["--window", "2260"]);
     assert!(o.status.success());
     let out = stdout(&o);
     let line = |needle: &str| {
@@ -204,20 +233,19 @@ fn budget_plans_and_says_what_it_dropped() {
     );
 
     // --excerpt prints the text to send, with original line numbers.
-    let mut args = base.to_vec();
-    args.extend(["--window", "2500", "--excerpt", &file]);
-    let out = stdout(&run(&args));
+    let out = stdout(&inputs.run(&["--window", "2500", "--excerpt"]));
     assert!(out.contains("[lines "), "{out}");
+}
 
-    // Too small for even the minimum: exit 1 and the numbers.
-    let mut args = base.to_vec();
-    args.extend(["--window", "1500", &file]);
-    let o = run(&args);
+/// Too small for even the minimum: exit 1 and the numbers.
+#[test]
+fn budget_that_does_not_fit_says_so() {
+    let inputs = BudgetInputs::new("small");
+    let o = inputs.run(&["--window", "1500"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).starts_with("does not fit: "), "{}", stdout(&o));
-    let mut args = base.to_vec();
-    args.extend(["--window", "1500", "--json", &file]);
-    assert_eq!(json(&run(&args))["code"], "does_not_fit");
+    let o = inputs.run(&["--window", "1500", "--json"]);
+    assert_eq!(json(&o)["code"], "does_not_fit");
 }
 
 #[test]

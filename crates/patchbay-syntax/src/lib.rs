@@ -95,8 +95,6 @@ pub enum Error {
         lines: [usize; 2],
         file_lines: usize,
     },
-    /// An unknown patchbay edit format.
-    UnknownFormat(String),
     /// A slice that no `slice` could have cut: JSON that does not parse as
     /// one, or an indentation that is not spaces and tabs.
     InvalidSlice(String),
@@ -108,7 +106,7 @@ impl Error {
     /// The stable name of the error: `unknown_language`,
     /// `language_disabled`, `parser`, `symbol_not_found`, `ambiguous_symbol`,
     /// `no_symbol_at_line`, `stale_slice`, `slice_out_of_range`,
-    /// `unknown_format`, `invalid_slice`, `too_large`.
+    /// `invalid_slice`, `too_large`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::UnknownLanguage(_) => "unknown_language",
@@ -119,7 +117,6 @@ impl Error {
             Error::NoSymbolAtLine(_) => "no_symbol_at_line",
             Error::StaleSlice { .. } => "stale_slice",
             Error::SliceOutOfRange { .. } => "slice_out_of_range",
-            Error::UnknownFormat(_) => "unknown_format",
             Error::InvalidSlice(_) => "invalid_slice",
             Error::TooLarge { .. } => "too_large",
         }
@@ -180,7 +177,6 @@ impl fmt::Display for Error {
                 "the slice claims lines {}-{} but the file has {file_lines} lines",
                 lines[0], lines[1]
             ),
-            Error::UnknownFormat(m) => f.write_str(m),
             Error::InvalidSlice(m) => write!(f, "not a slice: {m}"),
             Error::TooLarge { bytes, limit } => write!(
                 f,

@@ -125,8 +125,7 @@ pub fn apply_to_slice(
     if opt.transaction.default_path.is_none() {
         opt.transaction.default_path = Some(input.path.clone());
     }
-    let report = patchbay::apply(output, &input.files, &opt)
-        .map_err(|e| Error::UnknownFormat(e.to_string()))?;
+    let report = patchbay::apply(output, &input.files, &opt);
     splice_report(original, slice, report)
 }
 

@@ -98,7 +98,7 @@ const FILE: &str = "fn total(xs: &[u32]) -> u32 {\n    let mut t = 0;\n    for x
 
 fn run(reply: &str) -> (patchbay::Report, BTreeMap<String, String>) {
     let files = BTreeMap::from([("src/main.rs".to_string(), FILE.to_string())]);
-    let report = patchbay::apply(reply, &files, &ApplyOptions::default()).unwrap();
+    let report = patchbay::apply(reply, &files, &ApplyOptions::default());
     (report, files)
 }
 
@@ -167,8 +167,7 @@ fn a_clean_edit_and_an_unknown_language_are_left_alone() {
         "notes.txt\n<<<<<<< SEARCH\na\n=======\n{{{\n>>>>>>> REPLACE\n",
         &files,
         &ApplyOptions::default(),
-    )
-    .unwrap();
+    );
     assert!(check_report(&mut r, &files, Policy::Fail).is_empty());
     assert_eq!(r.status, Status::Applied);
 }
@@ -188,7 +187,7 @@ fn in_partial_mode_only_the_broken_file_is_held_back() {
         },
         ..Default::default()
     };
-    let mut report = patchbay::apply(&reply, &files, &opt).unwrap();
+    let mut report = patchbay::apply(&reply, &files, &opt);
     assert_eq!(report.status, Status::Failed, "src/gone.rs does not exist");
     check_report(&mut report, &files, Policy::Fail);
     let by_path = |p: &str| report.files.iter().find(|f| f.path == p).unwrap();

@@ -69,7 +69,7 @@ pub fn apply_edits(
     let files = files_arg(&files)?;
     let reply = string(&reply, "reply")?;
     let opt = apply_options(options)?;
-    to_js(&patchbay::apply(&reply, &files, &opt).map_err(range_error)?)
+    to_js(&patchbay::apply(&reply, &files, &opt))
 }
 
 /// Guesses the format of a model reply.

@@ -12,7 +12,7 @@
 //! let mut files = BTreeMap::new();
 //! files.insert("app.py".to_string(), "def f():\n    return 1\n".to_string());
 //! let reply = "app.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n";
-//! let report = patchbay::apply(reply, &files, &patchbay::ApplyOptions::default()).unwrap();
+//! let report = patchbay::apply(reply, &files, &patchbay::ApplyOptions::default());
 //! assert_eq!(report.status, patchbay::Status::Applied);
 //! assert_eq!(report.files[0].content.as_deref(), Some("def f():\n    return 2\n"));
 //! ```
@@ -119,41 +119,41 @@ impl ApplyOptions {
 }
 
 /// Resolves a format name (`auto` detects from the output) and parses.
-pub fn parse(output: &str, format: FormatName) -> Result<(FormatName, Parsed), UnknownFormat> {
+pub fn parse(output: &str, format: FormatName) -> (FormatName, Parsed) {
     parse_with(output, format, &ParseOptions::default())
 }
 
 /// [`parse`] with format options.
-pub fn parse_with(
-    output: &str,
-    format: FormatName,
-    opt: &ParseOptions,
-) -> Result<(FormatName, Parsed), UnknownFormat> {
+pub fn parse_with(output: &str, format: FormatName, opt: &ParseOptions) -> (FormatName, Parsed) {
     let (masked, reasoning) = reply::reasoning::mask(output);
     let output = &*masked;
     let lines = reply::scan::out_lines(output);
-    let (name, mut parsed) = parse_edits(output, &lines, format, opt)?;
+    let (name, mut parsed) = parse_edits(output, &lines, format, opt);
     skip_reasoning(output, &mut parsed, reasoning);
     reply::read(&mut parsed, output, &lines);
-    Ok((name, parsed))
+    (name, parsed)
 }
 
 /// The format's parse, with the detection when the format is `auto`, on
 /// the reply split once (`lines`); the reply-wide facts ([`reply::read`])
-/// are left to the caller.
+/// are left to the caller. Every name but `auto` is a registered format,
+/// and `auto` is the detected one, so every name parses.
 fn parse_edits(
     output: &str,
     lines: &[reply::scan::OutLine],
     format: FormatName,
     opt: &ParseOptions,
-) -> Result<(FormatName, Parsed), UnknownFormat> {
-    let detection =
-        (format == FormatName::Auto).then(|| reply::detect::detect_lines(output, lines));
-    let f = formats::by_id(detection.as_ref().map_or(format, |d| d.format))
-        .ok_or_else(|| UnknownFormat(format.to_string()))?;
+) -> (FormatName, Parsed) {
+    let (f, detection) = match formats::by_id(format) {
+        Some(f) => (f, None),
+        None => {
+            let (f, d) = reply::detect::detect_format(output, lines);
+            (f, Some(d))
+        }
+    };
     let mut parsed = f.parse_lines(output, lines, opt);
     parsed.detection = detection;
-    Ok((f.id(), parsed))
+    (f.id(), parsed)
 }
 
 /// The normalised paths a parsed output touches (those that are valid), so
@@ -176,30 +176,18 @@ pub fn paths(parsed: &Parsed, default_path: Option<&str>) -> Vec<String> {
 
 /// Parses `output` and applies it to `files` (path -> text; absent paths do
 /// not exist) as one transaction.
-pub fn apply(
-    output: &str,
-    files: &BTreeMap<String, String>,
-    opt: &ApplyOptions,
-) -> Result<Report, UnknownFormat> {
-    let (name, parsed) = parse_reply(output, opt)?;
-    Ok(apply::transaction::run(
-        name,
-        &parsed,
-        files,
-        &opt.transaction_options(),
-    ))
+pub fn apply(output: &str, files: &BTreeMap<String, String>, opt: &ApplyOptions) -> Report {
+    let (name, parsed) = parse_reply(output, opt);
+    apply::transaction::run(name, &parsed, files, &opt.transaction_options())
 }
 
 /// Parses a reply as [`apply()`] does: the format and parse options of
 /// `opt`, and its stop reason (`length` makes the reply `truncated`).
-pub fn parse_reply(
-    output: &str,
-    opt: &ApplyOptions,
-) -> Result<(FormatName, Parsed), UnknownFormat> {
+pub fn parse_reply(output: &str, opt: &ApplyOptions) -> (FormatName, Parsed) {
     let (masked, reasoning) = reply::reasoning::mask(output);
     let output = &*masked;
     let lines = reply::scan::out_lines(output);
-    let (name, mut parsed) = parse_edits(output, &lines, opt.format, &opt.parse_options())?;
+    let (name, mut parsed) = parse_edits(output, &lines, opt.format, &opt.parse_options());
     skip_reasoning(output, &mut parsed, reasoning);
     match opt.stop_reason {
         Some(StopReason::Length) => cut_by_limit(output, &mut parsed),
@@ -207,7 +195,7 @@ pub fn parse_reply(
         None => cut_in_a_line(output, &mut parsed),
     }
     reply::read(&mut parsed, output, &lines);
-    Ok((name, parsed))
+    (name, parsed)
 }
 
 /// Records the reasoning section the parse skipped; a reply that ends

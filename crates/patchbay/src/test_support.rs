@@ -26,5 +26,5 @@ pub(crate) fn apply_in(
         strict,
         ..Default::default()
     };
-    apply(out, files, &opt).expect("a format of the registry")
+    apply(out, files, &opt)
 }

@@ -267,9 +267,9 @@ fn declared_edit_count_catches_a_cut_between_edits() {
     let two = format!("{}{}", block("x = 1", "x = 10"), block("y = 2", "y = 20"));
     let opt = ApplyOptions::default();
     // Two complete blocks and no declaration: looks complete, applies.
-    assert_eq!(apply(&two, &files, &opt).unwrap().status, Status::Applied);
+    assert_eq!(apply(&two, &files, &opt).status, Status::Applied);
     // Three declared, two arrived: the cut fell between blocks.
-    let r = apply(&format!("EDITS: 3\n{two}"), &files, &opt).unwrap();
+    let r = apply(&format!("EDITS: 3\n{two}"), &files, &opt);
     assert_eq!(r.status, Status::Truncated);
     assert!(r.files[0].content.is_none());
     assert!(r.feedback.contains("declared 3 edits"), "{}", r.feedback);
@@ -279,6 +279,6 @@ fn declared_edit_count_catches_a_cut_between_edits() {
         r.feedback
     );
     assert!(r.feedback.contains("a.py lines 1-1"), "{}", r.feedback);
-    let r = apply(&format!("EDITS: 2\n{two}"), &files, &opt).unwrap();
+    let r = apply(&format!("EDITS: 2\n{two}"), &files, &opt);
     assert_eq!(r.status, Status::Applied);
 }

@@ -24,7 +24,7 @@ fn apply_as(format: &str, reply: &str, f: &BTreeMap<String, String>) -> Report {
         format: format.parse().unwrap(),
         ..Default::default()
     };
-    patchbay::apply(reply, f, &opt).expect("known format")
+    patchbay::apply(reply, f, &opt)
 }
 
 fn content<'a>(r: &'a Report, path: &str) -> &'a str {
@@ -476,7 +476,7 @@ fn no_op_renders_change_nothing() {
                 },
                 ..Default::default()
             };
-            let r = patchbay::apply(&reply, &files("src/a.rs", before), &opt).unwrap();
+            let r = patchbay::apply(&reply, &files("src/a.rs", before), &opt);
             let got = r
                 .files
                 .iter()

@@ -17,7 +17,7 @@ fn through(format: &str, file: &str, after: &str) -> String {
         format: format.parse().unwrap(),
         ..ApplyOptions::default()
     };
-    let r = apply(&reply, &files, &opt).unwrap();
+    let r = apply(&reply, &files, &opt);
     let f = &r.files[0];
     f.content
         .clone()

@@ -50,7 +50,7 @@ fn run(text: &str, reply: &str) -> Report {
         format: patchbay::FormatName::SearchReplace,
         ..Default::default()
     };
-    apply(reply, &files(text), &opt).expect("known format")
+    apply(reply, &files(text), &opt)
 }
 
 fn block(old: &[&str], new: &[&str]) -> String {
@@ -258,8 +258,7 @@ fn a_created_file_is_an_insertion_into_an_empty_one() {
             format: patchbay::FormatName::SearchReplace,
             ..Default::default()
         },
-    )
-    .unwrap();
+    );
     let f = &report.files[0];
     let content = f.content.as_deref().unwrap();
     assert_eq!(content, "first 😀\nsecond\n");

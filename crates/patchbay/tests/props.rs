@@ -53,7 +53,7 @@ proptest! {
                 continue;
             }
             let out = render(format.parse().unwrap(), PATH, &b, &a).unwrap();
-            let report = apply(&out, &files(&b), &opts(format)).unwrap();
+            let report = apply(&out, &files(&b), &opts(format));
             prop_assert_eq!(report.status, Status::Applied, "{}\n{}\n{}", format, out, report.feedback);
             prop_assert_eq!(report.files[0].content.as_deref(), Some(a.as_str()), "{}\n{}", format, out);
         }
@@ -73,7 +73,7 @@ proptest! {
         let out = format!("{PATH}\n<<<<<<< SEARCH\n{}\n=======\n{}>>>>>>> REPLACE\n",
             old.join("\n"), new.iter().map(|l| format!("{l}\n")).collect::<String>());
         let text = join(&file, &Style { crlf: false, final_nl: true });
-        let report = apply(&out, &files(&text), &opts("search-replace")).unwrap();
+        let report = apply(&out, &files(&text), &opts("search-replace"));
         // Independent oracle: count exact occurrences of the block.
         let hits: Vec<usize> = (0..=file.len() - len).filter(|&s| file[s..s + len] == old[..]).collect();
         let r = &report.files[0].edits[0];
@@ -250,7 +250,7 @@ fn stream_reads_like_the_text_so_far(
             prop_assert_eq!(&got, want, "{} {:?} after {}", format, out, at);
         }
     }
-    prop_assert_eq!(s.finish(), apply(out, &tree(), &opt).unwrap());
+    prop_assert_eq!(s.finish(), apply(out, &tree(), &opt));
     Ok(())
 }
 

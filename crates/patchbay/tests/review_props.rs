@@ -67,7 +67,7 @@ fn run(text: &str, reply: &str, skip: Vec<usize>) -> Report {
         },
         ..Default::default()
     };
-    apply(reply, &files(text), &opt).expect("known format")
+    apply(reply, &files(text), &opt)
 }
 
 /// `s` as UTF-16, the units receipts count in.

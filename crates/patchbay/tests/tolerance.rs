@@ -13,7 +13,7 @@ fn apply(format: &str, reply: &str, path: &str, before: &str) -> Report {
         format: format.parse().unwrap(),
         ..Default::default()
     };
-    patchbay::apply(reply, &files, &opt).expect("known format")
+    patchbay::apply(reply, &files, &opt)
 }
 
 fn after(r: &Report, path: &str) -> String {

@@ -85,11 +85,11 @@ proptest! {
         let (b, a) = (text(&before, crlf), text(&after, crlf));
         prop_assume!(b != a);
         let diff = render(patchbay::FormatName::Udiff, PATH, &b, &a).unwrap();
-        let r = apply(&diff, &files(&b), &opts(true)).unwrap();
+        let r = apply(&diff, &files(&b), &opts(true));
         prop_assert_eq!(r.status, Status::Applied, "{}\n{}", diff, r.feedback);
         prop_assert_eq!(r.files[0].content.as_deref(), Some(a.as_str()));
         let fixed = repair(&diff, &files(&b)).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let r = apply(&fixed, &files(&b), &opts(true)).unwrap();
+        let r = apply(&fixed, &files(&b), &opts(true));
         prop_assert_eq!(r.files[0].content.as_deref(), Some(a.as_str()), "{}", fixed);
     }
 
@@ -103,25 +103,21 @@ proptest! {
         let (b, a) = (text(&before, false), text(&after, false));
         prop_assume!(b != a);
         let out = damage(&render(patchbay::FormatName::Udiff, PATH, &b, &a).unwrap(), &bits, lost);
-        let r = apply(&out, &files(&b), &opts(false)).unwrap();
+        let r = apply(&out, &files(&b), &opts(false));
         if r.status == Status::Applied {
             prop_assert_eq!(r.files[0].content.as_deref(), Some(a.as_str()), "{}", out);
         }
         // What lenient mode applies, the repaired diff applies strictly.
         if r.status == Status::Applied {
             let fixed = repair(&out, &files(&b)).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let s = apply(&fixed, &files(&b), &opts(true)).unwrap();
+            let s = apply(&fixed, &files(&b), &opts(true));
             prop_assert_eq!(s.files[0].content.as_deref(), Some(a.as_str()), "{}", fixed);
         }
     }
 }
 
-/// Over real source excerpts: a change of 1-3 lines in 1-2 places, its
-/// rendered diff damaged, then applied by lenient and strict patchbay and
-/// by simulated GNU `patch`. Prints the table; asserts that patchbay never
-/// produces a wrong file and that lenient mode recovers most damage.
-#[test]
-fn measured_recovery_on_real_sources() {
+/// The real source excerpts (name, text), by name.
+fn real_sources() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/tools/sources");
     let mut srcs: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
@@ -136,31 +132,83 @@ fn measured_recovery_on_real_sources() {
         })
         .collect();
     srcs.sort();
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    // [lenient right, lenient refused, lenient wrong, strict right,
-    //  patch right, patch wrong (success claimed), patch refused]
-    let mut t = [0usize; 7];
-    let runs = 600;
-    let mut why: BTreeMap<&str, usize> = BTreeMap::new();
-    for _ in 0..runs {
-        let (name, src) = &srcs[rng.below(srcs.len())];
-        let lines: Vec<&str> = src.lines().collect();
-        let mut after: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        for _ in 0..1 + rng.below(2) {
-            let at = rng.below(after.len());
-            let ind: String = after[at]
-                .chars()
-                .take_while(|c| c.is_whitespace())
-                .collect();
-            match rng.below(3) {
-                0 => after.insert(at, format!("{ind}added_{}()", rng.below(1000))),
-                1 => after[at] = format!("{} /* edited */", after[at]),
-                _ => {
-                    after.remove(at);
-                }
+    srcs
+}
+
+/// `src` with 1-2 random lines added, edited or removed.
+fn random_change(src: &str, rng: &mut XorShift) -> String {
+    let mut after: Vec<String> = src.lines().map(|s| s.to_string()).collect();
+    for _ in 0..1 + rng.below(2) {
+        let at = rng.below(after.len());
+        let ind: String = after[at]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect();
+        match rng.below(3) {
+            0 => after.insert(at, format!("{ind}added_{}()", rng.below(1000))),
+            1 => after[at] = format!("{} /* edited */", after[at]),
+            _ => {
+                after.remove(at);
             }
         }
-        let a = after.join("\n") + "\n";
+    }
+    after.join("\n") + "\n"
+}
+
+/// Outcomes of damaged diffs: `t` is [lenient right, lenient refused,
+/// lenient wrong, strict right, patch right, patch wrong (success
+/// claimed), patch refused]; `why` counts lenient refusals by code.
+#[derive(Default)]
+struct DamageOutcomes {
+    t: [usize; 7],
+    why: BTreeMap<&'static str, usize>,
+}
+
+impl DamageOutcomes {
+    /// Applies the damaged diff `out` to `fs` in lenient and strict mode
+    /// and through simulated GNU `patch`, and counts each against `want`,
+    /// the file at `path` the undamaged diff gives.
+    fn count(&mut self, out: &str, fs: &BTreeMap<String, String>, path: &str, want: &str) {
+        let t = &mut self.t;
+        let r = apply(out, fs, &opts(false));
+        match (r.status, r.files.first().and_then(|f| f.content.as_deref())) {
+            (Status::Applied, Some(c)) if c == want => t[0] += 1,
+            (Status::Applied, _) => {
+                t[2] += 1;
+                eprintln!("WRONG:\n{out}");
+            }
+            _ => {
+                t[1] += 1;
+                let code = r.receipts().iter().find_map(|x| x.code).map(|c| c.as_str());
+                *self.why.entry(code.unwrap_or("none")).or_insert(0usize) += 1;
+            }
+        }
+        if apply(out, fs, &opts(true)).status == Status::Applied {
+            t[3] += 1;
+        }
+        let run = patch_fuzz_apply(out, fs);
+        let stopped = run.reports.iter().any(|r| r.patch_line.is_none());
+        match run.files.get(path) {
+            _ if stopped => t[6] += 1,
+            Some(Some(c)) if *c == want => t[4] += 1,
+            _ => t[5] += 1,
+        }
+    }
+}
+
+/// Over real source excerpts: a change of 1-3 lines in 1-2 places, its
+/// rendered diff damaged, then applied by lenient and strict patchbay and
+/// by simulated GNU `patch`. Prints the table; asserts that patchbay never
+/// produces a wrong file and that lenient mode recovers most damage.
+#[test]
+fn measured_recovery_on_real_sources() {
+    let srcs = real_sources();
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rec = DamageOutcomes::default();
+    let runs = 600;
+    for _ in 0..runs {
+        let (name, src) = &srcs[rng.below(srcs.len())];
+        let a = random_change(src, &mut rng);
         if a == *src {
             continue;
         }
@@ -169,30 +217,9 @@ fn measured_recovery_on_real_sources() {
         let diff = render(patchbay::FormatName::Udiff, &path, src, &a).unwrap();
         let bits: Vec<u8> = (0..1 + rng.below(12)).map(|_| rng.next() as u8).collect();
         let out = damage(&diff, &bits, Lost::Both);
-        let r = apply(&out, &fs, &opts(false)).unwrap();
-        match (r.status, r.files.first().and_then(|f| f.content.as_deref())) {
-            (Status::Applied, Some(c)) if c == a => t[0] += 1,
-            (Status::Applied, _) => {
-                t[2] += 1;
-                eprintln!("WRONG:\n{out}");
-            }
-            _ => {
-                t[1] += 1;
-                let code = r.receipts().iter().find_map(|x| x.code).map(|c| c.as_str());
-                *why.entry(code.unwrap_or("none")).or_insert(0usize) += 1;
-            }
-        }
-        if apply(&out, &fs, &opts(true)).unwrap().status == Status::Applied {
-            t[3] += 1;
-        }
-        let run = patch_fuzz_apply(&out, &fs);
-        let stopped = run.reports.iter().any(|r| r.patch_line.is_none());
-        match run.files.get(&path) {
-            _ if stopped => t[6] += 1,
-            Some(Some(c)) if *c == a => t[4] += 1,
-            _ => t[5] += 1,
-        }
+        rec.count(&out, &fs, &path, &a);
     }
+    let DamageOutcomes { t, why } = rec;
     println!("udiff damage over {runs} real-source changes:");
     println!(
         "  lenient: {} right, {} refused, {} wrong",

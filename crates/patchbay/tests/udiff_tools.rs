@@ -91,7 +91,7 @@ fn lenient(out: &str, files: &BTreeMap<String, String>) -> patchbay::Report {
         format: patchbay::FormatName::Udiff,
         ..Default::default()
     };
-    apply(out, files, &opt).unwrap()
+    apply(out, files, &opt)
 }
 
 fn source(name: &str) -> String {
@@ -101,12 +101,14 @@ fn source(name: &str) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
-#[test]
-fn rendered_diffs_pass_git_apply() {
+/// Pairs of file versions for a rendered diff: real code, then CRLF, no
+/// final newline, tabs, non-ASCII, the first and last lines, creation and
+/// emptying.
+fn render_cases() -> Vec<(&'static str, String, String)> {
     let py = source("textwrap.py");
     let go = source("strings_builder.go");
     let edit = |t: &str, from: &str, to: &str| t.replacen(from, to, 1);
-    let cases: Vec<(&str, String, String)> = vec![
+    vec![
         (
             "src/textwrap.py",
             py.clone(),
@@ -159,8 +161,12 @@ fn rendered_diffs_pass_git_apply() {
             "# T\n\n\n\ntext\n\n\n\nmore\n".into(),
             "# T\n\n\n\ntext\n\nadded\n\nmore\n".into(),
         ),
-    ];
-    for (path, before, after) in cases {
+    ]
+}
+
+#[test]
+fn rendered_diffs_pass_git_apply() {
+    for (path, before, after) in render_cases() {
         let diff = render(patchbay::FormatName::Udiff, path, &before, &after).unwrap();
         let files = if before.is_empty() {
             BTreeMap::new()
@@ -363,39 +369,48 @@ fn hunk_line(r: &FuzzReport) -> Option<String> {
     })
 }
 
+/// Three functions, two of them twins (`a` and `b`).
+const TWINS: &str = "import x\n\ndef a(x):\n    y = x + 1\n    return y\n\ndef b(x):\n    y = x + 1\n    return y\n\ndef c(x):\n    return x\n";
+/// A hunk of [`TWINS`] that changes `b`, stated at `b`.
+const TWIN_HUNK: &str = "--- a/m.py\n+++ b/m.py\n@@ -6,5 +6,5 @@\n \n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
+/// A hunk of [`TWINS`] that changes `b`, without its leading blank line.
+const SYM_HUNK: &str = "--- a/m.py\n+++ b/m.py\n@@ -7,4 +7,4 @@\n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
+
 #[test]
-fn patch_simulation_matches_gnu_patch() {
-    let twins = "import x\n\ndef a(x):\n    y = x + 1\n    return y\n\ndef b(x):\n    y = x + 1\n    return y\n\ndef c(x):\n    return x\n";
-    let twin_hunk = "--- a/m.py\n+++ b/m.py\n@@ -6,5 +6,5 @@\n \n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
-    let m = one("m.py", twins);
+fn patch_simulation_matches_gnu_patch_on_twin_functions() {
+    let m = one("m.py", TWINS);
     use FuzzVerdict::*;
     let v = check_against_patch(
         "twins, stated in a",
         &m,
-        &twin_hunk.replace("-6,5 +6,5", "-2,5 +2,5"),
+        &TWIN_HUNK.replace("-6,5 +6,5", "-2,5 +2,5"),
     );
     assert_eq!(v, [Misplaced]);
     assert_eq!(
-        check_against_patch("twins, stated right", &m, twin_hunk),
+        check_against_patch("twins, stated right", &m, TWIN_HUNK),
         [Agrees]
     );
     let v = check_against_patch(
         "twins, wrong first line",
         &m,
-        &twin_hunk.replace(" def b(x):", " def bb(x):"),
+        &TWIN_HUNK.replace(" def b(x):", " def bb(x):"),
     );
     assert_eq!(v, [NoSafePlace]);
     assert_eq!(
         check_against_patch(
             "twins, counts wrong",
             &m,
-            &twin_hunk.replace("-6,5", "-6,7")
+            &TWIN_HUNK.replace("-6,5", "-6,7")
         ),
         [Malformed]
     );
+}
 
-    // Real code: rendered hunks, then numbers shifted (offsets carried from
-    // hunk to hunk), a hunk that matches nowhere, hunks at both ends.
+/// Real code: rendered hunks, then numbers shifted (offsets carried from
+/// hunk to hunk), a hunk that matches nowhere.
+#[test]
+fn patch_simulation_matches_gnu_patch_on_shifted_hunks() {
+    use FuzzVerdict::*;
     let py = source("textwrap.py");
     let mut after = py.replacen("import re", "import re\nimport sys", 1);
     after = after.replacen(
@@ -424,7 +439,11 @@ fn patch_simulation_matches_gnu_patch() {
     let bad = diff.replacen(" class TextWrapper:", " class TextWrapperX:", 1);
     let v = check_against_patch("textwrap, one hunk hallucinated", &files, &bad);
     assert!(v.contains(&Agrees));
+}
 
+/// Real code: hunks at both ends of a file.
+#[test]
+fn patch_simulation_matches_gnu_patch_at_both_ends() {
     let go = source("strings_reader.go");
     let last: Vec<&str> = go.lines().collect();
     let n = last.len();
@@ -436,21 +455,25 @@ fn patch_simulation_matches_gnu_patch() {
     let files = one("src/r.go", &go);
     assert!(check_against_patch("reader, both ends", &files, &diff)
         .iter()
-        .all(|v| *v == Agrees));
+        .all(|v| *v == FuzzVerdict::Agrees));
     let v = check_against_patch(
         "reader, both ends shifted",
         &files,
         &shift_numbers(&diff, 4),
     );
     assert_eq!(v.len(), 2);
+}
 
+#[test]
+fn patch_simulation_matches_gnu_patch_on_doubtful_context() {
+    use FuzzVerdict::*;
+    let m = one("m.py", TWINS);
     // Duplicated context: patch takes the copy nearest the stated line.
-    let dup = format!("{twins}\ndef b(x):\n    y = x + 1\n    return y\n\n");
-    let sym = "--- a/m.py\n+++ b/m.py\n@@ -7,4 +7,4 @@\n def b(x):\n     y = x + 1\n-    return y\n+    return y + 1\n \n";
+    let dup = format!("{TWINS}\ndef b(x):\n    y = x + 1\n    return y\n\n");
     let v = check_against_patch(
         "duplicate",
         &one("m.py", &dup),
-        &sym.replace("-7,4 +7,4", "-12,4 +12,4"),
+        &SYM_HUNK.replace("-7,4 +7,4", "-12,4 +12,4"),
     );
     assert_eq!(v, [NoSafePlace]);
     // A hallucinated context line: patch drops it (fuzz 1) and reports
@@ -458,14 +481,14 @@ fn patch_simulation_matches_gnu_patch() {
     let v = check_against_patch(
         "hallucinated",
         &m,
-        &sym.replace("    y = x + 1", "    y = x + 2"),
+        &SYM_HUNK.replace("    y = x + 1", "    y = x + 2"),
     );
     assert_eq!(v, [NoSafePlace]);
     // A removed line that is not there: rejected at every fuzz.
     let v = check_against_patch(
         "nowhere",
         &m,
-        &sym.replace("-    return y", "-    return z"),
+        &SYM_HUNK.replace("-    return y", "-    return z"),
     );
     assert_eq!(v, [Rejected]);
 }

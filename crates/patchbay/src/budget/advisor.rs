@@ -147,9 +147,8 @@ fn cost(f: &dyn Format, before: &str, after: &str, opt: &CompareOptions) -> Form
         ..ApplyOptions::default()
     };
     let problem = match apply(&edit, &files, &ao) {
-        Err(e) => Some(e.to_string()),
-        Ok(r) if r.status != Status::Applied => Some(first_line(&r.feedback)),
-        Ok(r) => {
+        r if r.status != Status::Applied => Some(first_line(&r.feedback)),
+        r => {
             let got = r.files.iter().find(|f| f.path == path);
             match got.and_then(|f| f.content.as_deref()) {
                 Some(c) if c == after => None,

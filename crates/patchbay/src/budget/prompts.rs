@@ -88,7 +88,7 @@ mod tests {
                 format: f.id(),
                 ..Default::default()
             };
-            let r = crate::apply(&k.example_reply, &files, &opt).unwrap();
+            let r = crate::apply(&k.example_reply, &files, &opt);
             assert_eq!(r.status, Status::Applied, "{}: {}", f.name(), r.feedback);
             assert_eq!(
                 r.files[0].content.as_deref(),
@@ -121,7 +121,7 @@ mod tests {
         let mut files = BTreeMap::new();
         files.insert(EXAMPLE_PATH.to_string(), EXAMPLE_BEFORE.to_string());
         let reply = "app.py\n<<<<<<< SEARCH\n    print(\"Hi\")\n=======\n    print(\"Yo\")\n>>>>>>> REPLACE\n";
-        let r = crate::apply(reply, &files, &Default::default()).unwrap();
+        let r = crate::apply(reply, &files, &Default::default());
         let m = retry_message(&r).unwrap();
         assert!(
             m.contains("not_found") && m.contains("<<<<<<< SEARCH"),

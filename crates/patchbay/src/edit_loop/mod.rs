@@ -761,10 +761,7 @@ impl EditLoop {
             stop_reason: Some(StopReason::Length),
             ..self.opt.clone()
         };
-        let (name, parsed) = match crate::parse_reply(text, &opt) {
-            Ok(p) => p,
-            Err(e) => return give_up(e.to_string()),
-        };
+        let (name, parsed) = crate::parse_reply(text, &opt);
         let (parsed, noops) = self.without_noops(parsed);
         let report = transaction::run(name, &parsed, &self.files, &opt.transaction_options());
         let mut j = self.continuation(text, &parsed, report, why);
@@ -810,10 +807,7 @@ impl EditLoop {
             stop_reason: Some(StopReason::Stop),
             ..self.opt.clone()
         };
-        let (name, parsed) = match crate::parse_reply(text, &opt) {
-            Ok(p) => p,
-            Err(e) => return give_up(e.to_string()),
-        };
+        let (name, parsed) = crate::parse_reply(text, &opt);
         let (parsed, noops) = self.without_noops(parsed);
         if parsed.edits.is_empty() && noops > 0 {
             self.prefix.clear();
@@ -953,10 +947,6 @@ impl EditLoop {
             .map(|k| format!("\n\nReminder of the format:\n{}", k.instructions))
             .unwrap_or_default()
     }
-}
-
-fn give_up(reason: String) -> Judged {
-    Judged::new(Decision::GiveUp { reason }, None)
 }
 
 /// Where the kept part of a cut reply ends: after the last complete edit

@@ -153,8 +153,14 @@ pub fn detect(output: &str) -> Detection {
 
 /// [`detect`] on the output's lines, already split.
 pub fn detect_lines(output: &str, lines: &[OutLine]) -> Detection {
+    detect_format(output, lines).1
+}
+
+/// [`detect_lines`] with the detected format itself, so a caller that
+/// parses next needs no second look-up by name.
+pub fn detect_format(output: &str, lines: &[OutLine]) -> (&'static dyn Format, Detection) {
     let reply = read(output, lines);
-    let mut best: Option<(&dyn Format, Sniff)> = None;
+    let mut best: Option<(&'static dyn Format, Sniff)> = None;
     for f in all() {
         let Some(s) = f.sniff(&reply) else { continue };
         let better = best
@@ -165,16 +171,22 @@ pub fn detect_lines(output: &str, lines: &[OutLine]) -> Detection {
         }
     }
     match best {
-        Some((f, s)) => Detection {
-            format: f.id(),
-            confidence: s.confidence,
-            reason: s.reason,
-        },
-        None => Detection {
-            format: FormatName::Whole,
-            confidence: 0.1,
-            reason: "no edit markers found".into(),
-        },
+        Some((f, s)) => (
+            f,
+            Detection {
+                format: f.id(),
+                confidence: s.confidence,
+                reason: s.reason,
+            },
+        ),
+        None => (
+            &whole::Whole,
+            Detection {
+                format: FormatName::Whole,
+                confidence: 0.1,
+                reason: "no edit markers found".into(),
+            },
+        ),
     }
 }
 

@@ -520,18 +520,7 @@ impl Stream {
     /// on the whole text.
     pub fn finish(self) -> Report {
         let text = self.text().into_owned();
-        let opt = self.opt;
-        match crate::apply(&text, self.files.borrow_owner(), &opt) {
-            Ok(r) => r,
-            Err(e) => Report {
-                status: crate::Status::Failed,
-                format: opt.format,
-                code: Some(Code::Malformed),
-                files: vec![],
-                feedback: e.to_string(),
-                reasoning: None,
-            },
-        }
+        crate::apply(&text, self.files.borrow_owner(), &self.opt)
     }
 }
 

@@ -110,8 +110,8 @@ pub fn apply_checked(
     before: &BTreeMap<String, String>,
     opt: &ApplyOptions,
 ) -> Result<Report, TestCaseError> {
-    let report = apply(reply, before, opt).expect("a known format");
-    let (_, parsed) = parse_reply(reply, opt).expect("a known format");
+    let report = apply(reply, before, opt);
+    let (_, parsed) = parse_reply(reply, opt);
     let indices: Vec<usize> = report.receipts().iter().map(|r| r.index).collect();
     let expected: Vec<usize> = (1..=parsed.edits.len()).collect();
     prop_assert_eq!(&indices, &expected, "one receipt an edit\n{}", reply);

@@ -156,7 +156,7 @@ fn has(d: &HunkDiagnosis, kind: FindingKind, text: &str) -> bool {
 }
 
 #[test]
-fn diagnosis_messages() {
+fn diagnosis_of_a_hunk_found_as_stated_or_offset() {
     let d = diag(GOOD, PY);
     assert!(
         d.strict_ok
@@ -179,7 +179,10 @@ fn diagnosis_messages() {
             ),
         "{d:#?}"
     );
+}
 
+#[test]
+fn diagnosis_of_wrong_counts() {
     let d = diag(&GOOD.replace("@@ -5,3 +5,4 @@", "@@ -5,4 +5,4 @@"), PY);
     assert!(!d.strict_ok);
     assert!(
@@ -195,7 +198,10 @@ fn diagnosis_messages() {
         FindingKind::NewCount,
         "header says 4 new lines but the body has 4"
     ));
+}
 
+#[test]
+fn diagnosis_of_lines_without_their_prefix() {
     // An indented added line without its `+` reads as unchanged, one
     // column short: the counts give it away, a re-reading finds it.
     let d = diag(&GOOD.replace("+    log(tax)", "    log(tax)"), PY);
@@ -220,7 +226,10 @@ fn diagnosis_messages() {
     let want = "line 1 of the hunk lacks its prefix (output line 4: `def count(items):`)";
     assert!(has(&d, FindingKind::MissingPrefix, want), "{d:#?}");
     assert!(!d.strict_ok && d.lenient_lines == Some([10, 11]), "{d:#?}");
+}
 
+#[test]
+fn diagnosis_of_context_not_found() {
     let d = diag(
         &GOOD.replace("     return subtotal + tax", "     return subtotal - tax"),
         PY,
@@ -238,7 +247,10 @@ fn diagnosis_messages() {
         "{d:#?}"
     );
     assert_eq!(d.lenient_lines, None);
+}
 
+#[test]
+fn diagnosis_of_a_lost_space_and_a_header_without_numbers() {
     let d = diag(
         &GOOD.replace("     subtotal = sum", "    subtotal = sum"),
         PY,
