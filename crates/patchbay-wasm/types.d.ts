@@ -51,7 +51,7 @@ window: number,
 maxLevel: Level, 
 /**
  * What the model was shown (the `lines` format's `seen-lines` or
- * `file-crc` snapshot, see [`crate::apply::seen`]): edits with
+ * `file-crc` snapshot): edits with
  * `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
  * refused without it.
  */

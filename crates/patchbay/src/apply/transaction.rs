@@ -70,7 +70,7 @@ pub struct Options {
     /// Matcher levels up to this one are tried (strict modes use `Exact`).
     pub max_level: Level,
     /// What the model was shown (the `lines` format's `seen-lines` or
-    /// `file-crc` snapshot, see [`crate::apply::seen`]): edits with
+    /// `file-crc` snapshot): edits with
     /// `Check::Snapshot` are held to it (`Check::Seen`, or the file CRC), and
     /// refused without it.
     pub seen: Option<crate::apply::seen::SeenLines>,
