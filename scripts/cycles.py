@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Finds import circles between the modules of each Rust crate under crates/*/src.
 
-usage: cycles.py [--self-test] [--depth N] [--nested] [--why] [--allow CRATE:A,B] [SRC_DIR ...]
+usage: cycles.py [--self-test] [--depth N] [--nested] [--why] [SRC_DIR ...]
 
 A module uses another when its code names it: a `use` line (`crate::`, `super::`,
 `self::` or a child module; brace trees expanded, `as` and globs read), or a path
@@ -15,9 +15,7 @@ A module and the modules inside it count as one (a `mod.rs` registry that names
 its children, a child that uses its parent's types), unless --nested is given.
 --depth N folds every module into its first N path segments: `--depth 1` is the
 folder-level view, where `apply/text` and `apply/locate` are both `apply`.
---why prints the line behind each edge of a circle. --allow CRATE:A,B,C passes a
-known circle of that crate while its members are among A, B and C: it may shrink
-but not grow.
+--why prints the line behind each edge of a circle.
 --self-test first runs the check on small crates written to a temporary folder.
 Exits 1 naming each circle when there is one (or a self-test fails), 0 otherwise.
 """
@@ -386,16 +384,6 @@ def show(src, found, why):
                 print(f"    {name(m)} -> {name(d)}: {src / file}:{line}: {text}")
 
 
-def split_known(crate_name, found, allowed):
-    """The circles not allowed, and those allowed: a known circle's modules all among one --allow."""
-    new, old = [], []
-    for comp in found:
-        members = {name(m) for m, _ in comp}
-        ok = any(c == crate_name and members <= ms for c, ms in allowed)
-        (old if ok else new).append(comp)
-    return new, old
-
-
 def crate(lib, **files):
     """A crate for the self-test: `lib` is lib.rs, each keyword a file (`a__b` is `a/b.rs`)."""
     return {"lib.rs": lib, **{k.replace("__", "/") + ".rs": v for k, v in files.items()}}
@@ -451,12 +439,6 @@ def self_test():
         else:
             failed += 1
             print(f"cycles.py self-test FAILED: {label}: found {got}, expected {want}")
-    three = [[(("a",), {}), (("b",), {}), (("c",), {})]]
-    for allowed, want in (([("x", {"a", "b", "c", "d"})], 0), ([("x", {"a", "b"})], 1), ([("y", {"a", "b", "c"})], 1)):
-        got = len(split_known("x", three, allowed)[0])
-        passed, failed = (passed + 1, failed) if got == want else (passed, failed + 1)
-        if got != want:
-            print(f"cycles.py self-test FAILED: --allow {allowed}: {got} circles left, expected {want}")
     print(f"cycles.py self-test: {passed} passed, {failed} failed")
     return failed == 0
 
@@ -468,28 +450,18 @@ def main():
     ap.add_argument("--depth", type=int, help="fold modules into their first N path segments (1: folders)")
     ap.add_argument("--nested", action="store_true", help="count uses between a module and one inside it")
     ap.add_argument("--why", action="store_true", help="print the line behind each edge of a circle")
-    ap.add_argument(
-        "--allow",
-        action="append",
-        default=[],
-        metavar="CRATE:A,B",
-        help="a known circle, passed while its modules are among these (it may shrink, not grow)",
-    )
     a = ap.parse_args()
     ok = self_test() if a.self_test else True
     root = Path(__file__).resolve().parent.parent
     srcs = [p.resolve() for p in a.src] or sorted((root / "crates").glob("*/src"))
-    allowed = [(c, set(ms.split(","))) for c, _, ms in (x.partition(":") for x in a.allow)]
-    total = known = 0
+    total = 0
     for src in srcs:
         shown = src.relative_to(root) if src.is_relative_to(root) else src
-        new, old = split_known(src.parent.name, check(src, a.depth, a.nested), allowed)
-        for comp in old:
-            print(f"{shown}: known circle (--allow): " + ", ".join(name(m) for m, _ in comp))
-        show(shown, new, a.why)
-        total, known = total + len(new), known + len(old)
+        found = check(src, a.depth, a.nested)
+        show(shown, found, a.why)
+        total += len(found)
     view = {None: "module", 1: "folder"}.get(a.depth, f"depth-{a.depth}")
-    print(f"cycles.py: {total} {view}-level import circles in {len(srcs)} crates" + (f" ({known} known)" if allowed else ""))
+    print(f"cycles.py: {total} {view}-level import circles in {len(srcs)} crates")
     return 0 if ok and total == 0 else 1
 
 

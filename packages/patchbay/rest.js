@@ -47,6 +47,11 @@ let compiling = null; // its compilation, once started (so that it is fetched on
 let instantiated = false;
 let loading = null; // the background load, while it runs
 
+/** ` from URL` when the second part comes from a URL, for error messages. */
+function fromWhere() {
+  return source instanceof URL || typeof source === 'string' ? ` from ${source}` : '';
+}
+
 /** Whether this runs on a page's main thread, where a synchronous request would block the page. */
 export function onPage() {
   return typeof document === 'object' && document !== null && !globalThis.process?.versions?.node;
@@ -112,8 +117,7 @@ export function compiledRest() {
     (module) => (compiled = module),
     (err) => {
       compiling = null;
-      const where = source instanceof URL || typeof source === 'string' ? ` from ${source}` : '';
-      throw new Error(`patchbay: the core module's second part could not be loaded${where}: ${err?.message ?? err}`);
+      throw new Error(`patchbay: the core module's second part could not be loaded${fromWhere()}: ${err?.message ?? err}`);
     },
   );
   return compiling;
@@ -175,11 +179,10 @@ export function loadSync() {
   try {
     compiled ??= compileSync(source);
   } catch (err) {
-    const where = source instanceof URL || typeof source === 'string' ? ` from ${source}` : '';
     const how = onPage()
       ? 'On a page, await init() (which loads both parts) before calling, or pass the bytes: initSync(firstBytes, { rest: restBytes })'
       : 'Pass it to init({ rest }) or await loadRest() before calling';
-    throw new Error(`patchbay: the core module's second part could not be loaded${where}: ${err?.message ?? err}. ${how}.`);
+    throw new Error(`patchbay: the core module's second part could not be loaded${fromWhere()}: ${err?.message ?? err}. ${how}.`);
   }
   instantiate();
 }
